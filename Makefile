@@ -1,0 +1,37 @@
+# gpumodels — two targets do everything on a fresh machine:
+#   make book   build the HTML book (notebooks re-executed) into _build/html
+#   make test   unit/property tests plus nbval over every notebook in _toc.yml
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: book test venv clean notebooks
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt constraints.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt -c constraints.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+book: $(STAMP)
+	rm -rf _build/html _build/.doctrees
+	$(BIN)/jupyter-book build . -W -n --keep-going
+	@echo "HTML book: _build/html/index.html"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest tests $$($(BIN)/python tools/toc_notebooks.py) \
+	    --nbval --nbval-current-env --nbval-sanitize-with tools/nbval_sanitize.cfg
+
+# Re-execute every notebook in place (commit the result): run after changing code they use.
+notebooks: $(STAMP)
+	$(BIN)/python tools/execute_notebooks.py $$($(BIN)/python tools/toc_notebooks.py)
+
+clean:
+	rm -rf _build .pytest_cache .hypothesis

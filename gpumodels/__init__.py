@@ -1,0 +1,20 @@
+"""gpumodels: executable analytical GPU performance models.
+
+The package behind the *gpumodels* research book. Each model lives in its own module and
+takes a :class:`gpumodels.hardware.GPU` record (built from the sourced tables in ``data/``)
+instead of typed-in hardware constants.
+
+Modules
+-------
+hardware   GPU records and ``get_gpu`` / ``list_gpus`` (tables in ``data/hardware.csv``)
+occupancy  GPU-free occupancy calculator for compute capability 1.0-9.0
+published  values printed in the papers, for computed-vs-published tables
+plotting   the book's figure style (model = lines, measurement = dots, simulation = open marks)
+widgets    ipywidgets explorers (optional dependency)
+"""
+
+__version__ = "0.1.0"
+
+from . import hardware, occupancy, published  # noqa: F401  (plotting/widgets import matplotlib/ipywidgets lazily)
+
+__all__ = ["hardware", "occupancy", "published", "__version__"]

@@ -1,0 +1,57 @@
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+
+from gpumodels import occupancy, plotting, widgets  # noqa: E402
+
+
+def test_label_requires_units():
+    fig, ax = plotting.figure()
+    plotting.label(ax, "occupancy", "warps/SM", "throughput", "GB/s")
+    assert ax.get_xlabel() == "occupancy (warps/SM)" and ax.get_ylabel() == "throughput (GB/s)"
+    with pytest.raises(ValueError, match="yunit"):
+        plotting.label(ax, "occupancy", "warps/SM", "throughput", "")
+
+
+def test_encodings_model_measured_simulated_published():
+    fig, ax = plotting.figure()
+    (m,) = plotting.model(ax, [0, 1], [0, 1])
+    (d,) = plotting.measured(ax, [0, 1], [0, 1])
+    (s,) = plotting.simulated(ax, [0, 1], [0, 1])
+    (p,) = plotting.published(ax, [0, 1], [0, 1])
+    assert m.get_linestyle() == "-" and m.get_marker() in ("None", None, "")
+    assert d.get_linestyle() == "None" and d.get_marker() == "o" and d.get_markerfacecolor() != "none"
+    assert s.get_marker() == "o" and s.get_markerfacecolor() == "none"
+    assert p.get_marker() == "D" and p.get_markerfacecolor() == "none"
+
+
+def test_generation_colors():
+    assert plotting.generation_color("Kepler") != plotting.generation_color("Maxwell")
+    with pytest.raises(ValueError, match="generation must be one of"):
+        plotting.generation_color("Blackwell")
+
+
+def test_figure_rejects_bad_grid():
+    with pytest.raises(ValueError, match="nrows"):
+        plotting.figure(0, 1)
+
+
+def test_widget_html_and_explorers():
+    html = widgets.gpu_summary_html("Kepler")
+    assert "GeForce GTX 680" in html and "Volkov 2016, Table 2.6" in html
+    o = occupancy.occupancy("3.0", 128, 16, 3073)
+    assert "14 blocks/SM" in widgets.occupancy_summary_html(o)
+    box = widgets.occupancy_explorer("3.0")
+    cc_w, tpb, regs, smem, out = box.children
+    tpb.value = 128
+    smem.value = 3073
+    assert "14 blocks/SM" in out.value and "shared memory" in out.value
+    tpb.value = 256                       # now 8 warps per block: the warp slots allow only 8 blocks
+    assert "8 blocks/SM" in out.value
+    cc_w.value = "1.0"
+    assert tpb.max == 512
+    g = widgets.gpu_explorer()
+    g.children[0].value = "H100"
+    assert "H100 SXM5" in g.children[1].value
