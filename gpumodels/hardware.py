@@ -255,7 +255,7 @@ def table(gpus: list[str] | None = None):
 
 
 def summary(gpus: list[str] | None = None, flops_per_core_cycle: float = 2.0, missing: str | None = None):
-    """One row per GPU: generation, cc, SMs, cores/SM, clock, pin bandwidth, peak FP32 and balance.
+    """One row per GPU (indexed by name): generation, cc, SMs, cores/SM, clock, pin bandwidth, peak FP32, balance.
 
     Peak FP32 is :meth:`GPU.peak_gflops`; balance is peak FLOP/s per byte/s of pin bandwidth
     (NaN where either is unknown, or the string ``missing`` if given, for display).
@@ -267,11 +267,11 @@ def summary(gpus: list[str] | None = None, flops_per_core_cycle: float = 2.0, mi
         g = get_gpu(name)
         peak = g.peak_gflops(flops_per_core_cycle)
         bw = g.pin_bandwidth_gbs
-        rows.append({"generation": g.generation, "GPU": g.name, "full name": g.full_name, "cc": g.compute_capability,
+        rows.append({"GPU": g.name, "generation": g.generation, "cc": g.compute_capability,
                      "SMs": g.sm_count, "cores/SM": g.cuda_cores_per_sm, "clock (GHz)": g.clock_ghz,
                      "pin bandwidth (GB/s)": bw, "peak FP32 (GFLOP/s)": None if peak is None else round(peak, 1),
                      "balance (FLOP/B)": None if peak is None or bw is None else round(peak / bw, 2)})
-    df = pd.DataFrame(rows)
+    df = pd.DataFrame(rows).set_index("GPU")
     return df if missing is None else df.astype(object).where(df.notna(), missing)
 
 
