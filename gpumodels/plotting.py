@@ -82,33 +82,34 @@ def label(ax, xlabel: str, xunit: str, ylabel: str, yunit: str, title: str | Non
         ax.set_title(title)
 
 
+ENCODINGS = {
+    "model": dict(linestyle="-"),
+    "measured": dict(linestyle="none", marker="o", markersize=5),
+    "simulated": dict(linestyle="none", marker="o", markersize=6, markerfacecolor="none"),
+    "published": dict(linestyle="none", marker="D", markersize=6, markerfacecolor="none"),
+}
+"""Line and marker settings of each kind of data; keyword arguments of the plot functions override them."""
+
+
+def _plot(kind: str, ax, x, y, label, kw):
+    return ax.plot(x, y, label=label, **{**ENCODINGS[kind], **kw})
+
+
 def model(ax, x, y, label: str | None = None, **kw):
     """Plot model output as a solid line."""
-    kw.setdefault("linestyle", "-")
-    return ax.plot(x, y, label=label, **kw)
+    return _plot("model", ax, x, y, label, kw)
 
 
 def measured(ax, x, y, label: str | None = None, **kw):
     """Plot measurements as filled dots."""
-    kw.setdefault("linestyle", "none")
-    kw.setdefault("marker", "o")
-    kw.setdefault("markersize", 5)
-    return ax.plot(x, y, label=label, **kw)
+    return _plot("measured", ax, x, y, label, kw)
 
 
 def simulated(ax, x, y, label: str | None = None, **kw):
     """Plot simulator output as open circles."""
-    kw.setdefault("linestyle", "none")
-    kw.setdefault("marker", "o")
-    kw.setdefault("markersize", 6)
-    kw.setdefault("markerfacecolor", "none")
-    return ax.plot(x, y, label=label, **kw)
+    return _plot("simulated", ax, x, y, label, kw)
 
 
 def published(ax, x, y, label: str | None = None, **kw):
     """Plot numbers printed in a paper as open diamonds."""
-    kw.setdefault("linestyle", "none")
-    kw.setdefault("marker", "D")
-    kw.setdefault("markersize", 6)
-    kw.setdefault("markerfacecolor", "none")
-    return ax.plot(x, y, label=label, **kw)
+    return _plot("published", ax, x, y, label, kw)
