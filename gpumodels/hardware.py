@@ -283,10 +283,10 @@ def generation_tables(generation: str):
     """
     import pandas as pd
 
-    t = table()
-    t = t[t["generation"] == generation]
+    full = table()
+    t = full[full["generation"] == generation]
     if t.empty:
-        known = sorted(set(table()["generation"]))
+        known = sorted(set(full["generation"]))
         raise ValueError(f"generation must be one of {', '.join(known)}, got {generation!r}")
     t = t[~t["attribute"].isin(["generation"])]
     label = t["attribute"] + t["unit"].map(lambda u: f" ({u})" if u else "")

@@ -7,6 +7,7 @@ breaks a reproduction.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Mapping
 
 from ._data import read_rows
@@ -15,6 +16,7 @@ from ._validate import check_real
 _FILE = "published/published_values.csv"
 
 
+@lru_cache(maxsize=None)
 def _rows() -> dict[str, dict[str, str]]:
     return {r["key"]: r for r in read_rows(_FILE)}
 
@@ -36,8 +38,8 @@ def value(key: str) -> float:
 
 def record(key: str) -> dict[str, str]:
     """The whole row (paper, source, quantity, context, value, unit, note) for ``key``."""
-    value(key)
-    return dict(_rows()[key])
+    value(key)                      # raises KeyError with suggestions for an unknown key
+    return dict(_rows()[key])       # a copy: the cached rows stay unchanged
 
 
 def compare(computed: Mapping[str, float], rtol: float = 0.0, atol: float = 0.0):
