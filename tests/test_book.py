@@ -43,6 +43,7 @@ def test_notebook_committed_executed_and_clean(nb):
     assert not re.search(r"/(work|home|tmp|root)/", text), "absolute paths in outputs"
     assert not re.search(r"0x[0-9a-f]{6,}", text), "memory addresses in outputs"
     assert '"output_type": "error"' not in text
+    assert all("execution" not in c.get("metadata", {}) for c in code), "no wall-clock timestamps in cell metadata"
     for c in code:
         src = "".join(c["source"])
         if "widgets." in src and "explorer(" in src:
