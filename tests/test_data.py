@@ -58,4 +58,4 @@ def test_published_values_are_unique_and_numeric():
     for r in rows:
         float(r["value"])
         assert r["paper"] and r["quantity"] and r["unit"]
-        assert r["context"] in list_gpus(), r["key"]
+        assert r["context"] in list_gpus() or r["context"] == "generic", r["key"]

@@ -1,0 +1,33 @@
+"""Volkov (2016), *Understanding Latency Hiding on GPUs*: chapters 3–4 and §6.4–6.5.
+
+The public names live here; the implementation is split into
+:mod:`gpumodels.volkov.synthetic` (the α-workload model of §4.1–4.7 and the refined
+memory-contention model of §6.4–6.5) and :mod:`gpumodels.volkov.bounds` (the throughput
+worksheet of Tables 3.2–3.4 and the program-execution-graph latency bound of §3.7–3.8).
+
+>>> from gpumodels import volkov
+>>> p = volkov.params("Kepler")
+>>> round(volkov.needed_occupancy(p, 0.0), 1)        # mem_lat × mem_thru = 301 × 0.1338
+40.3
+>>> volkov.arithmetic_throughput(p, 64, float("inf"))   # 32 × min(64/9, 4): the add peak
+128.0
+"""
+
+from .bounds import (Instruction, InstructionClass, LatencyBound, Limits, ProgramGraph, ThroughputBound,
+                     barrier_graph, default_can_pair, dual_issue_groups, latency_bound, listing_3_3, listing_3_5,
+                     program_graph, section_3_8, table_3_2_mix, table_3_3_limits, throughput_bound,
+                     vector_add_graph)
+from .synthetic import (GENERATIONS, WARP_SIZE, Params, arithmetic_throughput, binding_limit,
+                        instruction_concurrency, latency, memory_throughput, mix_params, needed_occupancy, params,
+                        refined_arithmetic_throughput, refined_latency, refined_memory_throughput,
+                        refined_needed_occupancy)
+from .synthetic import throughput_bound as memory_throughput_bound
+
+__all__ = [
+    "GENERATIONS", "WARP_SIZE", "Params", "params", "mix_params", "latency", "memory_throughput_bound",
+    "binding_limit", "memory_throughput", "arithmetic_throughput", "needed_occupancy", "instruction_concurrency",
+    "refined_latency", "refined_memory_throughput", "refined_arithmetic_throughput", "refined_needed_occupancy",
+    "InstructionClass", "Limits", "ThroughputBound", "throughput_bound", "table_3_2_mix", "table_3_3_limits",
+    "Instruction", "ProgramGraph", "LatencyBound", "latency_bound", "program_graph", "dual_issue_groups",
+    "default_can_pair", "barrier_graph", "listing_3_5", "listing_3_3", "section_3_8", "vector_add_graph",
+]

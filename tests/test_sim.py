@@ -1,0 +1,130 @@
+"""The cycle-level SM simulator: Fig. 4.7 exactly, the analytic model in its limit cases."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gpumodels import published, sim, volkov
+from gpumodels._data import read_rows
+
+FIG = {r["quantity"]: float(r["value"]) for r in read_rows("volkov/fig_4_7.csv")}
+
+
+def fig_4_7_trace(cycles=240):
+    sm = sim.SM({"alu": sim.Unit(FIG["alu_lat"], FIG["alu_thru"]), "mem": sim.Unit(FIG["mem_lat"])},
+                issue_per_scheduler=None)
+    return sim.simulate(sm, sim.alpha_program(int(FIG["alpha"])), int(FIG["n"]), cycles=cycles)
+
+
+def test_fig_4_7_steady_state_exactly():
+    tr = fig_4_7_trace()
+    t = np.arange(26, 240)                     # from the third load of the second round on
+    # exactly 3 adds and 3 loads in execution at every cycle of the steady state
+    assert set(tr.concurrency("alu", t)) == {published.value("v16.s4_6.alu_in_execution.generic")}
+    assert set(tr.concurrency("mem", t)) == {published.value("v16.s4_6.mem_in_execution.generic")}
+    # one add issued every cycle (alu_thru sustained) and a load every 4 cycles
+    adds = np.sort(tr.issue[(tr.unit == "alu") & (tr.issue >= 24)])
+    assert np.array_equal(adds, np.arange(24, 240))
+    assert tr.throughput("mem", 24, 240) == published.value("v16.s4_6.mem_thru.generic")
+    # every warp repeats with period mem_lat + alpha * alu_lat = 24 cycles
+    for w in range(6):
+        loads = tr.issue[(tr.warp == w) & (tr.unit == "mem")]
+        assert set(np.diff(loads[1:])) == {24}
+
+
+def test_fig_4_7_issue_schedule_is_stable():
+    """The schedule itself (regression): warps 0-2 and 3-5 alternate between adds and loads."""
+    tr = fig_4_7_trace(100)
+    first = {w: list(tr.issue[tr.warp == w][:7].astype(int)) for w in range(6)}
+    assert first[0] == [0, 12, 15, 18, 21, 24, 36]
+    assert first[3] == [0, 24, 27, 30, 33, 36, 48]
+
+
+def test_five_warps_fall_short():
+    """Fewer than 6 warps cannot sustain 1 add per cycle (§4.6)."""
+    sm = sim.SM({"alu": sim.Unit(3, 1.0), "mem": sim.Unit(12)}, issue_per_scheduler=None)
+    tr = sim.simulate(sm, sim.alpha_program(4), 5, cycles=480)
+    assert tr.throughput("alu", 240, 480) < 1.0
+
+
+@pytest.mark.parametrize("gen", volkov.GENERATIONS)
+def test_limit_cases_match_the_model(gen):
+    p = volkov.params(gen)
+    sm = sim.volkov_sm(p)
+    for n in (1, 3, 8, 24):
+        if n > p.max_warps_per_sm:
+            continue
+        # alpha = infinity: adds only
+        tr = sim.simulate(sm, (sim.Op("alu", "r", ("r",)),), n, cycles=1200)
+        assert tr.throughput("alu", 400, 1200) == pytest.approx(volkov.arithmetic_throughput(p, n, np.inf) / 32,
+                                                                 rel=0.02)
+        # alpha = 0: loads only; measure over whole periods of the slowest warp
+        period = p.mem_lat
+        tr = sim.simulate(sm, sim.alpha_program(0), n, cycles=int(period * 12))
+        x = tr.throughput("mem", int(period * 2), int(period * 12))
+        assert x == pytest.approx(volkov.memory_throughput(p, n, 0), rel=0.03)
+
+
+@settings(max_examples=25, deadline=None)
+@given(gen=st.sampled_from(volkov.GENERATIONS), n=st.integers(1, 32), alpha=st.integers(0, 40))
+def test_simulation_never_beats_the_bounds(gen, n, alpha):
+    p = volkov.params(gen)
+    n = min(n, p.max_warps_per_sm)
+    tr = sim.simulate(sim.volkov_sm(p), sim.alpha_program(alpha), n, cycles=3000)
+    x = tr.throughput("mem", 1000, 3000)
+    slack = 2 * n / 2000                          # at most one group per warp straddles the window
+    assert x <= volkov.memory_throughput(p, n, alpha) + slack
+    assert tr.throughput("alu", 1000, 3000) <= p.alu_thru + 1e-9
+
+
+def test_dependent_latency_override():
+    units = {"sfu": sim.Unit(13), "alu": sim.Unit(6)}
+    sm = sim.SM(units, dependent_latency={("sfu", "alu"): 9}, issue_per_scheduler=None)
+    prog = (sim.Op("sfu", "r", ("r",)), sim.Op("alu", "r", ("r",)), sim.Op("sfu", "r", ("r",)),
+            sim.Op("sfu", "r", ("r",)))
+    tr = sim.simulate(sm, prog, 1, repeat=False)
+    assert list(tr.issue) == [0, 9, 15, 28]
+
+
+def test_finite_launch_with_block_replacement():
+    sm = sim.SM({"alu": sim.Unit(4)}, issue_per_scheduler=None)
+    prog = tuple(sim.Op("alu", "r", ("r",)) for _ in range(5))      # 5 dependent ops: 17 cycles + 4
+    tr = sim.simulate(sm, prog, 4, repeat=False, total_warps=12, warps_per_block=2, launch_latency=10)
+    assert len(tr.warp_latency) == 12
+    assert np.all(tr.warp_latency == 20)
+    assert tr.occupancy.max() == 4
+    starts = sorted(set(tr.warp_start))
+    assert starts == [0, 30, 60]                  # 20 cycles of work + 10 cycles to replace the block
+
+
+def test_contention_latency_grows_with_load():
+    p = volkov.params("Kepler")
+    sm = sim.volkov_sm(p, contention=True)
+    lat = {}
+    for n in (4, 48):
+        tr = sim.simulate(sm, sim.alpha_program(0), n, cycles=4000)
+        sel = (tr.unit == "mem") & (tr.issue > 2000)
+        lat[n] = float(np.mean(tr.ready[sel] - tr.issue[sel]))
+    assert lat[4] == pytest.approx(p.a, rel=0.05)
+    assert lat[48] > lat[4] + 20
+
+
+def test_errors():
+    sm = sim.SM({"alu": sim.Unit(4)})
+    with pytest.raises(ValueError, match="cycles must be given"):
+        sim.simulate(sm, (sim.Op("alu"),), 2)
+    with pytest.raises(ValueError, match="not one of the SM's units"):
+        sim.simulate(sm, (sim.Op("mem"),), 2, cycles=10)
+    with pytest.raises(ValueError, match="n_warps must be"):
+        sim.simulate(sm, (sim.Op("alu"),), 0, cycles=10)
+    with pytest.raises(ValueError, match="policy"):
+        sim.simulate(sm, (sim.Op("alu"),), 1, cycles=10, policy="random")
+    with pytest.raises(ValueError, match="throughput must be"):
+        sim.Unit(4, 0)
+    with pytest.raises(ValueError, match="multiple of warps_per_block"):
+        sim.simulate(sm, (sim.Op("alu"),), 3, repeat=False, warps_per_block=2)
+    tr = sim.simulate(sm, (sim.Op("alu"),), 1, cycles=10)
+    with pytest.raises(ValueError, match="start < stop"):
+        tr.throughput("alu", 5, 50)
+    assert tr.table()["kind"].eq("simulated").all()
