@@ -30,15 +30,18 @@ def table():
     return df
 
 
-def fit_trend(df, start: float, end: float) -> dict:
+def fit_trend(df, start: float, end: float, lines: tuple[str, ...] = ("GeForce",)) -> dict:
     """Least-squares fit of ``log(ratio)`` against ``year`` for releases in ``[start, end)``.
+
+    Only rows whose ``line`` is in ``lines`` count (by default the GeForce products, as in
+    Fig. 4.4; the TITAN and data-centre rows are shown for comparison only).
 
     Returns ``factor_per_year`` (``exp(−slope)``: > 1 means arithmetic outpaces bandwidth),
     ``slope``, ``intercept`` and the number of GPUs ``n``. Needs at least 3 GPUs.
     """
     start = check_real("start", start, 1990, 2100)
     end = check_real("end", end, start, 2100)
-    sel = df[(df["year"] >= start) & (df["year"] < end)]
+    sel = df[(df["year"] >= start) & (df["year"] < end) & df["line"].isin(lines)]
     if len(sel) < 3:
         raise ValueError(f"need at least 3 GPUs released in [{start}, {end}) to fit a trend, found {len(sel)}")
     slope, intercept = np.polyfit(sel["year"].to_numpy(), np.log(sel["ratio"].to_numpy()), 1)

@@ -45,6 +45,8 @@ def cuda_guide_refined_warps(mem_lat, instruction_time, alpha):
     """The guide's estimate counting the stalled warp and the memory instruction (§4.8)::
 
         warps = mem_lat / (instruction_time · (α + 1)) + 1
+
+    Arguments as in :func:`cuda_guide_warps`.
     """
     m = as_array("mem_lat", mem_lat)
     t = as_array("instruction_time", instruction_time, lo_open=True)
@@ -80,6 +82,8 @@ def times_overlap_throughput(p: Params, n, alpha):
     """Adds per cycle per SM if add and load times overlap (§4.11)::
 
         Time(n) = max(α · arithmetic_time(n), memory_time(n));   throughput = 32·α / Time(n)
+
+    ``n`` and ``alpha`` broadcast; ``alpha = inf`` gives the all-add throughput.
     """
     a = as_array("alpha", alpha, allow_inf=True)
     at, mt = np.asarray(arithmetic_time(p, n)), np.asarray(memory_time(p, n))
@@ -93,6 +97,8 @@ def times_add_throughput(p: Params, n, alpha):
     """Adds per cycle per SM if add and load times add (§4.12)::
 
         Time(n) = α · arithmetic_time(n) + memory_time(n);   throughput = 32·α / Time(n)
+
+    ``n`` and ``alpha`` broadcast; ``alpha = inf`` gives the all-add throughput.
     """
     a = as_array("alpha", alpha, allow_inf=True)
     at, mt = np.asarray(arithmetic_time(p, n)), np.asarray(memory_time(p, n))
@@ -100,3 +106,23 @@ def times_add_throughput(p: Params, n, alpha):
         res = WARP_SIZE * a / (a * at + mt)
         res = np.where(np.isinf(a), WARP_SIZE / at, res)
     return out(res)
+
+
+def table_4_3():
+    """Table 4.3 inputs (α and instruction time per GPU) with the guide's and the better estimate.
+
+    Columns: ``gpu, alpha, mem_lat, instruction_time, guide_warps, better_warps, source``.
+    """
+    import pandas as pd
+
+    from ._data import read_rows
+    from .volkov import params
+
+    out_rows = []
+    for r in read_rows("volkov/table_4_3.csv"):
+        p = params(r["gpu"])
+        a, t = float(r["alpha"]), float(r["instruction_time"])
+        out_rows.append(dict(gpu=p.gpu, product=p.product, alpha=a, mem_lat=p.mem_lat, instruction_time=t,
+                             guide_warps=cuda_guide_warps(p.mem_lat, t, a),
+                             better_warps=better_estimate_warps(p, a), source=r["source"]))
+    return pd.DataFrame(out_rows)

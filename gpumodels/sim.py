@@ -157,13 +157,13 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
         One program (a sequence of :class:`Op`) for all warps, or one program per warp slot.
     n_warps : int
         Warps resident at a time (occupancy, warps per SM).
-    cycles : int, optional
-        Cycles to simulate. Required when ``repeat=True``; otherwise the run stops when all
+    cycles : int
+        Cycles to simulate (``None`` allowed for finite runs). Required when ``repeat=True``; otherwise the run stops when all
         warps are done.
     repeat : bool
         Loop each program forever (the synthetic workloads) or run it once.
-    total_warps : int, optional
-        Warps in the whole launch (finite runs only; default ``n_warps``).
+    total_warps : int
+        Warps in the whole launch (finite runs only; ``None`` means ``n_warps``).
     warps_per_block, launch_latency : int
         Block size in warps and the delay before a finished block's slots are refilled.
     policy : str

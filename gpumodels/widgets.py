@@ -68,3 +68,67 @@ def occupancy_explorer(cc: str = "8.0"):
         w.observe(update, names="value")
     update()
     return W.VBox([cc_w, tpb, regs, smem, out])
+
+
+def volkov_summary_html(gpu: str, alpha: float, n: float) -> str:
+    """HTML summary of Volkov's §4.1 model at one point: throughputs, bounds, needed occupancy."""
+    import numpy as np
+
+    from . import volkov
+
+    p = volkov.params(gpu)
+    x = volkov.memory_throughput(p, n, alpha)
+    xr = volkov.refined_memory_throughput(p, n, alpha)
+    rows = [
+        ("latency bound n / Latency", f"{n / volkov.latency(p, alpha):.4f}" if np.isfinite(alpha) else "0", "IPC/SM (loads)"),
+        ("memory limit mem_thru", f"{p.mem_thru:.4f}", "IPC/SM (loads)"),
+        ("add limit alu_thru / α", f"{p.alu_thru / alpha:.4f}" if alpha > 0 else "no limit", "IPC/SM (loads)"),
+        ("issue limit issue_thru / (α+1)", f"{p.issue_thru / (alpha + 1):.4f}", "IPC/SM (loads)"),
+        ("memory throughput (basic model)", f"{x:.4f}  = {x * p.gbs_per_ipc:.1f} GB/s", "IPC/SM"),
+        ("memory throughput (refined, §6.5)", f"{xr:.4f}  = {xr * p.gbs_per_ipc:.1f} GB/s", "IPC/SM"),
+        ("arithmetic throughput (basic)", f"{volkov.arithmetic_throughput(p, n, alpha):.2f}", "adds/cycle/SM"),
+        ("binding throughput limit", volkov.binding_limit(p, alpha), ""),
+        ("needed occupancy (basic, 100%)", f"{volkov.needed_occupancy(p, alpha):.1f}", "warps/SM"),
+        ("needed occupancy (refined, 90%)", f"{volkov.refined_needed_occupancy(p, alpha, 0.9):.1f}", "warps/SM"),
+    ]
+    head = (f"<b>{html.escape(p.gpu)} ({html.escape(p.product)}), α = {alpha:g} adds per load, "
+            f"n = {n:g} warps/SM (of {p.max_warps_per_sm})</b>")
+    return head + _table_html(rows, ("quantity", "value", "unit"))
+
+
+def volkov_explorer(gpu: str = "Maxwell"):
+    """GPU, α and occupancy controls: the cusp plot with the chosen point, and the numbers behind it."""
+    import ipywidgets as W
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from . import plotting, volkov
+
+    pick = W.Dropdown(options=list(volkov.GENERATIONS), value=volkov.params(gpu).gpu, description="GPU")
+    alpha = W.FloatLogSlider(value=16, base=10, min=-2, max=4, step=0.05, description="α (adds/load)")
+    n = W.IntSlider(value=16, min=1, max=64, description="warps/SM")
+    html_out, plot_out = W.HTML(), W.Output()
+    grid = np.geomspace(0.01, 1e4, 400)
+
+    def update(*_):
+        p = volkov.params(pick.value)
+        n.max = p.max_warps_per_sm
+        html_out.value = volkov_summary_html(pick.value, alpha.value, n.value)
+        with plot_out:
+            plot_out.clear_output(wait=True)
+            fig, ax = plotting.figure(width=6.0, height=3.4)
+            plotting.model(ax, grid, volkov.needed_occupancy(p, grid), label="basic model, 100% of peak")
+            plotting.model(ax, grid, volkov.refined_needed_occupancy(p, grid, 0.9), label="refined model, 90%",
+                           linestyle="--")
+            ax.axvline(alpha.value, color="0.5", linewidth=1)
+            ax.axhline(n.value, color="0.5", linewidth=1, linestyle=":")
+            ax.set_xscale("log")
+            plotting.label(ax, "arithmetic intensity α", "adds per load", "needed occupancy", "warps/SM",
+                           title=f"{p.gpu}: occupancy needed to hide latency (model)")
+            ax.legend()
+            plt.show()
+
+    for w in (pick, alpha, n):
+        w.observe(update, names="value")
+    update()
+    return W.VBox([pick, alpha, n, html_out, plot_out])

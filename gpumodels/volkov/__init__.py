@@ -1,8 +1,8 @@
 """Volkov (2016), *Understanding Latency Hiding on GPUs*: chapters 3–4 and §6.4–6.5.
 
 The public names live here; the implementation is split into
-:mod:`gpumodels.volkov.synthetic` (the α-workload model of §4.1–4.7 and the refined
-memory-contention model of §6.4–6.5) and :mod:`gpumodels.volkov.bounds` (the throughput
+``gpumodels.volkov.synthetic`` (the α-workload model of §4.1–4.7 and the refined
+memory-contention model of §6.4–6.5) and ``gpumodels.volkov.bounds`` (the throughput
 worksheet of Tables 3.2–3.4 and the program-execution-graph latency bound of §3.7–3.8).
 
 >>> from gpumodels import volkov
@@ -16,7 +16,7 @@ worksheet of Tables 3.2–3.4 and the program-execution-graph latency bound of �
 from .bounds import (Instruction, InstructionClass, LatencyBound, Limits, ProgramGraph, ThroughputBound,
                      barrier_graph, default_can_pair, dual_issue_groups, latency_bound, listing_3_3, listing_3_5,
                      program_graph, section_3_8, table_3_2_mix, table_3_3_limits, throughput_bound,
-                     vector_add_graph)
+                     vector_add_graph, warp_throughput, table_3_1, chapter6, section_3_10)
 from .synthetic import (GENERATIONS, WARP_SIZE, Params, arithmetic_throughput, binding_limit,
                         instruction_concurrency, latency, memory_throughput, mix_params, needed_occupancy, params,
                         refined_arithmetic_throughput, refined_latency, refined_memory_throughput,
@@ -30,4 +30,5 @@ __all__ = [
     "InstructionClass", "Limits", "ThroughputBound", "throughput_bound", "table_3_2_mix", "table_3_3_limits",
     "Instruction", "ProgramGraph", "LatencyBound", "latency_bound", "program_graph", "dual_issue_groups",
     "default_can_pair", "barrier_graph", "listing_3_5", "listing_3_3", "section_3_8", "vector_add_graph",
+    "warp_throughput", "table_3_1", "chapter6", "section_3_10",
 ]

@@ -365,3 +365,47 @@ def listing_3_3() -> list[list[tuple[str, float | None]]]:
         lat = float(r["latency_to_next"]) if r["latency_to_next"] else None
         warps.setdefault(int(r["warp"]), []).append((r["opcode"], lat))
     return [warps[k] for k in sorted(warps)]
+
+
+def warp_throughput(n, latency_bound: float, cycles_per_warp: float):
+    """The §3.5 estimate ``min(n / latency bound, 1 / throughput bound)`` in warps per cycle per SM.
+
+    ``n`` is occupancy (warps per SM, numpy arrays broadcast), ``latency_bound`` the bound on
+    mean warp latency (cycles) and ``cycles_per_warp`` the throughput bound (cycles per warp).
+    """
+    import numpy as np
+
+    from ._common import as_array, out
+
+    n_ = as_array("n", n)
+    L = check_real("latency_bound", latency_bound, 0.0, lo_open=True)
+    T = check_real("cycles_per_warp", cycles_per_warp, 0.0, lo_open=True)
+    return out(np.minimum(n_ / L, 1.0 / T))
+
+
+def table_3_1():
+    """Table 3.1 inputs with the Little's-law product: needed concurrency = latency × peak throughput."""
+    import pandas as pd
+
+    df = pd.DataFrame(list(read_rows("volkov/table_3_1.csv")))
+    df["latency"] = df["latency"].astype(float)
+    df["peak_ipc"] = df["peak_ipc"].astype(float)
+    df["needed_concurrency"] = df["latency"] * df["peak_ipc"]
+    return df[["instruction", "latency", "peak_ipc", "needed_concurrency", "source"]]
+
+
+def chapter6(table: str | None = None):
+    """Volkov's measured Tables 6.1–6.4 (``data/volkov/chapter6_metrics.csv``) as a tidy DataFrame.
+
+    These are *measurements printed in the dissertation*, not model output.
+    """
+    import pandas as pd
+
+    df = pd.DataFrame(list(read_rows("volkov/chapter6_metrics.csv")))
+    df["value"] = df["value"].astype(float)
+    return df if table is None else df[df["table"] == table].reset_index(drop=True)
+
+
+def section_3_10():
+    """Bytes per warp of the permutation kernel's three cases (§3.10)."""
+    return {r["case"]: float(r["bytes_per_warp"]) for r in read_rows("volkov/s3_10_permutation.csv")}

@@ -67,8 +67,8 @@ class Params:
         Add latency (cycles), add throughput and issue throughput (IPC/SM).
     a, b, c : float
         Table 6.5 coefficients of the latency model ``a + b·x/(c − x)`` (cycles, cycles, GB/s).
-    latency_terms : tuple of (b, c) pairs
-        The terms the refined model uses: ``((b, c),)`` from Table 6.5, or the two G80 terms.
+    latency_terms : tuple
+        The ``(b, c)`` pairs the refined model uses: ``((b, c),)`` from Table 6.5, or the two G80 terms.
     sm_count, clock_ghz, schedulers, max_warps_per_sm
         From the GPU record (:mod:`gpumodels.hardware`).
     """
@@ -96,7 +96,7 @@ class Params:
 
     @property
     def gbs_per_ipc(self) -> float:
-        """GB/s per 1 IPC/SM of coalesced loads: 128 B × SMs × clock (§6.5)."""
+        """Conversion factor from IPC/SM of coalesced loads to GB/s, i.e. 128 B × SMs × clock (§6.5)."""
         return BYTES_PER_LOAD * self.sm_count * self.clock_ghz
 
     @property
@@ -357,6 +357,8 @@ def refined_latency(p: Params, x, alpha):
     """Warp latency per group when memory throughput is ``x`` IPC/SM (§6.5)::
 
         a + Σ b·X/(c − X) + α·alu_lat,     X = x · 128 B · SMs · clock  (GB/s)
+
+    ``x`` and ``alpha`` broadcast.
     """
     _require_memory(p)
     x_ = as_array("x", x)
@@ -371,7 +373,7 @@ def refined_memory_throughput(p: Params, n, alpha, xtol: float = 1e-13):
 
     ``x·Latency(x)`` grows monotonically from 0 to ∞ on ``[0, c)``, so the latency-bound
     branch has one root; it is bracketed in ``(0, min(bound, c))`` and found for all points
-    at once with :func:`scipy.optimize.elementwise.find_root` (Chandrupatla's method). If the
+    at once with ``scipy.optimize.elementwise.find_root`` (Chandrupatla's method). If the
     latency branch exceeds the throughput bound the bound is returned.
     """
     from scipy.optimize.elementwise import find_root
