@@ -366,7 +366,7 @@ def refined_latency(p: Params, x, alpha):
     return out(_latency(p, x_ * p.gbs_per_ipc) + a * p.alu_lat)
 
 
-def refined_memory_throughput(p: Params, n, alpha, xtol: float = 1e-13):
+def refined_memory_throughput(p: Params, n, alpha):
     """Memory throughput (IPC/SM) of the refined model: the fixed point of (§6.5)::
 
         x = min(n / (a + Σ b·X/(c − X) + α·alu_lat), mem_thru, alu_thru/α, issue_thru/(α+1))
@@ -397,7 +397,7 @@ def refined_memory_throughput(p: Params, n, alpha, xtol: float = 1e-13):
     todo = finite & (at_hi > 0)
     if np.any(todo):
         res = find_root(g, (np.zeros(int(todo.sum())), hi[todo]), args=(n_[todo], alu[todo]),
-                        tolerances=dict(xatol=xtol, xrtol=4 * np.finfo(float).eps))
+                        tolerances=dict(xatol=1e-300, xrtol=4 * np.finfo(float).eps))
         result[todo] = res.x
     result = np.where(finite, result, 0.0)
     return out(result)
