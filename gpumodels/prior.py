@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .volkov._common import as_array, out
+from ._validate import as_array, out
 from .volkov.synthetic import WARP_SIZE, Params
 
 
@@ -78,6 +78,15 @@ def memory_time(p: Params, n):
     return out(np.maximum(p.mem_lat / n_, 1.0 / p.mem_thru))
 
 
+def _merged_throughput(p: Params, n, alpha, merge):
+    """``32·α / merge(α·arithmetic_time(n), memory_time(n))``, with the all-add limit at α = ∞."""
+    a = as_array("alpha", alpha, allow_inf=True)
+    at, mt = np.asarray(arithmetic_time(p, n)), np.asarray(memory_time(p, n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        res = WARP_SIZE * a / merge(a * at, mt)
+    return out(np.where(np.isinf(a), WARP_SIZE / at, res))
+
+
 def times_overlap_throughput(p: Params, n, alpha):
     """Adds per cycle per SM if add and load times overlap (§4.11)::
 
@@ -85,12 +94,7 @@ def times_overlap_throughput(p: Params, n, alpha):
 
     ``n`` and ``alpha`` broadcast; ``alpha = inf`` gives the all-add throughput.
     """
-    a = as_array("alpha", alpha, allow_inf=True)
-    at, mt = np.asarray(arithmetic_time(p, n)), np.asarray(memory_time(p, n))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        res = WARP_SIZE * a / np.maximum(a * at, mt)
-        res = np.where(np.isinf(a), WARP_SIZE / at, res)
-    return out(res)
+    return _merged_throughput(p, n, alpha, np.maximum)
 
 
 def times_add_throughput(p: Params, n, alpha):
@@ -100,12 +104,7 @@ def times_add_throughput(p: Params, n, alpha):
 
     ``n`` and ``alpha`` broadcast; ``alpha = inf`` gives the all-add throughput.
     """
-    a = as_array("alpha", alpha, allow_inf=True)
-    at, mt = np.asarray(arithmetic_time(p, n)), np.asarray(memory_time(p, n))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        res = WARP_SIZE * a / (a * at + mt)
-        res = np.where(np.isinf(a), WARP_SIZE / at, res)
-    return out(res)
+    return _merged_throughput(p, n, alpha, np.add)
 
 
 def table_4_3():

@@ -185,7 +185,7 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
     launch_latency = check_int("launch_latency", launch_latency, 0)
     limit = check_int("cycles", cycles, 1) if cycles is not None else check_int("max_cycles", max_cycles, 1)
 
-    sched_of = [i % sm.schedulers for i in range(n_warps)]
+    slots_of = [list(range(s, n_warps, sm.schedulers)) for s in range(sm.schedulers)]   # slot i -> scheduler i mod S
     slot_warp = list(range(n_warps))               # launch index of the warp in each slot (-1: empty)
     pc = [0] * n_warps
     next_ok = [0] * n_warps                         # earliest cycle of the next issue (ILP latency)
@@ -222,7 +222,7 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
         for sch in range(sm.schedulers):
             if sched_busy[sch] > t:
                 continue
-            slots = [i for i in range(n_warps) if sched_of[i] == sch]
+            slots = slots_of[sch]
             if policy == "round_robin" and rr_last[sch] in slots:
                 k = slots.index(rr_last[sch]) + 1
                 slots = slots[k:] + slots[:k]
@@ -331,9 +331,10 @@ def volkov_sm(p, *, mem_issue: int = 1, issue: bool = True, contention: bool = F
     recent memory throughput.
     """
     if contention:
-        def mem_latency(rate, p=p):
-            lat = float(p.memory_latency(min(rate * p.gbs_per_ipc, 0.999 * min(c for _, c in p.latency_terms))))
-            return lat
+        cap = 0.999 * min(c for _, c in p.latency_terms)    # stay below the latency model's singularity
+
+        def mem_latency(rate):
+            return float(p.memory_latency(min(rate * p.gbs_per_ipc, cap)))
         mem = Unit(mem_latency, p.mem_thru, mem_issue)
     else:
         mem = Unit(p.mem_lat, p.mem_thru, mem_issue)

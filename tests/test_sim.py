@@ -6,9 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpumodels import published, sim, volkov
-from gpumodels._data import read_rows
-
-FIG = {r["quantity"]: float(r["value"]) for r in read_rows("volkov/fig_4_7.csv")}
+FIG = volkov.section_4_6()
 
 
 def fig_4_7_trace(cycles=240):

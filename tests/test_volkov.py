@@ -50,15 +50,10 @@ def test_table_4_2_expression(gen):
 
 
 def test_mem_thru_matches_table_6_4_peak():
+    t64 = volkov.chapter6("6.4")
     for gen in GENS:
-        p = volkov.params(gen)
-        peak = float(next(r["value"] for r in _ch6() if r["gpu"] == gen and r["column"] == "peak"))
-        assert p.mem_thru_gbs == pytest.approx(peak, rel=2e-3)
-
-
-def _ch6():
-    from gpumodels._data import read_rows
-    return read_rows("volkov/chapter6_metrics.csv")
+        peak = t64.loc[(t64.gpu == gen) & (t64.column == "peak"), "value"].item()
+        assert volkov.params(gen).mem_thru_gbs == pytest.approx(peak, rel=2e-3)
 
 
 def test_table_6_4_linear_column():
@@ -76,10 +71,8 @@ def test_kepler_c_in_ipc():
 # ---------------------------------------------------------------- chapter 3
 
 def test_table_3_1():
-    from gpumodels._data import read_rows
-    rows = {r["instruction"]: r for r in read_rows("volkov/table_3_1.csv")}
-    alu = float(rows["basic_arithmetic"]["latency"]) * float(rows["basic_arithmetic"]["peak_ipc"])
-    mem = float(rows["memory_access"]["latency"]) * float(rows["memory_access"]["peak_ipc"])
+    needed = dict(zip(*volkov.table_3_1()[["instruction", "needed_concurrency"]].T.values))
+    alu, mem = needed["basic_arithmetic"], needed["memory_access"]
     assert alu == pub("v16.t3_1.needed_concurrency.alu.GTX980")
     assert round(mem) == pub("v16.t3_1.needed_concurrency.mem.GTX980")
     g = hardware.get_gpu("Maxwell")
@@ -134,13 +127,9 @@ def test_vector_add_latency_bound_544():
 def test_vector_add_throughput_bound_and_fig_3_6():
     s = volkov.section_3_8()
     g = hardware.get_gpu("Kepler")
-    b_per_cycle = s["peak_memory_throughput"] / (g.sm_count * g.clock_ghz)
+    tb = volkov.vector_add_throughput_bound()
+    b_per_cycle = 128 / next(r["cpi"] for r in tb.rows if r["resource"] == "memory")
     assert b_per_cycle == pytest.approx(pub("v16.s3_8.memory_bytes_per_cycle.GTX680"), abs=0.05)
-    mix = [volkov.InstructionClass("alu", 9, "cuda_cores", dual_issued=2),
-           volkov.InstructionClass("ld/st", 3, "memory", bytes=128, dual_issued=2)]
-    lim = volkov.Limits(cuda_cores=g.cuda_cores_per_sm, sfu=g.sfu_per_sm, shared_banks=32,
-                        memory=b_per_cycle, issue=g.warp_schedulers_per_sm)
-    tb = volkov.throughput_bound(mix, lim)
     assert tb.tightest == "memory"
     assert tb.warps_per_cycle == pytest.approx(pub("v16.s3_8.memory_bound.GTX680"), abs=1e-4)
     assert 1 / tb.totals["issue"] == pytest.approx(pub("v16.s3_8.issue_bound.GTX680"))
@@ -197,9 +186,7 @@ def test_limit_cases_and_section_4_3():
 
 
 def test_generation_ratio_table():
-    from gpumodels._data import read_rows
-    rows = read_rows("volkov/chapter6_metrics.csv")
-    t63 = {(r["gpu"], r["column"]): float(r["value"]) for r in rows if r["table"] == "6.3"}
+    t63 = {(r.gpu, r.column): r.value for r in volkov.chapter6("6.3").itertuples()}
     for gen in GENS:
         ratio = t63[(gen, "stream")] / t63[(gen, "add")]
         assert round(ratio, 1 if ratio < 3.5 else 0) == pub(f"v16.s4_3.ratio.{volkov.params(gen).product}")
@@ -217,8 +204,7 @@ def test_cusp_maxwell():
 
 
 def test_instruction_concurrency_fig_4_7_numbers():
-    from gpumodels._data import read_rows
-    f = {r["quantity"]: float(r["value"]) for r in read_rows("volkov/fig_4_7.csv")}
+    f = volkov.section_4_6()
     p = volkov.params("Maxwell").replace(mem_lat=f["mem_lat"], alu_lat=f["alu_lat"], alu_thru=f["alu_thru"],
                                          issue_thru=10.0, mem_thru=10.0)
     alu, mem = volkov.instruction_concurrency(p, f["n"], f["alpha"])
@@ -248,13 +234,13 @@ def test_mix_params():
 
 
 def test_table_4_3_and_better_estimate():
-    from gpumodels._data import read_rows
-    for r in read_rows("volkov/table_4_3.csv"):
-        p = volkov.params(r["gpu"])
-        est = prior.cuda_guide_warps(p.mem_lat, float(r["instruction_time"]), float(r["alpha"]))
+    for r in prior.table_4_3().itertuples():
+        p = volkov.params(r.gpu)
+        est = prior.cuda_guide_warps(p.mem_lat, r.instruction_time, r.alpha)
+        assert est == r.guide_warps
         printed = pub(f"v16.t4_3.warps.{p.product}")
         assert est == pytest.approx(printed, abs=0.5 if printed >= 10 else 0.05)
-        assert 1 / p.alu_thru == float(r["instruction_time"])
+        assert 1 / p.alu_thru == r.instruction_time
     k = volkov.params("Kepler")
     assert round(prior.better_estimate_warps(k, 32)) == pub("v16.s4_8.better_estimate.GTX680")
     assert prior.cuda_guide_refined_warps(600, 4, 30) == pytest.approx(600 / 124 + 1)

@@ -16,7 +16,8 @@ worksheet of Tables 3.2â€“3.4 and the program-execution-graph latency bound of Â
 from .bounds import (Instruction, InstructionClass, LatencyBound, Limits, ProgramGraph, ThroughputBound,
                      barrier_graph, default_can_pair, dual_issue_groups, latency_bound, listing_3_3, listing_3_5,
                      program_graph, section_3_8, table_3_2_mix, table_3_3_limits, throughput_bound,
-                     vector_add_graph, warp_throughput, table_3_1, chapter6, section_3_10)
+                     vector_add_graph, warp_throughput, table_3_1, chapter6, section_3_10,
+                     section_4_6, vector_add_throughput_bound)
 from .synthetic import (GENERATIONS, WARP_SIZE, Params, arithmetic_throughput, binding_limit,
                         instruction_concurrency, latency, memory_throughput, mix_params, needed_occupancy, params,
                         refined_arithmetic_throughput, refined_latency, refined_memory_throughput,
@@ -30,5 +31,5 @@ __all__ = [
     "InstructionClass", "Limits", "ThroughputBound", "throughput_bound", "table_3_2_mix", "table_3_3_limits",
     "Instruction", "ProgramGraph", "LatencyBound", "latency_bound", "program_graph", "dual_issue_groups",
     "default_can_pair", "barrier_graph", "listing_3_5", "listing_3_3", "section_3_8", "vector_add_graph",
-    "warp_throughput", "table_3_1", "chapter6", "section_3_10",
+    "warp_throughput", "table_3_1", "chapter6", "section_3_10", "section_4_6", "vector_add_throughput_bound",
 ]

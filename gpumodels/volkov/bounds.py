@@ -17,7 +17,9 @@ from functools import lru_cache
 from typing import Callable, Iterable, Mapping, Sequence
 
 from .._data import read_rows
-from .._validate import check_real
+import numpy as np
+
+from .._validate import as_array, check_real, out
 
 WARP_SIZE = 32
 RESOURCES = ("cuda_cores", "sfu", "shared_banks", "memory", "issue")
@@ -358,6 +360,31 @@ def vector_add_graph(dual_issue: bool = True) -> ProgramGraph:
                          termination_latency=s["block_replacement_latency"])
 
 
+def vector_add_throughput_bound() -> ThroughputBound:
+    """§3.8's throughput bound for Listing 3.5 on the Kepler GPU, from the GPU record and §3.8 data.
+
+    Nine CUDA-core instructions and three coalesced 128-byte accesses per warp, with the four
+    dual-issued pairs of :func:`dual_issue_groups`; the memory system sustains the measured peak
+    (154 GB/s) divided over the SMs and the clock.
+    """
+    from .. import hardware
+
+    s, k = section_3_8(), hardware.get_gpu("Kepler")
+    listing = listing_3_5()
+    pairs = [g for g in dual_issue_groups(listing) if len(g) == 2]
+    is_mem = [ins.unit in ("load", "store") for ins in listing]
+    paired_mem = sum(is_mem[i] for g in pairs for i in g)
+    n_mem = sum(is_mem)
+    mix = [InstructionClass("CUDA-core instructions", len(listing) - n_mem, "cuda_cores",
+                            dual_issued=len(pairs) - paired_mem),
+           InstructionClass("coalesced loads and stores", n_mem, "memory", bytes=s["bytes_per_warp"] / n_mem,
+                            dual_issued=paired_mem)]
+    limits = Limits(cuda_cores=k.cuda_cores_per_sm, sfu=k.sfu_per_sm, shared_banks=k.smem_banks,
+                    memory=s["peak_memory_throughput"] / (k.sm_count * k.clock_ghz),
+                    issue=k.warp_schedulers_per_sm)
+    return throughput_bound(mix, limits)
+
+
 def listing_3_3() -> list[list[tuple[str, float | None]]]:
     """Listing 3.3 (barrier, Fermi) as two warps of (instruction, latency to next)."""
     warps: dict[int, list[tuple[str, float | None]]] = {}
@@ -373,10 +400,6 @@ def warp_throughput(n, latency_bound: float, cycles_per_warp: float):
     ``n`` is occupancy (warps per SM, numpy arrays broadcast), ``latency_bound`` the bound on
     mean warp latency (cycles) and ``cycles_per_warp`` the throughput bound (cycles per warp).
     """
-    import numpy as np
-
-    from ._common import as_array, out
-
     n_ = as_array("n", n)
     L = check_real("latency_bound", latency_bound, 0.0, lo_open=True)
     T = check_real("cycles_per_warp", cycles_per_warp, 0.0, lo_open=True)
@@ -404,6 +427,11 @@ def chapter6(table: str | None = None):
     df = pd.DataFrame(list(read_rows("volkov/chapter6_metrics.csv")))
     df["value"] = df["value"].astype(float)
     return df if table is None else df[df["table"] == table].reset_index(drop=True)
+
+
+def section_4_6() -> dict[str, float]:
+    """The toy machine of §4.6 / Fig. 4.7 (α, n, alu_lat, mem_lat, alu_thru; ``data/volkov/fig_4_7.csv``)."""
+    return {r["quantity"]: float(r["value"]) for r in read_rows("volkov/fig_4_7.csv")}
 
 
 def section_3_10():

@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import hardware
 from .._data import read_rows
-from ._common import as_array, check_fraction, out
+from .._validate import as_array, check_fraction, out
 
 WARP_SIZE = 32
 BYTES_PER_LOAD = 128          # a fully coalesced 32-bit load of one warp (§4.1, §6.5)
@@ -194,7 +194,7 @@ def params(name: str, latency_model: str = "table_6_5") -> Params:
         gpu=gen, product=g.name, kind="memory",
         mem_lat=float(row["mem_lat"]), mem_thru=float(row["mem_thru"]),
         alu_lat=float(row["alu_lat"]), alu_thru=float(row["alu_thru"]), issue_thru=float(row["issue_thru"]),
-        a=float(terms[0]["a"]) if latency_model != "table_6_5" else float(base["a"]),
+        a=float(terms[0]["a"]),
         b=float(base["b"]), c=float(base["c"]),
         latency_terms=tuple((float(r["b"]), float(r["c"])) for r in terms),
         latency_model=latency_model,
@@ -267,19 +267,21 @@ def _arith_limit(p: Params, a: np.ndarray) -> np.ndarray:
         return np.minimum(np.minimum(a * p.mem_thru, p.alu_thru), p.issue_thru / (1.0 + p.mem_issue / a))
 
 
+def _limits(p: Params, a: np.ndarray) -> np.ndarray:
+    """The three limits on memory-instruction throughput (IPC/SM), stacked: memory, adds, issue (§4.1)."""
+    with np.errstate(divide="ignore"):
+        return np.stack(np.broadcast_arrays(np.full(a.shape, p.mem_thru), p.alu_thru / a,
+                                            p.issue_thru / (a + p.mem_issue)))
+
+
 def throughput_bound(p: Params, alpha):
     """Memory-instruction throughput bound in IPC/SM: ``min(mem_thru, alu_thru/α, issue_thru/(α+1))`` (§4.1)."""
-    a = as_array("alpha", alpha, allow_inf=True)
-    with np.errstate(divide="ignore"):
-        return out(np.minimum(np.minimum(p.mem_thru, p.alu_thru / a), p.issue_thru / (a + p.mem_issue)))
+    return out(_limits(p, as_array("alpha", alpha, allow_inf=True)).min(axis=0))
 
 
 def binding_limit(p: Params, alpha):
     """Which throughput limit binds at ``alpha``: ``"memory"``, ``"alu"`` or ``"issue"`` (ties go left)."""
-    a = as_array("alpha", alpha, allow_inf=True)
-    with np.errstate(divide="ignore"):
-        lims = np.stack(np.broadcast_arrays(np.full(a.shape, p.mem_thru), p.alu_thru / a,
-                                            p.issue_thru / (a + p.mem_issue)))
+    lims = _limits(p, as_array("alpha", alpha, allow_inf=True))
     names = np.array(["memory" if p.kind == "memory" else p.kind, "alu", "issue"])
     res = names[np.argmin(lims, axis=0)]
     return str(res) if res.ndim == 0 else res
@@ -325,10 +327,18 @@ def needed_occupancy(p: Params, alpha, fraction: float = 1.0):
     """
     f = check_fraction("fraction", fraction)
     a = as_array("alpha", alpha, allow_inf=True)
+    return out(_occupancy_at(p, a, f, _other_latency(p, a)))
+
+
+def _occupancy_at(p: Params, a: np.ndarray, f: float, mem_latency: np.ndarray) -> np.ndarray:
+    """Little's law at ``f`` × the throughput bound: throughput × (mem latency + α·alu_lat).
+
+    Written per load for α ≤ 1 and per add for α > 1, so both α = 0 and α = ∞ stay finite.
+    """
     with np.errstate(divide="ignore", invalid="ignore"):
-        mem_form = (_other_latency(p, a) + a * p.alu_lat) * throughput_bound(p, a)
-        arith_form = (_other_latency(p, a) / a + p.alu_lat) * _arith_limit(p, a)
-    return out(f * np.where(a <= 1.0, mem_form, arith_form))
+        mem_form = f * throughput_bound(p, a) * (mem_latency + a * p.alu_lat)
+        arith_form = f * _arith_limit(p, a) * (mem_latency / a + p.alu_lat)
+    return np.where(a <= 1.0, mem_form, arith_form)
 
 
 def instruction_concurrency(p: Params, n, alpha):
@@ -425,11 +435,5 @@ def refined_needed_occupancy(p: Params, alpha, fraction: float = 0.9):
     _require_memory(p)
     f = check_fraction("fraction", fraction)
     a = as_array("alpha", alpha, allow_inf=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        x = f * np.asarray(throughput_bound(p, a))            # memory IPC/SM
-        lat_mem = _latency(p, x * p.gbs_per_ipc)
-        mem_form = x * (lat_mem + a * p.alu_lat)
-        arith = f * _arith_limit(p, a)                        # add IPC/SM
-        arith_form = arith * (lat_mem / a + p.alu_lat)
-        res = np.where(a <= 1.0, mem_form, arith_form)
-    return out(np.where(np.isinf(lat_mem), np.inf, res))
+    lat_mem = _latency(p, f * np.asarray(throughput_bound(p, a)) * p.gbs_per_ipc)   # at the target throughput
+    return out(np.where(np.isinf(lat_mem), np.inf, _occupancy_at(p, a, f, lat_mem)))
