@@ -11,6 +11,11 @@ occupancy  GPU-free occupancy calculator for compute capability 1.0-9.0
 published  values printed in the papers, for computed-vs-published tables
 plotting   the book's figure style (model = lines, measurement = dots, simulation = open marks)
 widgets    ipywidgets explorers (optional dependency)
+hong_kim   Hong & Kim (2009): the MWP/CWP model, its worked example and benchmarks
+volkov     Volkov (2016): latency hiding, bounds and the cusp
+prior      earlier occupancy recipes that Volkov evaluates
+sim        a cycle-level SM simulator (simulated data only)
+memory_wall  the memory-wall dataset of Volkov §4.4, extended
 """
 
 __version__ = "0.1.0"

@@ -113,3 +113,32 @@ def simulated(ax, x, y, label: str | None = None, **kw):
 def published(ax, x, y, label: str | None = None, **kw):
     """Plot numbers printed in a paper as open diamonds."""
     return _plot("published", ax, x, y, label, kw)
+
+
+def timeline(ax, trace, units: dict[str, str] | None = None, height: float = 0.8, legend: str = "best") -> None:
+    """Draw a simulated :class:`gpumodels.sim.Trace` as one row of bars per warp (open bars: simulated).
+
+    Each issued op is a bar from its issue to its ready cycle, coloured by unit
+    (``units`` maps unit names to colours; default: the palette in order of appearance).
+    Warp 1 is the top row; ``legend`` is the legend's matplotlib location.
+    """
+    import numpy as np
+    from matplotlib.patches import Patch
+
+    names = list(dict.fromkeys(trace.unit.tolist()))
+    colors = units or {u: PALETTE[i % len(PALETTE)] for i, u in enumerate(names)}
+    missing = set(names) - set(colors)
+    if missing:
+        raise ValueError(f"units must give a colour for every unit in the trace, missing {sorted(missing)}")
+    warps = np.unique(trace.warp)
+    for u in names:
+        sel = trace.unit == u
+        for w in warps:
+            bars = [(float(i), float(r - i)) for i, r in zip(trace.issue[sel & (trace.warp == w)],
+                                                            trace.ready[sel & (trace.warp == w)])]
+            ax.broken_barh(bars, (-w - height / 2, height), facecolors=colors[u], edgecolors="black",
+                           linewidth=0.5, alpha=0.85)
+    ax.set_yticks(-warps, [str(w + 1) for w in warps])
+    ax.grid(False, axis="y")
+    ax.legend(handles=[Patch(facecolor=colors[u], edgecolor="black", label=u) for u in names],
+              loc=legend, fontsize=8)

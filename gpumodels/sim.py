@@ -18,6 +18,11 @@ Rules, applied every cycle ``t = 0, 1, 2, …``:
 3. A :class:`Unit` with ``throughput`` T instructions per cycle per SM is a resource used
    exclusively for ``1/T`` cycles per instruction (as in Volkov's Table 3.4 worksheet); an op
    may start in cycle ``t`` if the unit's backlog ends before ``t + 1``. ``None``: unlimited.
+   ``max_in_flight`` k caps the unit's concurrency: an op may start only while fewer
+   than k of its ops are in execution (issued, result not yet ready) -- k servers that each
+   hold an op for its whole latency, as Hong & Kim's memory system serves MWP warps at once.
+   Ops that find all k busy are served in the order they started waiting (first come, first
+   served), not by the scheduler ``policy``.
 4. The result is ready ``latency`` cycles after issue. ``latency`` is a number, or a function
    of the unit's recent throughput (instructions per cycle over the last ``window`` cycles):
    a contention-dependent memory latency such as Volkov's ``a + b·x/(c − x)``.
@@ -56,11 +61,13 @@ class Op:
 
 @dataclass(frozen=True)
 class Unit:
-    """A functional unit (or the memory pipeline): latency in cycles, throughput in IPC per SM."""
+    """A functional unit (or the memory pipeline): latency in cycles, throughput in IPC per SM,
+    and at most ``max_in_flight`` ops in execution at once (``None``: no cap)."""
 
     latency: float | Callable[[float], float]
     throughput: float | None = None
     issue_cycles: int = 1
+    max_in_flight: int | None = None
 
     def __post_init__(self):
         if not callable(self.latency):
@@ -68,6 +75,8 @@ class Unit:
         if self.throughput is not None:
             check_real("throughput", self.throughput, 0.0, lo_open=True, context="Unit")
         check_int("issue_cycles", self.issue_cycles, 1, context="Unit")
+        if self.max_in_flight is not None:
+            check_int("max_in_flight", self.max_in_flight, 1, context="Unit")
 
 
 @dataclass(frozen=True)
@@ -195,6 +204,8 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
     block_left = [warps_per_block] * (n_warps // warps_per_block)
     unit_free = {u: 0.0 for u in sm.units}
     recent = {u: deque() for u in sm.units}
+    in_flight: dict[str, list[float]] = {u: [] for u in sm.units}   # ready times of capped units' ops
+    waiting: dict[str, list[int]] = {u: [] for u in sm.units}       # slots queued (FIFO) for a capped unit
     sched_busy = [0] * sm.schedulers
     rr_last = [-1] * sm.schedulers
     warp_start = [0] * total
@@ -239,11 +250,22 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
                     continue
                 if unit.throughput is not None and unit_free[op.unit] >= t + 1 - _EPS:
                     continue
+                if unit.max_in_flight is not None:
+                    busy = in_flight[op.unit] = [r for r in in_flight[op.unit] if r > t]
+                    queue = waiting[op.unit]
+                    free = unit.max_in_flight - len(busy)
+                    if i not in queue:
+                        queue.append(i)
+                    if queue.index(i) >= free:
+                        continue
+                    queue.remove(i)
                 # issue
                 if unit.throughput is not None:
                     unit_free[op.unit] = max(unit_free[op.unit], t) + 1.0 / unit.throughput
                 lat = _latency(unit, recent[op.unit], t, sm.window)
                 recent[op.unit].append(t)
+                if unit.max_in_flight is not None:
+                    in_flight[op.unit].append(t + lat)
                 if op.dst is not None:
                     regs[i][op.dst] = (t, op.unit, lat)
                 rec_w.append(slot_warp[i]); rec_s.append(seq[i]); rec_u.append(op.unit)

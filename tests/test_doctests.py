@@ -5,10 +5,18 @@ import doctest
 import pytest
 
 import gpumodels.hardware
+import gpumodels.hong_kim
+import gpumodels.hong_kim.benchmarks
+import gpumodels.hong_kim.coalescing
+import gpumodels.hong_kim.model
+import gpumodels.hong_kim.timelines
 import gpumodels.occupancy
 
 
-@pytest.mark.parametrize("module", [gpumodels.hardware, gpumodels.occupancy], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [gpumodels.hardware, gpumodels.occupancy, gpumodels.hong_kim,
+                                    gpumodels.hong_kim.benchmarks, gpumodels.hong_kim.coalescing,
+                                    gpumodels.hong_kim.model, gpumodels.hong_kim.timelines],
+                         ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0

@@ -55,3 +55,23 @@ def test_widget_html_and_explorers():
     g = widgets.gpu_explorer()
     g.children[0].value = "H100"
     assert "H100 SXM5" in g.children[1].value
+
+
+def test_hong_kim_summary_and_explorer():
+    h = widgets.hong_kim_summary_html("FX5600", 8, 40, 4, 0.0)
+    assert "MWP_without_BW" in h and "Eq. (23)" in h and "2.28" in h
+    pytest.importorskip("ipywidgets")
+    box = widgets.hong_kim_explorer("GTX280")
+    assert len(box.children) == 7
+
+
+def test_timeline_draws_every_period():
+    from gpumodels import hong_kim
+
+    run = hong_kim.run_case(2)
+    fig, ax = plotting.figure()
+    plotting.timeline(ax, run.trace, {"comp": "C0", "mem": "C1"})
+    assert len(ax.collections) == 2 * run.case.n
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["1", "2", "3", "4"]
+    with pytest.raises(ValueError, match="missing"):
+        plotting.timeline(ax, run.trace, {"comp": "C0"})

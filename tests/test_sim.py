@@ -126,3 +126,17 @@ def test_errors():
     with pytest.raises(ValueError, match="start < stop"):
         tr.throughput("alu", 5, 50)
     assert tr.table()["kind"].eq("simulated").all()
+
+
+def test_max_in_flight_caps_concurrency_first_come_first_served():
+    sm = sim.SM({"c": sim.Unit(10, 0.1), "m": sim.Unit(30, None, 1, 2)}, issue_per_scheduler=None)
+    prog = [sim.Op("c", "x", ("y",)), sim.Op("m", "y", ("x",))] * 2
+    tr = sim.simulate(sm, prog, 4, repeat=False)
+    assert max(tr.concurrency("m", range(int(tr.warp_end.max())))) == 2
+    # warp 4's first request (waiting since cycle 40) is served before warp 1's second (waiting since 50)
+    t = tr.table()
+    first_w4 = t[(t.warp == 3) & (t.unit == "m")].issue.min()
+    second_w1 = t[(t.warp == 0) & (t.unit == "m")].issue.max()
+    assert first_w4 < second_w1
+    with pytest.raises(ValueError, match="max_in_flight"):
+        sim.Unit(10, None, 1, 0)
