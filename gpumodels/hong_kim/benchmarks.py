@@ -14,10 +14,10 @@ from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from .._data import read_rows
-from .._validate import check_int
+from .._validate import check_int, check_real
 from ..occupancy import occupancy
 from .coalescing import transactions_cc13
-from .model import machine, predict
+from .model import divergent_counts, machine, predict
 
 GTX280_UNCOAL_PER_MW = transactions_cc13(1, aligned=False, element_size=4).per_warp
 """Transactions per warp the book assumes for "uncoalesced" loads on the GTX280: Algorithm 2 for
@@ -248,18 +248,7 @@ def mwp_vs_warps(gpu: str, coalesced: bool, warps: Sequence[int], uncoal_per_mw:
     drawn past them.
     """
     m = machine(gpu)
-    base = {k: v for k, v in m.as_params().items() if k != "uncoal_per_mw"}
-    preds = []
-    for w in warps:
-        w = check_int("warps", w, 1, 64)
-        kw = dict(base, threads_per_block=32, blocks=w * m.sm_count, active_sms=m.sm_count,
-                  active_blocks_per_sm=w, comp_insts=1)
-        if coalesced:
-            kw["coal_mem_insts"] = 1
-        else:
-            kw["uncoal_mem_insts"] = 1
-            kw["uncoal_per_mw"] = _uncoal_per_mw(m, 32, uncoal_per_mw)
-        preds.append(predict(**kw))
+    preds = [predict(**explorer_inputs(m.gpu, w, 1, 1, 1.0 if coalesced else 0.0, uncoal_per_mw)) for w in warps]
     return _rows_of(preds, [dict(gpu=m.gpu, coalesced=coalesced)] * len(preds)).assign(
         mwp_without_bw_full=[p.mwp_without_bw_full for p in preds])
 
@@ -306,8 +295,6 @@ def divergence_example():
     """Figure 28's model bars for the book's stand-in: each path alone, and all paths serialised (a DataFrame)."""
     import pandas as pd
 
-    from .model import divergent_counts
-
     d = divergent_counts(DIVERGENCE_BLOCKS, DIVERGENCE_PATHS)
     launch = dict(gpu="FX5600", threads_per_block=256, blocks=48)
     rows = []
@@ -336,8 +323,6 @@ def explorer_inputs(gpu: str, warps: int, comp_insts: float, mem_insts: float, c
     uncoalesced, with the GPU's transactions per warp). Warp slots are not checked, so N can
     be explored past the hardware limit.
     """
-    from .._validate import check_real
-
     m = machine(gpu)
     w = check_int("warps", warps, 1, 64)
     share = check_real("coalesced_share", coalesced_share, 0.0, 1.0)

@@ -420,12 +420,11 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
         if occ_blocks is None:
             raise ValueError("active_blocks_per_sm must be given (or pass gpu= or cc= for the occupancy calculator)")
         active_blocks_per_sm = min(occ_blocks, per_sm_blocks)
-    hi = occ_blocks if occ_blocks is not None else None
     ctx = None
     if occ_blocks is not None:
         ctx = (f"compute capability {lim.cc}, {tpb} threads/block, {registers_per_thread or 0} registers/thread, "
                f"{shared_mem_per_block or 0} B shared memory/block (occupancy limit)")
-    abs_ = check_int("active_blocks_per_sm", active_blocks_per_sm, 1, hi, ctx)
+    abs_ = check_int("active_blocks_per_sm", active_blocks_per_sm, 1, occ_blocks, ctx)
     n = abs_ * wpb
 
     # Eqs. 10-17: memory latency, departure delay, MWP without bandwidth limit
