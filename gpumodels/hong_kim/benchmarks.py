@@ -19,7 +19,8 @@ from ..occupancy import occupancy
 from .coalescing import transactions_cc13
 from .model import divergent_counts, machine, predict
 
-GTX280_UNCOAL_PER_MW = transactions_cc13(1, aligned=False, element_size=4).per_warp
+_CC13_ASSUMED = transactions_cc13(1, aligned=False, element_size=4)
+GTX280_UNCOAL_PER_MW = _CC13_ASSUMED.per_warp
 """Transactions per warp the book assumes for "uncoalesced" loads on the GTX280: Algorithm 2 for
 a unit-stride 4-byte load whose half-warps start off a 16-element boundary (2 per half-warp)."""
 
@@ -74,7 +75,7 @@ def _uncoal_per_mw(m, threads_per_block: int, given: float | None) -> float:
     if m.uncoal_per_mw is not None:                       # cc < 1.3: one transaction per loading thread
         return min(m.uncoal_per_mw, active)
     half_warps = -(-active // 16)
-    return transactions_cc13(1, aligned=False, element_size=4).count * half_warps
+    return _CC13_ASSUMED.count * half_warps
 
 
 # ---- Table 2 ----

@@ -263,10 +263,6 @@ class Prediction:
         return {**asdict(self), "time_ms": self.time_ms, "regime": self.regime, "occupancy": self.occupancy}
 
 
-def _count(name: str, value) -> float:
-    return check_real(name, value, 0.0)
-
-
 def _round(decimals: Mapping[str, int] | None, name: str, value: float) -> float:
     if decimals and name in decimals and math.isfinite(value):
         return round(value, decimals[name])
@@ -369,10 +365,10 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
     tpb = check_int("threads_per_block", threads_per_block, 1, max_tpb)
     nblocks = check_int("blocks", blocks, 1)
     tpw = check_int("threads_per_warp", given["threads_per_warp"], 1)
-    comp = _count("comp_insts", comp_insts)
-    coal = _count("coal_mem_insts", coal_mem_insts)
-    uncoal = _count("uncoal_mem_insts", uncoal_mem_insts)
-    synch = _count("synch_insts", synch_insts)
+    comp = check_real("comp_insts", comp_insts, 0.0)
+    coal = check_real("coal_mem_insts", coal_mem_insts, 0.0)
+    uncoal = check_real("uncoal_mem_insts", uncoal_mem_insts, 0.0)
+    synch = check_real("synch_insts", synch_insts, 0.0)
     mem = coal + uncoal
     if 0 < mem < 1:
         raise ValueError(f"coal_mem_insts + uncoal_mem_insts must be 0 or at least 1 per thread (Eq. 2 splits the "
