@@ -11,11 +11,14 @@ import gpumodels.hong_kim.coalescing
 import gpumodels.hong_kim.model
 import gpumodels.hong_kim.timelines
 import gpumodels.occupancy
+import gpumodels.volkov.experiment
+import gpumodels.volkov.parameters
 
 
 @pytest.mark.parametrize("module", [gpumodels.hardware, gpumodels.occupancy, gpumodels.hong_kim,
                                     gpumodels.hong_kim.benchmarks, gpumodels.hong_kim.coalescing,
-                                    gpumodels.hong_kim.model, gpumodels.hong_kim.timelines],
+                                    gpumodels.hong_kim.model, gpumodels.hong_kim.timelines,
+                                    gpumodels.volkov.experiment, gpumodels.volkov.parameters],
                          ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
