@@ -137,7 +137,7 @@ def summarize(meta: dict[str, str], rows: dict, *, date: str | None = None, driv
     """One tidy row from a parsed run: attained occupancy, throughput, latency, labelled measured.
 
     ``ipc_per_sm`` counts repeated instructions (chase: loads) per cycle per SM; ``gbs`` is the
-    chase's memory throughput at :data:`BYTES_PER_THREAD_ACCESS` bytes per thread access.
+    chase's memory throughput at ``BYTES_PER_THREAD_ACCESS`` bytes per thread access.
     """
     t = _ex.timing(rows["start"], rows["end"], rows["sm"])
     reps = int(meta["repeats_per_warp"])
@@ -191,7 +191,7 @@ def run(binary: str | Path, *, timeout: float = 600, **args) -> tuple[dict, dict
 
 
 def write_rows(rows: list[dict], path: str | Path) -> None:
-    """Write summarized rows as CSV with the columns :data:`FIELDS`."""
+    """Write summarized rows as CSV with the columns ``FIELDS``."""
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS, lineterminator="\n")
         w.writeheader()

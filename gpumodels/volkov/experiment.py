@@ -132,15 +132,10 @@ class Timing:
 def timing(start, end, sm=None, instructions_per_warp: int | None = None) -> Timing:
     """Per-SM spans, occupancy traces, mean warp latency and throughput from warp timestamps.
 
-    Parameters
-    ----------
-    start, end : array of numbers
-        Clock at each warp's start and end (cycles of its own SM's clock).
-    sm : array of int, optional
-        The SM each warp ran on (all on one SM if omitted).
-    instructions_per_warp : int, optional
-        Repeated instructions executed by each warp; gives ``throughput`` in IPC per SM
-        (instructions / cycle / SM, summed over warps and divided by ``time`` × SMs).
+    ``start`` and ``end`` hold each warp's start and end clock (cycles of its own SM's clock),
+    ``sm`` the SM each warp ran on (all on one SM if omitted), and ``instructions_per_warp``
+    the repeated instructions each warp executed; with it, ``throughput`` is in IPC per SM
+    (instructions per cycle per SM, summed over warps and divided by ``time`` × SMs).
     """
     s, e, ids = _timestamps(start, end, sm)
     sms = np.unique(ids)
