@@ -160,6 +160,10 @@ def timing(start, end, sm=None, instructions_per_warp: int | None = None) -> Tim
 
 # ---------------------------------------------------------------- occupancy control (§5.7)
 
+def _at(cc, threads_per_block, smem, registers_per_thread, kernel_param_bytes):
+    return _occ.occupancy(cc, threads_per_block, registers_per_thread, smem, kernel_param_bytes=kernel_param_bytes)
+
+
 def shared_memory_for_blocks(cc, threads_per_block: int, blocks: int, *, registers_per_thread: int = 0,
                              kernel_param_bytes: int = 0) -> int | None:
     """The smallest shared-memory request (bytes per block) that caps residency at exactly ``blocks``.
@@ -172,8 +176,7 @@ def shared_memory_for_blocks(cc, threads_per_block: int, blocks: int, *, registe
     blocks = check_int("blocks", blocks, 1, lim.max_blocks_per_sm, f"compute capability {lim.cc}")
 
     def count(b):
-        return _occ.occupancy(cc, threads_per_block, registers_per_thread, b,
-                              kernel_param_bytes=kernel_param_bytes).blocks_per_sm
+        return _at(cc, threads_per_block, b, registers_per_thread, kernel_param_bytes).blocks_per_sm
 
     lo, hi = 0, lim.max_shared_mem_per_block
     if count(lo) < blocks or count(hi) > blocks:
@@ -187,7 +190,7 @@ def shared_memory_for_blocks(cc, threads_per_block: int, blocks: int, *, registe
     return lo if count(lo) == blocks else None
 
 
-def occupancy_control(cc, threads_per_block: int, **kwargs):
+def occupancy_control(cc, threads_per_block: int, *, registers_per_thread: int = 0, kernel_param_bytes: int = 0):
     """Every blocks/SM cap reachable by allocating shared memory, with the request that gives it.
 
     A DataFrame with ``blocks_per_sm, warps_per_sm, shared_mem_request, allocated``; caps that
@@ -195,19 +198,15 @@ def occupancy_control(cc, threads_per_block: int, **kwargs):
     """
     import pandas as pd
 
-    lim = _occ.limits(cc)
-    free = _occ.occupancy(cc, threads_per_block, kwargs.get("registers_per_thread", 0), 0,
-                          kernel_param_bytes=kwargs.get("kernel_param_bytes", 0)).blocks_per_sm
+    opts = dict(registers_per_thread=registers_per_thread, kernel_param_bytes=kernel_param_bytes)
+    free = _at(cc, threads_per_block, 0, **opts)
     rows = []
-    for b in range(1, free + 1):
-        req = shared_memory_for_blocks(cc, threads_per_block, b, **kwargs)
-        alloc = None if req is None else _occ.occupancy(
-            cc, threads_per_block, kwargs.get("registers_per_thread", 0), req,
-            kernel_param_bytes=kwargs.get("kernel_param_bytes", 0)).allocated_shared_mem_per_block
-        rows.append(dict(cc=lim.cc, blocks_per_sm=b, warps_per_sm=b * -(-threads_per_block // 32),
+    for b in range(1, free.blocks_per_sm + 1):
+        req = shared_memory_for_blocks(cc, threads_per_block, b, **opts)
+        alloc = None if req is None else _at(cc, threads_per_block, req, **opts).allocated_shared_mem_per_block
+        rows.append(dict(cc=free.cc, blocks_per_sm=b, warps_per_sm=b * free.warps_per_block,
                          shared_mem_request=req, allocated=alloc))
-    df = pd.DataFrame(rows)
-    return df.astype({"shared_mem_request": "Int64", "allocated": "Int64"})
+    return pd.DataFrame(rows).astype({"shared_mem_request": "Int64", "allocated": "Int64"})
 
 
 # ---------------------------------------------------------------- pointer chasing (§5.10, §6.3, §6.7)
