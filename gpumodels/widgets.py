@@ -191,3 +191,47 @@ def hong_kim_explorer(gpu: str = "FX5600"):
         w.observe(update, names="value")
     update()
     return W.VBox([pick, n, comp, mem, share, html_out, plot_out])
+
+
+def prior_summary_html(models, gpu: str, alpha: float) -> str:
+    """HTML table: each chosen model's quotient range estimate / simulated reference at one α (§7.9)."""
+    from . import prior, volkov
+
+    p = volkov.params(gpu)
+    rows = []
+    for m in models:
+        e = prior.errors(m, p, alphas=(alpha,)).iloc[0]
+        rows.append((prior.LABELS[m], f"{e.q_min:.3f} … {e.q_max:.3f}",
+                     f"{e.flagged} flagged" if e.flagged else ""))
+    head = (f"<b>{html.escape(p.gpu)} ({html.escape(p.product)}), α = {alpha:g}: estimate / simulated reference "
+            f"at {len(prior.reference.occupancies(p))} occupancies</b>")
+    return head + _table_html(rows, ("model", "quotient range", "impossible outputs"))
+
+
+def prior_explorer(gpu: str = "Fermi"):
+    """Pick models, GPU and α: throughput vs occupancy of each model over the simulated reference."""
+    import ipywidgets as W
+    import matplotlib.pyplot as plt
+
+    from . import plotting, prior, volkov
+
+    models = W.SelectMultiple(options=[(prior.LABELS[k], k) for k in prior.MODELS],
+                              value=("sim2012", "volkov_basic"), description="models", rows=9)
+    pick = W.Dropdown(options=list(volkov.GENERATIONS), value=volkov.params(gpu).gpu, description="GPU")
+    alpha = W.SelectionSlider(options=list(prior.reference.ALPHAS), value=32, description="α (adds/load)")
+    html_out, plot_out = W.HTML(), W.Output()
+
+    def update(*_):
+        chosen = list(models.value) or ["volkov_basic"]
+        html_out.value = prior_summary_html(chosen, pick.value, alpha.value)
+        with plot_out:
+            plot_out.clear_output(wait=True)
+            fig, ax = plotting.figure(width=6.4, height=3.8)
+            prior.compare.plot_panel(ax, chosen, volkov.params(pick.value), alpha.value)
+            ax.legend(fontsize=7)
+            plt.show()
+
+    for w in (models, pick, alpha):
+        w.observe(update, names="value")
+    update()
+    return W.VBox([W.HBox([models, W.VBox([pick, alpha])]), html_out, plot_out])

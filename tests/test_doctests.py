@@ -11,6 +11,12 @@ import gpumodels.hong_kim.coalescing
 import gpumodels.hong_kim.model
 import gpumodels.hong_kim.timelines
 import gpumodels.occupancy
+import gpumodels.prior
+import gpumodels.prior.baghsorkhi_2010
+import gpumodels.prior.guide
+import gpumodels.prior.hong_kim_2009
+import gpumodels.prior.huang_2014
+import gpumodels.prior.sim_2012
 import gpumodels.volkov.experiment
 import gpumodels.volkov.parameters
 
@@ -18,7 +24,10 @@ import gpumodels.volkov.parameters
 @pytest.mark.parametrize("module", [gpumodels.hardware, gpumodels.occupancy, gpumodels.hong_kim,
                                     gpumodels.hong_kim.benchmarks, gpumodels.hong_kim.coalescing,
                                     gpumodels.hong_kim.model, gpumodels.hong_kim.timelines,
-                                    gpumodels.volkov.experiment, gpumodels.volkov.parameters],
+                                    gpumodels.volkov.experiment, gpumodels.volkov.parameters, gpumodels.prior,
+                                    gpumodels.prior.guide, gpumodels.prior.hong_kim_2009,
+                                    gpumodels.prior.baghsorkhi_2010, gpumodels.prior.sim_2012,
+                                    gpumodels.prior.huang_2014],
                          ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)

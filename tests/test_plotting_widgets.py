@@ -75,3 +75,16 @@ def test_timeline_draws_every_period():
     assert [t.get_text() for t in ax.get_yticklabels()] == ["1", "2", "3", "4"]
     with pytest.raises(ValueError, match="missing"):
         plotting.timeline(ax, run.trace, {"comp": "C0"})
+
+
+def test_prior_summary_html_and_explorer():
+    h = widgets.prior_summary_html(["sim2012", "huang2014_rr"], "Fermi", 32)
+    assert "Sim et al. 2012" in h and "quotient range" in h and "24 occupancies" in h
+    assert "flagged" in widgets.prior_summary_html(["huang2014_rr"], "Fermi", 1)
+    pytest.importorskip("ipywidgets")
+    box = widgets.prior_explorer("Kepler")
+    models, pick, alpha = box.children[0].children[0], *box.children[0].children[1].children
+    pick.value = "G80"
+    alpha.value = 11
+    models.value = ("baghsorkhi2010",)
+    assert "Baghsorkhi" in box.children[1].value and "G80" in box.children[1].value

@@ -1,6 +1,6 @@
-"""Prior latency-hiding models as Volkov (2016) restates them for the α-workload (§4.8–4.12).
+"""Chapter 4 of Volkov (2016): the CUDA guide's warp estimate and merged add/load times (§4.8–4.12).
 
-Started with the chapter-4 comparisons; the chapter-7 review extends it.
+The chapter-7 models are in the sibling modules of :mod:`gpumodels.prior`.
 
 * :func:`cuda_guide_warps` — the CUDA C Programming Guide's estimate (§4.8):
   ``mem_lat / (instruction_time · α)``; :func:`cuda_guide_refined_warps` adds the stalled warp
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, out
-from .volkov.synthetic import WARP_SIZE, Params
+from .._validate import as_array, out
+from ..volkov.synthetic import WARP_SIZE, Params
 
 
 def cuda_guide_warps(mem_lat, instruction_time, alpha):
@@ -114,8 +114,8 @@ def table_4_3():
     """
     import pandas as pd
 
-    from ._data import read_rows
-    from .volkov import params
+    from .._data import read_rows
+    from ..volkov import params
 
     out_rows = []
     for r in read_rows("volkov/table_4_3.csv"):

@@ -1,0 +1,202 @@
+"""Every model of the package on the same α-workload, and its error against the simulated reference.
+
+:data:`MODELS` maps a short key to a function ``(p, n, alpha) -> Estimate``. Besides the five
+chapter-7 models (Zhang & Owens fed with the simulated reference's α = 0 and α = ∞ curves, also
+in the "times add" variant of §7.3) it holds the CUDA guide read as a throughput model (:func:`cuda_guide`) and
+Volkov's own basic (§4.1) and refined (§6.5) models. Transit (Li et al. 2015) joins the table
+when its chapter exists.
+
+:func:`errors` follows §7.9: for each α the quotients estimate / reference at every reference
+occupancy, summarised by their smallest and largest value. :func:`cusp_occupancy` follows §7.10:
+the smallest occupancy at which a model reaches 90 % of the reference's peak throughput.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..volkov import synthetic as vk
+from ..volkov.synthetic import Params
+from . import reference
+from .baghsorkhi_2010 import baghsorkhi2010
+from .estimate import Estimate, add_fraction, expected_invalid, grid, make
+from .guide import cuda_guide_warps
+from .hong_kim_2009 import hong_kim2009
+from .huang_2014 import huang2014
+from .sim_2012 import sim2012
+from .zhang_owens_2011 import simulated_curves, zhang_owens2011
+
+
+def _volkov(fn_adds, fn_mem, label):
+    def model(p: Params, n, alpha) -> Estimate:
+        n_, a_ = grid(n, alpha)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ipc = np.where(a_ == 0, fn_mem(p, n_, a_), fn_adds(p, n_, a_) / (vk.WARP_SIZE * add_fraction(a_)))
+        return make(label, p, n_, a_, ipc, "min of latency and throughput bounds")
+    return model
+
+
+volkov_basic = _volkov(vk.arithmetic_throughput, vk.memory_throughput, "Volkov 2016 basic model (§4.1)")
+volkov_basic.__doc__ = "Volkov's basic model (§4.1, :func:`gpumodels.volkov.arithmetic_throughput`) as an :class:`Estimate`."
+volkov_refined = _volkov(vk.refined_arithmetic_throughput, vk.refined_memory_throughput,
+                         "Volkov 2016 refined model (§6.5)")
+volkov_refined.__doc__ = ("Volkov's refined model (§6.5, :func:`gpumodels.volkov.refined_arithmetic_throughput`) "
+                          "as an :class:`Estimate`.")
+
+
+def cuda_guide(p: Params, n, alpha) -> Estimate:
+    """The CUDA C Programming Guide's estimate (§4.8) read as a throughput model — the book's reading.
+
+    The guide says how many warps hide the memory latency, ``mem_lat / (instruction_time · α)``
+    with ``instruction_time = 1/alu_thru``; read as a curve, throughput grows linearly with ``n``
+    and reaches the throughput bound of §4.1 at that many warps. Defined for α > 0.
+    """
+    n_, a_ = grid(n, alpha)
+    if np.any(a_ == 0):
+        raise ValueError("alpha must be > 0 for the CUDA guide's estimate (it divides by α)")
+    warps = np.asarray(cuda_guide_warps(p.mem_lat, 1.0 / p.alu_thru, a_))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        bound_adds = vk._arith_limit(p, a_)                  # add instructions per cycle per SM (§4.1)
+    bound = bound_adds / add_fraction(a_)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(warps == 0, 1.0, np.minimum(1.0, n_ / warps))
+    regime = np.where(share < 1, "below the guide's warp count", "at the throughput bound")
+    return make("CUDA C Programming Guide (read as a throughput model)", p, n_, a_, bound * share, regime)
+
+
+def _zo(p, n, alpha, merge="overlap"):
+    return zhang_owens2011(p, n, alpha, curves=simulated_curves(p), merge=merge, inputs="simulated reference")
+
+
+MODELS: dict[str, Callable[..., Estimate]] = {
+    "hong_kim2009": hong_kim2009,
+    "baghsorkhi2010": baghsorkhi2010,
+    "zhang_owens2011": _zo,
+    "zhang_owens2011_add": lambda p, n, a: _zo(p, n, a, merge="add"),
+    "sim2012": sim2012,
+    "huang2014_rr": lambda p, n, a: huang2014(p, n, a, policy="rr"),
+    "huang2014_gto": lambda p, n, a: huang2014(p, n, a, policy="gto"),
+    "cuda_guide": cuda_guide,
+    "volkov_basic": volkov_basic,
+    "volkov_refined": volkov_refined,
+}
+SAMPLED = frozenset({"zhang_owens2011", "zhang_owens2011_add"})
+LABELS = {
+    "hong_kim2009": "Hong & Kim 2009", "baghsorkhi2010": "Baghsorkhi et al. 2010",
+    "zhang_owens2011": "Zhang & Owens 2011 (simulated input curves)",
+    "zhang_owens2011_add": "Zhang & Owens 2011, times add (simulated input curves)", "sim2012": "Sim et al. 2012",
+    "huang2014_rr": "Huang et al. 2014, round-robin", "huang2014_gto": "Huang et al. 2014, greedy-then-oldest",
+    "cuda_guide": "CUDA guide (as a throughput model)", "volkov_basic": "Volkov basic (§4.1)",
+    "volkov_refined": "Volkov refined (§6.5)",
+}
+
+
+def evaluate(model: str, p: Params, n, alpha) -> Estimate:
+    """``MODELS[model](p, n, alpha)``; an unknown key raises ``ValueError`` listing the known ones."""
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {sorted(MODELS)}, got {model!r}")
+    return MODELS[model](p, n, alpha)
+
+
+def errors(model: str, p: Params, alphas=reference.ALPHAS):
+    """Per α, the smallest and largest quotient estimate / simulated reference over the reference
+    occupancies (§7.9; Figs. 7.11–7.13). Columns ``alpha, q_min, q_max, n_at_min, n_at_max, flagged``
+    (``flagged``: estimates at those points the model itself flags as impossible)."""
+    import pandas as pd
+
+    ns = reference.occupancies(p)
+    out = []
+    for a in alphas:
+        with expected_invalid():
+            est = evaluate(model, p, ns, a)
+        q = est.ipc / reference.ipc(p, ns, a)
+        out.append(dict(alpha=float(a), q_min=float(q.min()), q_max=float(q.max()), n_at_min=float(ns[q.argmin()]),
+                        n_at_max=float(ns[q.argmax()]), flagged=int((~est.valid).sum())))
+    return pd.DataFrame(out)
+
+
+def summary(models=None, gpus=vk.GENERATIONS, alphas=reference.ALPHAS):
+    """One row per model and GPU: the quotient range over all α and occupancies, and the worst factor
+    ``max(q_max, 1/q_min)`` — the book's side-by-side comparison."""
+    import pandas as pd
+
+    rows = []
+    for m in (list(MODELS) if models is None else models):
+        for g in gpus:
+            e = errors(m, vk.params(g), alphas)
+            i, j = e.q_min.idxmin(), e.q_max.idxmax()
+            rows.append(dict(model=LABELS[m], key=m, gpu=g, q_min=e.q_min[i], alpha_at_min=e.alpha[i],
+                             n_at_min=e.n_at_min[i], q_max=e.q_max[j], alpha_at_max=e.alpha[j],
+                             n_at_max=e.n_at_max[j], worst=max(e.q_max[j], 1 / e.q_min[i]),
+                             flagged=int(e.flagged.sum())))
+    return pd.DataFrame(rows)
+
+
+def cusp_occupancy(model: str | None, p: Params, alpha, fraction: float = 0.9, n_max: float = 256.0,
+                   step: float = 0.05) -> float:
+    """Smallest occupancy at which ``model`` reaches ``fraction`` of the reference's peak IPC at ``alpha``.
+
+    ``model=None`` gives the reference's own smallest occupancy (among its occupancies). For a
+    model fed with the reference's curves (Zhang & Owens) the search runs over the same
+    occupancies; for the others over ``step, 2·step, … n_max`` warps per SM (beyond the GPU's maximum,
+    to show how far off a model is); ``nan`` if not reached (Fig. 7.14; §4.5's cusp).
+    """
+    ns = reference.occupancies(p)
+    ref = reference.ipc(p, ns, alpha)
+    target = fraction * ref.max()
+    if model is None:
+        return float(ns[np.argmax(ref >= target * (1 - 1e-12))])
+    # a model fed with reference curves exists only at the reference occupancies
+    grid_n = ns if model in SAMPLED else np.arange(step, n_max + step / 2, step)
+    with expected_invalid():
+        est = evaluate(model, p, grid_n, alpha)
+    hit = np.nonzero(est.ipc >= target)[0]
+    return float(grid_n[hit[0]]) if hit.size else float("nan")
+
+
+def curves(models, p: Params, alpha, n=None):
+    """Long table of each model's throughput vs occupancy at one ``alpha`` (``model, n, ipc, adds, flags``).
+
+    ``n`` defaults to 0.25-warp steps up to the GPU's maximum; models fed with reference curves
+    (Zhang & Owens) are evaluated at the reference occupancies only.
+    """
+    import pandas as pd
+
+    fine = np.arange(0.25, p.max_warps_per_sm + 0.125, 0.25) if n is None else np.asarray(n, dtype=float)
+    frames = []
+    for m in models:
+        ns = reference.occupancies(p) if (m in SAMPLED and n is None) else fine
+        with expected_invalid():
+            est = evaluate(m, p, ns, alpha)
+        frames.append(pd.DataFrame(dict(model=LABELS[m], key=m, n=est.n, ipc=est.ipc, adds=est.adds,
+                                        flags=est.flags)))
+    return pd.concat(frames, ignore_index=True)
+
+
+def plot_panel(ax, models, p: Params, alpha, with_reference: bool = True, title: str | None = None):
+    """Throughput vs occupancy at one ``alpha``: models as lines, the simulated reference as open circles.
+
+    Adds per cycle per SM for α > 0, GB/s of loads at α = 0. Returns the :func:`curves` table.
+    """
+    from .. import plotting
+
+    a = float(alpha)
+    table = curves(models, p, a)
+    scale, unit, what = ((p.gbs_per_ipc, "GB/s", "memory throughput") if a == 0 else
+                         (vk.WARP_SIZE, "adds/cycle/SM", "arithmetic throughput"))
+    col = "ipc" if a == 0 else "adds"
+    styles = ["-", "--", "-.", ":"]
+    for i, (key, sub) in enumerate(table.groupby("key", sort=False)):
+        y = sub[col] * (scale if a == 0 else 1.0)
+        marker = dict(marker=".", markersize=4) if key in SAMPLED else {}
+        plotting.model(ax, sub.n, y, label=f"{LABELS[key]} (model)", color=plotting.PALETTE[i % 8],
+                       linestyle=styles[i % 4], **marker)
+    if with_reference:
+        ns = reference.occupancies(p)
+        ref = reference.ipc(p, ns, a) * (scale if a == 0 else vk.WARP_SIZE * float(add_fraction(a)))
+        plotting.simulated(ax, ns, ref, label="simulated reference", color="black", markersize=4)
+    plotting.label(ax, "occupancy", "warps/SM", what, unit,
+                   title=title or f"{p.gpu} ({p.product}), α = {a:g}")
+    return table

@@ -1,0 +1,112 @@
+"""The simulated reference against which chapter 7's comparisons are made in this book.
+
+Volkov compares each model with *measured* throughputs (the largest sample at each occupancy
+with a whole number of warps per scheduler). Those measurements are shown only as dots in
+figures that did not survive extraction, so the book measures every model against a
+**simulated reference** instead: :func:`gpumodels.sim.volkov_sm` with ``contention=True`` — an SM
+with the Table 4.1 latencies and throughput limits, issue limits per scheduler, contention for
+the adders, and a memory latency that grows with memory throughput as Table 6.5's
+``a + b·x/(c − x)``. It shows gradual saturation, as hardware does, but it is a model too: it
+shares Volkov's assumptions, so Volkov's models are *expected* to agree with it better than
+prior models do, and agreement with it is not agreement with hardware. Every figure and table
+calls it "simulated reference".
+
+The sweep — the five GPUs of the dissertation, ``ALPHAS`` (1 to 512 at about every power of
+√2, §7.9) plus α = 0 and α = ∞, at every whole number of warps per scheduler — takes minutes,
+so it is cached in ``data/simulated/prior_reference.csv`` (``tools/simulate_reference.py``
+regenerates it; a test re-simulates sample rows and requires identical numbers).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .. import sim
+from .._data import read_rows
+from .._validate import check_int
+from ..volkov import synthetic as vk
+from ..volkov.synthetic import Params
+
+ALPHAS = (1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256, 362, 512)
+LIMIT_ALPHAS = (0.0, np.inf)
+CACHE = "simulated/prior_reference.csv"
+SOURCE = ("simulated: gpumodels.sim.volkov_sm(contention=True) with Volkov 2016 Table 4.1 and Table 6.5 "
+          "parameters; tools/simulate_reference.py")
+
+
+def occupancies(p: Params) -> np.ndarray:
+    """Warps per SM with a whole number of warps per scheduler, up to the GPU's maximum (§7, §7.9)."""
+    return np.arange(p.schedulers, p.max_warps_per_sm + 1, p.schedulers, dtype=float)
+
+
+def window(p: Params, alpha: float) -> tuple[int, int]:
+    """Cycles ``(start, stop)`` over which a run is measured: after two round trips of a warp, for
+    three more (at least 2000 and 4000 cycles). The round trip is ``mem_lat + α·alu_lat``."""
+    trip = p.alu_lat if np.isinf(alpha) else p.mem_lat + alpha * p.alu_lat
+    start = int(max(2000, 2 * trip))
+    return start, int(start + max(4000, 3 * trip))
+
+
+def _program(alpha: float):
+    if np.isinf(alpha):
+        return (sim.Op("alu", "r", ("r",)),)
+    return sim.alpha_program(int(alpha))
+
+
+def simulate(p: Params, n: int, alpha: float) -> float:
+    """Simulated instructions per cycle per SM of the α-workload with ``n`` warps (one run, deterministic)."""
+    n = check_int("n", n, 1, p.max_warps_per_sm, context=p.gpu)
+    a = float(alpha)
+    if not (np.isinf(a) or (a >= 0 and a == int(a))):
+        raise ValueError(f"alpha must be a whole number >= 0 or inf for the simulator, got {alpha!r}")
+    start, stop = window(p, a)
+    trace = sim.simulate(sim.volkov_sm(p, contention=True), _program(a), n, cycles=stop)
+    return trace.throughput(None, start, stop)
+
+
+def rows(p: Params, alphas=ALPHAS + LIMIT_ALPHAS) -> list[dict]:
+    """Simulate the whole sweep for one GPU (minutes); rows as written to the cache."""
+    out = []
+    for a in alphas:
+        start, stop = window(p, float(a))
+        for n in occupancies(p):
+            out.append(dict(gpu=p.gpu, n=int(n), alpha=float(a), ipc=simulate(p, int(n), a),
+                            start=start, stop=stop, source=SOURCE))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _cache() -> dict[tuple[str, float, float], float]:
+    return {(r["gpu"], float(r["n"]), float(r["alpha"])): float(r["ipc"]) for r in read_rows(CACHE)}
+
+
+def table():
+    """The cached reference as a DataFrame: ``gpu, n, alpha, ipc, adds, mem_ipc`` (simulated)."""
+    import pandas as pd
+
+    from .estimate import add_fraction, load_fraction
+
+    df = pd.DataFrame([dict(gpu=g, n=n, alpha=a, ipc=v) for (g, n, a), v in _cache().items()])
+    return df.assign(adds=vk.WARP_SIZE * add_fraction(df.alpha) * df.ipc, mem_ipc=load_fraction(df.alpha) * df.ipc)
+
+
+def ipc(p: Params, n, alpha) -> np.ndarray:
+    """Cached simulated IPC per SM at occupancies ``n`` (must be among :func:`occupancies`) and one ``alpha``."""
+    cache = _cache()
+    n_arr = np.atleast_1d(np.asarray(n, dtype=float))
+    missing = [x for x in n_arr.ravel() if (p.gpu, float(x), float(alpha)) not in cache]
+    if missing:
+        raise ValueError(f"the simulated reference has no point at n = {missing[0]:g}, alpha = {alpha} on {p.gpu}; "
+                         f"n must be one of {occupancies(p).astype(int).tolist()} and alpha one of "
+                         f"{list(ALPHAS)}, 0 or inf")
+    res = np.array([cache[(p.gpu, float(x), float(alpha))] for x in n_arr.ravel()]).reshape(n_arr.shape)
+    return res.reshape(np.shape(n))
+
+
+def curve(p: Params, alpha: float):
+    """A function of ``n`` giving the cached simulated IPC at one ``alpha`` (Zhang & Owens' input curves)."""
+    def f(n):
+        return ipc(p, n, alpha)
+    return f
