@@ -249,11 +249,12 @@ def test_no_unflagged_impossible_output(model, gpu, n, alpha):
 @given(gpu=st.sampled_from(volkov.GENERATIONS), alpha=st.floats(0.5, 1024),
        n=st.floats(1, 63), dn=st.floats(0.01, 8))
 def test_latency_aware_models_monotone_in_occupancy(gpu, alpha, n, dn):
-    """Sim et al. (with CWP in place of CWP − 1), Huang RR and Zhang & Owens never lose throughput as
-    warps are added (the CWP − 1 variant may: it is discontinuous where CWP crosses MWP)."""
+    """Huang et al. (round-robin), Zhang & Owens (fed with monotone curves) and Sim et al. (both
+    variants) never lose throughput as warps are added."""
     p = volkov.params(gpu)
     with expected_invalid():
-        for est in (lambda m: prior.huang2014(p, m, alpha), lambda m: prior.zhang_owens2011(p, m, alpha)):
+        for est in (lambda m: prior.huang2014(p, m, alpha), lambda m: prior.zhang_owens2011(p, m, alpha),
+                    lambda m: prior.sim2012(p, m, alpha), lambda m: prior.sim2012(p, m, alpha, cwp_minus_one=False)):
             assert est(n + dn).ipc >= est(n).ipc * (1 - 1e-12)
 
 

@@ -1,6 +1,6 @@
 """Prior GPU performance models as Volkov (2016) evaluates them on the α-workload.
 
-Chapter 4 (:mod:`gpumodels.prior.guide`): the CUDA guide's warp estimate and merged add/load
+Chapter 4 (``gpumodels.prior.guide``): the CUDA guide's warp estimate and merged add/load
 times. Chapter 7, one module per model, each reduced for the workload exactly as the
 dissertation reduces it, with its parameters and its corrections of the originals' typos:
 

@@ -1,13 +1,13 @@
 """Every model of the package on the same α-workload, and its error against the simulated reference.
 
-:data:`MODELS` maps a short key to a function ``(p, n, alpha) -> Estimate``. Besides the five
+``MODELS`` maps a short key to a function ``(p, n, alpha) -> Estimate``. Besides the five
 chapter-7 models (Zhang & Owens fed with the simulated reference's α = 0 and α = ∞ curves, also
-in the "times add" variant of §7.3) it holds the CUDA guide read as a throughput model (:func:`cuda_guide`) and
+in the "times add" variant of §7.3) it holds the CUDA guide read as a throughput model (:func:`gpumodels.prior.cuda_guide`) and
 Volkov's own basic (§4.1) and refined (§6.5) models. Transit (Li et al. 2015) joins the table
 when its chapter exists.
 
-:func:`errors` follows §7.9: for each α the quotients estimate / reference at every reference
-occupancy, summarised by their smallest and largest value. :func:`cusp_occupancy` follows §7.10:
+:func:`gpumodels.prior.errors` follows §7.9: for each α the quotients estimate / reference at every reference
+occupancy, summarised by their smallest and largest value. :func:`gpumodels.prior.cusp_occupancy` follows §7.10:
 the smallest occupancy at which a model reaches 90 % of the reference's peak throughput.
 """
 

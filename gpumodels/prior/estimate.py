@@ -6,7 +6,7 @@ that decided it, and a ``flags`` array that names every output a GPU cannot prod
 or non-finite throughput, throughput above the issue rate, the CUDA cores' peak or the pin
 bandwidth, and model-specific warnings such as Huang et al.'s utilisation above 1. Flagged
 outputs are returned, because reproducing them is the point of chapter 7, but never silently:
-the call also emits a :class:`ModelValidityWarning` (silence it with :func:`expected_invalid`
+the call also emits a :class:`ModelValidityWarning` (silence it with :func:`gpumodels.prior.expected_invalid`
 where a chapter reproduces such a value on purpose).
 
 Quantities are per repeating group of ``α + 1`` instructions (one load and α adds) as in the
@@ -68,12 +68,12 @@ class Estimate:
 
     @property
     def adds(self) -> np.ndarray:
-        """Adds per cycle per SM (32 per add instruction): ``32 · α/(α+1) · ipc``."""
+        """The adds per cycle per SM, 32 per add instruction, ``32 · α/(α+1) · ipc``."""
         return WARP_SIZE * add_fraction(self.alpha) * self.ipc
 
     @property
     def mem_ipc(self) -> np.ndarray:
-        """Load instructions per cycle per SM: ``ipc / (α+1)``."""
+        """The load instructions per cycle per SM, ``ipc / (α+1)``."""
         return load_fraction(self.alpha) * self.ipc
 
     @property

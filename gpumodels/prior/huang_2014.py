@@ -187,7 +187,7 @@ def huang2014(p: Params, n, alpha, *, policy: str = "rr", bandwidth: bool = Fals
               transactions_per_access: int = 1, mshr: int | None = None) -> Estimate:
     """Huang et al. (2014) throughput for the α-workload (Volkov 2016 §7.5–7.8; module docstring).
 
-    ``n`` warps per SM, split over :func:`issue_units` schedulers. ``bandwidth=True`` adds the
+    ``n`` warps per SM, split over :func:`gpumodels.prior.huang_2014.issue_units` schedulers. ``bandwidth=True`` adds the
     §7.7 term with ``s`` from ``peak_gbs`` (default: pin bandwidth) and ``#cores`` = SMs; it is
     added to the SM's CPI, as on the one-scheduler Fermi of §7.7 (applying it to Kepler and
     Maxwell is the book's extension). ``mshr`` (MSHRs per SM; ``None``: enough for every

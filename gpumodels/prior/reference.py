@@ -3,7 +3,7 @@
 Volkov compares each model with *measured* throughputs (the largest sample at each occupancy
 with a whole number of warps per scheduler). Those measurements are shown only as dots in
 figures that did not survive extraction, so the book measures every model against a
-**simulated reference** instead: :func:`gpumodels.sim.volkov_sm` with ``contention=True`` — an SM
+**simulated reference** instead: ``gpumodels.sim.volkov_sm`` with ``contention=True`` — an SM
 with the Table 4.1 latencies and throughput limits, issue limits per scheduler, contention for
 the adders, and a memory latency that grows with memory throughput as Table 6.5's
 ``a + b·x/(c − x)``. It shows gradual saturation, as hardware does, but it is a model too: it

@@ -10,12 +10,12 @@ one load per warp::
     adds/cycle per SM = min(32·alu(n), 32·α·mem(n))
 
 The dissertation also plots ``Time = alu_time + mem_time`` (the thin line of Fig. 7.5), which is
-:func:`zhang_owens2011` with ``merge="add"``.
+:func:`gpumodels.prior.zhang_owens2011` with ``merge="add"``.
 
 **What the book feeds in.** Volkov used measured curves (Fig. 7.4), which are not tabulated. The
-book offers two substitutes and says which one a figure uses: :func:`model_curves` (the α = ∞
+book offers two substitutes and says which one a figure uses: ``model_curves`` (the α = ∞
 and α = 0 limits of Volkov's basic model, which makes the result the §4.11 "times overlap"
-estimate) and :func:`simulated_curves` (the α = ∞ and α = 0 runs of the simulated reference
+estimate) and ``simulated_curves`` (the α = ∞ and α = 0 runs of the simulated reference
 of :mod:`gpumodels.prior.reference`).
 """
 
@@ -55,7 +55,7 @@ def zhang_owens2011(p: Params, n, alpha, *, curves: tuple[Curve, Curve] | None =
     """Zhang & Owens (2011) throughput for the α-workload (Volkov 2016 §7.3; module docstring).
 
     ``curves`` is an ``(alu, mem)`` pair of functions of ``n`` giving instruction throughputs per
-    SM; the default is :func:`model_curves` of ``p``. ``merge`` is ``"overlap"`` (``max`` of the
+    SM; the default is ``model_curves`` of ``p``. ``merge`` is ``"overlap"`` (``max`` of the
     two times, the model) or ``"add"`` (their sum). ``inputs`` names the curves in the model label.
     Regimes: ``"alu"`` or ``"memory"`` (the longer time) with ``"overlap"``; ``"sum"`` with ``"add"``.
     """
