@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import hardware
 from .._validate import as_array
 from ..volkov.synthetic import WARP_SIZE, Params
 
@@ -100,6 +101,14 @@ def add_fraction(alpha) -> np.ndarray:
 def load_fraction(alpha) -> np.ndarray:
     """``1/(α+1)``, the fraction of instructions that are loads; 0 at ``alpha = inf``."""
     return 1.0 / (np.asarray(alpha, dtype=float) + 1.0)
+
+
+def pin_bandwidth(p: Params) -> float:
+    """The pin bandwidth of ``p``'s GPU in GB/s (``data/hardware.csv``); ``ValueError`` if it is not recorded."""
+    bw = hardware.get_gpu(p.gpu).pin_bandwidth_gbs
+    if bw is None:
+        raise ValueError(f"peak_gbs must be given for {p.gpu}: data/hardware.csv has no pin bandwidth for it")
+    return bw
 
 
 def grid(n, alpha, n_lo: float = 0.0):

@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import hardware
 from .._validate import check_real
 from ..volkov.synthetic import BYTES_PER_LOAD, Params
-from .estimate import Estimate, grid, load_fraction, make
+from .estimate import Estimate, grid, load_fraction, make, pin_bandwidth
 
 MODEL = "Hong & Kim 2009"
 
@@ -63,13 +62,6 @@ def cwp_full(mem_lat, issue_cycles, alpha):
     return float(res) if np.ndim(res) == 0 else res
 
 
-def _pin(p: Params) -> float:
-    bw = hardware.get_gpu(p.gpu).pin_bandwidth_gbs
-    if bw is None:
-        raise ValueError(f"peak_gbs must be given for {p.gpu}: data/hardware.csv has no pin bandwidth for it")
-    return bw
-
-
 def hong_kim2009(p: Params, n, alpha, *, peak_gbs: float | None = None, issue_cycles: float | None = None) -> Estimate:
     """Hong & Kim (2009) throughput for the α-workload (Volkov 2016 §7.1; module docstring).
 
@@ -77,12 +69,12 @@ def hong_kim2009(p: Params, n, alpha, *, peak_gbs: float | None = None, issue_cy
     ``1 / alu_thru`` (4 cycles on G80/GT200). Regimes: ``"latency"``, ``"memory"``, ``"compute"``.
     """
     n_, a_ = grid(n, alpha)
-    pin = _pin(p)
+    pin = pin_bandwidth(p)
     bw = pin if peak_gbs is None else check_real("peak_gbs", peak_gbs, 0.0, lo_open=True)
     issue = 1.0 / p.alu_thru if issue_cycles is None else check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
     mwp_bw = mwp_peak_bw(bw, p.sm_count, p.clock_ghz, p.mem_lat)
     g = load_fraction(a_)
-    cwp_f = 1.0 + p.mem_lat * g / issue
+    cwp_f = np.asarray(cwp_full(p.mem_lat, issue, a_))
     mwp, cwp = np.minimum(n_, mwp_bw), np.minimum(n_, cwp_f)
     latency_bound = (mwp == n_) & (cwp == n_)
     memory_bound = ~latency_bound & (cwp > mwp)

@@ -43,9 +43,8 @@ import numpy as np
 
 from .._data import read_rows
 from .._validate import check_int, check_real
-from .. import hardware
 from ..volkov.synthetic import BYTES_PER_LOAD, Params
-from .estimate import Estimate, ModelValidityWarning, add_fraction, grid, load_fraction, make
+from .estimate import Estimate, ModelValidityWarning, add_fraction, grid, load_fraction, make, pin_bandwidth
 
 MODEL = "Huang et al. 2014"
 POLICIES = ("rr", "gto")
@@ -110,13 +109,14 @@ def utilization(n, cores, mem_lat, s, transactions_per_access=1):
     >>> round(utilization(32, 16, 300, 2 / 3), 2)     # Huang et al.'s synthetic GPU at full occupancy
     1.14
     """
-    n_, _ = grid(n, 0.0)
-    c = check_int("cores", cores, 1)
-    lat = check_real("mem_lat", mem_lat, 0.0, lo_open=True)
-    s_ = check_real("s", s, 0.0, lo_open=True)
-    k = check_int("transactions_per_access", transactions_per_access, 1)
-    res = k * n_ * c / lat * s_
+    res = _bandwidth_delay(*_queue_inputs(n, cores, mem_lat, s, transactions_per_access))[1]
     return float(res) if np.ndim(res) == 0 else res
+
+
+def _queue_inputs(n, cores, mem_lat, s, transactions_per_access):
+    n_, _ = grid(n, 0.0)
+    return (n_, check_int("cores", cores, 1), check_real("mem_lat", mem_lat, 0.0, lo_open=True),
+            check_real("s", s, 0.0, lo_open=True), check_int("transactions_per_access", transactions_per_access, 1))
 
 
 def _bandwidth_delay(n, cores, mem_lat, s, k):
@@ -143,12 +143,7 @@ def huang2014_bandwidth_delay(n, cores, mem_lat, s, transactions_per_access=1):
     ...     round(huang2014_bandwidth_delay(29, 16, 300, 2 / 3), 1)
     -11.0
     """
-    n_, _ = grid(n, 0.0)
-    c = check_int("cores", cores, 1)
-    lat = check_real("mem_lat", mem_lat, 0.0, lo_open=True)
-    s_ = check_real("s", s, 0.0, lo_open=True)
-    k = check_int("transactions_per_access", transactions_per_access, 1)
-    delay, rho = _bandwidth_delay(n_, c, lat, s_, k)
+    delay, rho = _bandwidth_delay(*_queue_inputs(n, cores, mem_lat, s, transactions_per_access))
     if np.any(rho >= 1.0):
         warnings.warn(f"utilisation ρ = λ·s reaches {np.max(rho):.3g} ≥ 1: Bandwidth_delay is negative or singular "
                       "(Volkov 2016 §7.7)", ModelValidityWarning, stacklevel=2)
@@ -204,10 +199,7 @@ def huang2014(p: Params, n, alpha, *, policy: str = "rr", bandwidth: bool = Fals
     extra = {}
     if bandwidth:
         k = check_int("transactions_per_access", transactions_per_access, 1)
-        bw = hardware.get_gpu(p.gpu).pin_bandwidth_gbs if peak_gbs is None else peak_gbs
-        if bw is None:
-            raise ValueError(f"peak_gbs must be given for {p.gpu}: data/hardware.csv has no pin bandwidth for it")
-        s = service_time(p.clock_ghz, bw)
+        s = service_time(p.clock_ghz, pin_bandwidth(p) if peak_gbs is None else peak_gbs)
         delay, rho = _bandwidth_delay(n_, p.sm_count, p.mem_lat, s, k)
         with np.errstate(divide="ignore", invalid="ignore"):
             ipc = 1.0 / (1.0 / ipc + load_fraction(a_) * delay)
@@ -218,4 +210,4 @@ def huang2014(p: Params, n, alpha, *, policy: str = "rr", bandwidth: bool = Fals
             extra["MSHR_delay not modelled"] = over
     regime = f"{_policy(policy).upper()}{' +bandwidth' if bandwidth else ''}"
     label = f"{MODEL} ({'round-robin' if policy == 'rr' else 'greedy-then-oldest'}{', bandwidth term' if bandwidth else ''})"
-    return make(label, p, n_, a_, ipc, regime, extra=extra, pin_gbs=hardware.get_gpu(p.gpu).pin_bandwidth_gbs)
+    return make(label, p, n_, a_, ipc, regime, extra=extra, pin_gbs=pin_bandwidth(p))

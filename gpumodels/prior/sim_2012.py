@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._data import read_rows
 from .._validate import check_real
-from ..volkov.synthetic import Params
+from ..volkov.synthetic import Params, _ch6
 from .estimate import Estimate, grid, load_fraction, make
 from .hong_kim_2009 import mwp_peak_bw
 
@@ -46,10 +45,10 @@ def sim2012_mwp_peak_bw(peak_gbs, sm_count, clock_ghz, mem_lat) -> float:
 
 def sustained_gbs(p: Params) -> float:
     """Table 6.4's best sustained streaming throughput of ``p``'s GPU in GB/s (Volkov 2016)."""
-    for r in read_rows("volkov/chapter6_metrics.csv"):
-        if r["gpu"] == p.gpu and r["table"] == "6.4" and r["column"] == "peak":
-            return float(r["value"])
-    raise ValueError(f"Table 6.4 has no peak throughput for {p.gpu}")
+    try:
+        return _ch6(p.gpu, "6.4", "peak")
+    except KeyError as e:
+        raise ValueError(f"p must be one of Volkov's five GPUs: {e}") from None
 
 
 def sim2012(p: Params, n, alpha, *, mwp_peak: float | None = None, cwp_minus_one: bool = True) -> Estimate:
