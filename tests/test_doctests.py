@@ -17,6 +17,7 @@ import gpumodels.prior.guide
 import gpumodels.prior.hong_kim_2009
 import gpumodels.prior.huang_2014
 import gpumodels.prior.sim_2012
+import gpumodels.transit.model
 import gpumodels.volkov.experiment
 import gpumodels.volkov.parameters
 
@@ -27,7 +28,7 @@ import gpumodels.volkov.parameters
                                     gpumodels.volkov.experiment, gpumodels.volkov.parameters, gpumodels.prior,
                                     gpumodels.prior.guide, gpumodels.prior.hong_kim_2009,
                                     gpumodels.prior.baghsorkhi_2010, gpumodels.prior.sim_2012,
-                                    gpumodels.prior.huang_2014],
+                                    gpumodels.prior.huang_2014, gpumodels.transit.model],
                          ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)

@@ -12,7 +12,8 @@ dissertation reduces it, with its parameters and its corrections of the original
 
 Each returns an :class:`Estimate` whose ``flags`` name impossible outputs (negative,
 above a hardware bound, utilisation above 1); see :mod:`gpumodels.prior.estimate`.
-:mod:`gpumodels.prior.compare` evaluates every model against the simulated reference of
+:func:`transit2015` instantiates Transit (Li et al. 2015, :mod:`gpumodels.transit`) on the same
+workload. :mod:`gpumodels.prior.compare` evaluates every model against the simulated reference of
 :mod:`gpumodels.prior.reference`.
 
 >>> from gpumodels import volkov
@@ -37,6 +38,7 @@ from .huang_2014 import huang2014, huang2014_bandwidth_delay
 from .huang_2014 import parameters as chapter7_parameters
 from .huang_2014 import service_time as huang2014_service_time
 from .huang_2014 import utilization as huang2014_utilization
+from .li_2015 import transit2015
 from .sim_2012 import sim2012, sim2012_mwp_peak_bw
 from .sim_2012 import sustained_gbs
 from .zhang_owens_2011 import model_curves as zhang_owens2011_model_curves
@@ -55,5 +57,5 @@ __all__ = [
     "huang2014_service_time", "huang2014_utilization", "chapter7_parameters",
     "MODELS", "LABELS", "evaluate", "errors", "summary", "cusp_occupancy", "curves", "plot_panel", "cuda_guide",
     "volkov_basic", "compare", "reference",
-    "volkov_refined",
+    "volkov_refined", "transit2015",
 ]

@@ -3,8 +3,8 @@
 ``MODELS`` maps a short key to a function ``(p, n, alpha) -> Estimate``. Besides the five
 chapter-7 models (Zhang & Owens fed with the simulated reference's α = 0 and α = ∞ curves, also
 in the "times add" variant of §7.3) it holds the CUDA guide read as a throughput model (:func:`gpumodels.prior.cuda_guide`) and
-Volkov's own basic (§4.1) and refined (§6.5) models. Transit (Li et al. 2015) joins the table
-when its chapter exists.
+Volkov's own basic (§4.1) and refined (§6.5) models, and Transit (Li et al. 2015) instantiated on
+the α-workload (:func:`gpumodels.prior.transit2015`).
 
 :func:`gpumodels.prior.errors` follows §7.9: for each α the quotients estimate / reference at every reference
 occupancy, summarised by their smallest and largest value. :func:`gpumodels.prior.cusp_occupancy` follows §7.10:
@@ -24,6 +24,7 @@ from .baghsorkhi_2010 import baghsorkhi2010
 from .estimate import Estimate, add_fraction, expected_invalid, grid, make
 from .guide import cuda_guide_warps
 from .hong_kim_2009 import hong_kim2009
+from .li_2015 import transit2015
 from .huang_2014 import huang2014
 from .sim_2012 import sim2012
 from .zhang_owens_2011 import simulated_curves, zhang_owens2011
@@ -81,6 +82,7 @@ MODELS: dict[str, Callable[..., Estimate]] = {
     "cuda_guide": cuda_guide,
     "volkov_basic": volkov_basic,
     "volkov_refined": volkov_refined,
+    "transit2015": transit2015,
 }
 SAMPLED = frozenset({"zhang_owens2011", "zhang_owens2011_add"})
 LABELS = {
@@ -89,7 +91,7 @@ LABELS = {
     "zhang_owens2011_add": "Zhang & Owens 2011, times add (simulated input curves)", "sim2012": "Sim et al. 2012",
     "huang2014_rr": "Huang et al. 2014, round-robin", "huang2014_gto": "Huang et al. 2014, greedy-then-oldest",
     "cuda_guide": "CUDA guide (as a throughput model)", "volkov_basic": "Volkov basic (§4.1)",
-    "volkov_refined": "Volkov refined (§6.5)",
+    "volkov_refined": "Volkov refined (§6.5)", "transit2015": "Li et al. 2015 (Transit)",
 }
 
 

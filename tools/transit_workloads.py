@@ -1,0 +1,12 @@
+"""Regenerate data/transit/workloads.csv from the tables it derives from.
+
+    .venv/bin/python tools/transit_workloads.py
+
+The test suite rebuilds the table and requires it to equal the committed file.
+"""
+
+from gpumodels.transit import workloads
+
+path = workloads.table_path()
+path.write_text(workloads.render_table(), encoding="utf-8")
+print(f"wrote {path}")
