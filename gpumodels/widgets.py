@@ -278,13 +278,13 @@ def transit_explorer(gpu: str = "C2075", precision: str = "DP"):
     html_out, plot_out = W.HTML(), W.Output()
 
     def update(*_):
-        zm = float(m.model_Z(Z.value))      # Z / (π_y/M): the per-lane rate π_y/M stays fixed as M moves
-        args = (n.value, zm, R.value, R.value * L, M.value)
-        html_out.value = transit_summary_html(*args)
+        # Z in model units stays Z / (π_y/M): the per-lane rate π_y/M is fixed as M moves
+        args = dict(m.inputs(n.value, Z.value), R=R.value, k_delta=R.value * L, M=M.value)
+        html_out.value = transit_summary_html(**args)
         with plot_out:
             plot_out.clear_output(wait=True)
             fig, ax = plotting.figure(width=6.0, height=3.6)
-            tfig.draw(ax, *args)
+            tfig.draw(ax, **args)
             plotting.label(ax, "threads in MS, k", "threads/SM", "MS throughput", "GB/s per SM",
                            title=f"{m.gpu} {m.precision}: transit figure (model)")
             ax.legend(fontsize=7)

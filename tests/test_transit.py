@@ -243,6 +243,7 @@ def test_machine_solve_units():
     e = m.solve(2000, Z)
     assert e.bound == "capacity" and e.ms_throughput == pytest.approx(m.R) and e.cs_throughput == pytest.approx(m.M)
     assert m.cs_rate(2000, Z) == pytest.approx(m.pi_height)      # saturated CS rate, G instr/s per SM
+    assert m.inputs(100, 0.5) == dict(n=100, Z=m.model_Z(0.5), R=m.R, k_delta=m.k_delta, M=m.M)
     lo = m.solve(100, 0.5)
     assert lo.bound == "thread" and m.cs_rate(100, 0.5) == pytest.approx(0.5 * lo.ms_throughput)
 

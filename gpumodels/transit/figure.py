@@ -15,10 +15,13 @@ from .model import Equilibrium, demand, equilibrium, supply
 
 def curves(n, Z, R, k_delta, M, points: int = 401):
     """``(k, f(k), g(n − k))`` on a grid of ``k`` in ``[0, n]`` that contains both kinks exactly."""
-    e = equilibrium(n, Z, R, k_delta, M)        # validates the inputs
+    return _curves(equilibrium(n, Z, R, k_delta, M), points)
+
+
+def _curves(e: Equilibrium, points: int = 401):
     k = np.linspace(0.0, e.n, points)
     k = np.unique(np.concatenate([k, [x for x in (e.k_delta, e.n - e.M, e.k) if 0 <= x <= e.n]]))
-    return k, supply(k, R, k_delta), demand(e.n - k, Z, M)
+    return k, supply(k, e.R, e.k_delta), demand(e.n - k, e.Z, e.M)
 
 
 def draw(ax, n, Z, R, k_delta, M, *, color: str | None = None, style: str = "-", label: str | None = None,
@@ -32,7 +35,7 @@ def draw(ax, n, Z, R, k_delta, M, *, color: str | None = None, style: str = "-",
     legend (one entry per drawn state, for figures that compare states).
     """
     e = equilibrium(n, Z, R, k_delta, M)
-    k, f, g = curves(n, Z, R, k_delta, M)
+    k, f, g = _curves(e)
     cf = color or plotting.PALETTE[0]
     cg = color or plotting.PALETTE[1]
     pre = f"{label}: " if label else ""

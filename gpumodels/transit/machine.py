@@ -103,6 +103,11 @@ class Machine:
         Z = as_array("Z", Z, lo_open=True)
         return out(Z * self.M / self.pi_height)
 
+    def inputs(self, n, Z) -> dict:
+        """The model inputs ``n, Z, R, k_delta, M`` for ``n`` threads per SM at ``Z`` instructions per byte
+        (keyword arguments for :func:`~gpumodels.transit.model.equilibrium`, ``raised`` and ``draw``)."""
+        return dict(n=n, Z=self.model_Z(Z), R=self.R, k_delta=self.k_delta, M=self.M)
+
     def solve(self, n, Z) -> Equilibrium:
         """The equilibrium for ``n`` threads per SM and ``Z`` thread-instructions per byte.
 
@@ -110,7 +115,7 @@ class Machine:
         throughput in G thread-instructions/s per SM is ``Z · ms_throughput``
         (:meth:`cs_rate`).
         """
-        return equilibrium(n, self.model_Z(Z), self.R, self.k_delta, self.M)
+        return equilibrium(**self.inputs(n, Z))
 
     def cs_rate(self, n, Z):
         """Predicted CS throughput, ``Z · T``, in G thread-instructions/s per SM."""

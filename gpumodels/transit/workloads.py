@@ -33,6 +33,7 @@ from functools import lru_cache
 
 from .. import hardware, occupancy
 from .._data import data_dir, read_rows
+from .machine import machines
 
 WARP_SIZE = 32
 TRANSACTION_BYTES = 32
@@ -143,7 +144,7 @@ def _profiled_rows() -> list[dict]:
 def _source_rows() -> list[dict]:
     rows = []
     for r in read_rows(LAUNCH_FILE):
-        for gpu in ("C2075", "GTX690"):
+        for gpu in dict.fromkeys(m.gpu for m in machines()):      # the GPUs with Transit machine points
             cc = hardware.get_gpu(gpu).compute_capability
             occ = occupancy.occupancy(cc, int(r["threads_per_block"]), 0, int(r["static_smem"]))
             rows.append({
