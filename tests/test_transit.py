@@ -104,6 +104,16 @@ def test_bad_input_names_the_parameter(kw, name):
         transit.equilibrium(**args)
 
 
+@pytest.mark.parametrize("field,value", [("k_delta", 0), ("R", -8.93), ("M", 0.0), ("pi_height", -1),
+                                         ("R", float("nan"))])
+def test_machine_points_must_be_positive(field, value):
+    good = dict(gpu="C2075", precision="SP", k_delta=1536, R=8.93, M=576, pi_height=24.8)
+    with pytest.raises(ValueError, match=rf"^{field} must be a finite number in \(0.0, inf\] for a coordinate of"):
+        transit.Machine(**(good | {field: value}))
+    with pytest.raises(ValueError, match="precision must be one of"):
+        transit.Machine(**(good | {"precision": "FP16"}))
+
+
 def test_bad_machine_and_direction_input():
     with pytest.raises(ValueError, match="precision must be one of"):
         transit.machine("C2075", "HP")

@@ -38,7 +38,7 @@ import numpy as np
 
 from .. import hardware
 from .._data import read_rows
-from .._validate import as_array, out
+from .._validate import as_array, check_real, out
 from .model import Equilibrium, equilibrium
 
 PRECISIONS = ("SP", "DP")
@@ -75,6 +75,12 @@ class Machine:
     M: float
     pi_height: float
     sources: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self):
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {PRECISIONS}, got {self.precision!r}")
+        for name, point in (("k_delta", "δ"), ("R", "δ"), ("M", "π"), ("pi_height", "π")):
+            check_real(name, getattr(self, name), 0.0, None, context=f"a coordinate of {point}", lo_open=True)
 
     @property
     def word_bytes(self) -> int:
