@@ -16,6 +16,7 @@ volkov     Volkov (2016): latency hiding, bounds and the cusp
 prior      earlier occupancy recipes that Volkov evaluates
 sim        a cycle-level SM simulator (simulated data only)
 memory_wall  the memory-wall dataset of Volkov §4.4, extended
+perfparams Perez & Piccoli: the eight performance parameters and derived features
 transit    Li et al. (2015): the Transit flow-balance model, machine points, Rodinia workloads
 """
 

@@ -28,8 +28,9 @@ from .volkov import experiment as _ex
 BENCH_DIR = Path(__file__).resolve().parents[1] / "bench"
 """The CUDA sources (``bench/`` at the repository root)."""
 
-SOURCES = ("volkov_bench.cu",)
-"""CUDA programs to build; each compiles to a binary of the same stem."""
+SOURCES = ("volkov_bench.cu", "perfparams_bench.cu")
+"""CUDA programs to build; each compiles to a binary of the same stem (``perfparams_bench.cu`` is
+Perez & Piccoli's eight parameters, driven by :mod:`gpumodels.perfparams`)."""
 
 KINDS = ("chase", "add", "sfu", "smem", "smem2")
 ALPHAS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512)

@@ -75,3 +75,20 @@ def check(table, expect_outside: tuple[str, ...] = ()) -> None:
     outside = tuple(table.loc[~table["within_tolerance"], "key"])
     if set(outside) != set(expect_outside):
         raise AssertionError(f"rows outside tolerance: {sorted(outside)}; expected exactly: {sorted(expect_outside)}")
+
+
+def printed_half_unit(key: str) -> float:
+    """Half a unit in the last digit the paper printed for ``key`` (0.5 for an integer, 0.005 for 2 decimals)."""
+    text = record(key)["value"]
+    decimals = len(text.split(".", 1)[1]) if "." in text else 0
+    return 0.5 * 10.0 ** -decimals
+
+
+def compare_printed(computed: Mapping[str, float]):
+    """:func:`compare` with each row's tolerance set to the paper's printed precision
+    (:func:`printed_half_unit`): a row agrees when it rounds to the printed number."""
+    import pandas as pd
+
+    rows = [compare({k: v}, atol=printed_half_unit(k)).assign(tolerance=printed_half_unit(k))
+            for k, v in computed.items()]
+    return pd.concat(rows, ignore_index=True)

@@ -294,3 +294,42 @@ def transit_explorer(gpu: str = "C2075", precision: str = "DP"):
         w.observe(update, names="value")
     update()
     return W.VBox([n, Z, R, M, html_out, plot_out])
+
+
+def perfparams_summary_html(gpu: str) -> str:
+    """HTML table of one GPU's eight Perez & Piccoli parameters, the derived features and Little's law."""
+    from . import perfparams as pp
+
+    m = pp.measured(gpu)
+    f = m.features()
+    ll = pp.littles_law(gpu)
+    units = {"cp": "GFLOP/s", "gm": "GB/s"}
+    rows = [(name, f"{value:.6g}", units[name[:2]]) for name, value in m.values().items()]
+    rows += [("P (measured / theoretical)", f"{f.p:.1f} / {pp.theoretical_p(gpu):.1f}", "GFLOP/s"),
+             ("B (measured / theoretical)", f"{f.b:.1f} / {pp.theoretical_b(gpu):.1f}", "GB/s"),
+             ("||SM||", f"{f.sm_count:.2f}", "SMs"),
+             ("N_PPipe (Little's law)", f"{f.n_ppipe:.2f} ({ll['n_ppipe']:g})", "ratio"),
+             ("L_Pipe (Little's law)", f"{f.l_pipe:.2f} ({ll['l_pipe']:g})", "warps"),
+             ("N_MIN_Bl", f"{f.n_min_bl:.2f}", "blocks"),
+             ("W_Memory_Bus", f"{f.w_memory_bus:.2f}", "ratio"),
+             ("T_Thread_Delay (at most SMs × blocks/SM)", f"{f.t_thread_delay:.1f} ({ll['t_thread_delay_max']:g})",
+              "ratio")]
+    return f"<b>{html.escape(gpu)}: Perez & Piccoli parameters (measured by the paper's authors)</b>" + _table_html(
+        rows, ("quantity", "value", "unit"))
+
+
+def perfparams_explorer(gpu: str = "GTX470"):
+    """Pick one of the paper's GPUs: its eight parameters, derived features and Little's-law values."""
+    import ipywidgets as W
+
+    from . import perfparams as pp
+
+    pick = W.Dropdown(options=pp.gpus(), value=pp.measured(gpu).gpu, description="GPU")
+    out = W.HTML()
+
+    def update(*_):
+        out.value = perfparams_summary_html(pick.value)
+
+    pick.observe(update, names="value")
+    update()
+    return W.VBox([pick, out])

@@ -11,6 +11,7 @@ import gpumodels.hong_kim.coalescing
 import gpumodels.hong_kim.model
 import gpumodels.hong_kim.timelines
 import gpumodels.occupancy
+import gpumodels.perfparams
 import gpumodels.prior
 import gpumodels.prior.baghsorkhi_2010
 import gpumodels.prior.guide
@@ -28,7 +29,8 @@ import gpumodels.volkov.parameters
                                     gpumodels.volkov.experiment, gpumodels.volkov.parameters, gpumodels.prior,
                                     gpumodels.prior.guide, gpumodels.prior.hong_kim_2009,
                                     gpumodels.prior.baghsorkhi_2010, gpumodels.prior.sim_2012,
-                                    gpumodels.prior.huang_2014, gpumodels.transit.model],
+                                    gpumodels.prior.huang_2014, gpumodels.transit.model,
+                                    gpumodels.perfparams],
                          ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)

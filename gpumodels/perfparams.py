@@ -1,0 +1,266 @@
+"""Perez & Piccoli's eight GPU performance parameters and the features derived from them.
+
+The paper measures computing power ``Cp`` (GFLOP/s) and global-memory read-modify-write
+bandwidth ``GMb`` (GB/s) in four launch shapes: **All–All** (many blocks of many threads),
+**One–All** (one block of many threads), **All–One** (many blocks of one thread) and
+**One–One** (one thread). Ratios of them give six architecture features (§3.2-3.3)::
+
+    ||SM||          = Cp_AA / Cp_OA                      SMs
+    N_PPipe         = Cp_AA / Cp_AO                      "parallel pipelines"
+    L_Pipe          = (Cp_AO · Cp_OA) / (Cp_OO · Cp_AA)  "pipeline depth"
+    N_MIN_Bl        = GMb_AA / GMb_OA                    full blocks needed to fill the bus
+    W_Memory_Bus    = GMb_AA / GMb_AO                    waste factor of uncoalesced access
+    T_Thread_Delay  = GMb_AO / GMb_OO                    how long a thread is delayed
+
+plus ``P = Cp_AA`` and ``B = GMb_AA``; the theoretical values are ``P = k · f_shader · ||SP||``
+(k = 2 for a multiply-add, 1 for the GTX 470 as the paper measured it) and
+``B = f_mem · width · 2 / 8`` (§4).
+
+Little's law (Volkov 2016, ch. 3) explains the ratios: one thread sees the arithmetic latency,
+so ``Cp_OO = k · f / alu_lat``; one thread per block still runs up to ``max_blocks_per_sm`` such
+threads per SM, so ``L_Pipe = min(alu_lat · alu_thru, max_blocks_per_sm)`` — the warps needed to
+cover the latency, capped by the block slots — and ``N_PPipe = 32 · max(1, alu_lat · alu_thru /
+max_blocks_per_sm)``. See :func:`littles_law`.
+
+Example
+-------
+>>> f = derive(436.344289, 27.308304, 13.608844, 0.170045, 57.312697, 10.443662, 2.719361, 0.023726)
+>>> round(f.sm_count, 2), round(f.n_ppipe, 2), round(f.l_pipe, 3), round(f.n_min_bl, 2)
+(15.98, 32.06, 5.009, 5.49)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Mapping
+
+from . import hardware, occupancy
+from ._data import read_rows
+from ._validate import check_real
+
+PARAMETERS = ("cp_aa", "cp_oa", "cp_ao", "cp_oo", "gmb_aa", "gmb_oa", "gmb_ao", "gmb_oo")
+"""The eight parameters, computing power (GFLOP/s) then bandwidth (GB/s), All/One = blocks/threads."""
+
+SHAPES = MappingProxyType({"aa": ("many", "many"), "oa": (1, "many"), "ao": ("many", 1), "oo": (1, 1)})
+"""Blocks and threads per block of each launch shape (§3.1)."""
+
+WARP_SIZE = 32
+
+
+@dataclass(frozen=True)
+class Features:
+    """The derived architecture features of §3.2-3.3, unrounded (ratios are dimensionless).
+
+    ``p`` (GFLOP/s) and ``b`` (GB/s) are ``Cp_AA`` and ``GMb_AA``; the others are the ratios of
+    the module docstring.
+    """
+
+    p: float
+    sm_count: float
+    n_ppipe: float
+    l_pipe: float
+    b: float
+    n_min_bl: float
+    w_memory_bus: float
+    t_thread_delay: float
+
+
+def derive(cp_aa, cp_oa, cp_ao, cp_oo, gmb_aa, gmb_oa, gmb_ao, gmb_oo) -> Features:
+    """The six features (and P, B) from the eight parameters (Perez & Piccoli, §3.2-3.3).
+
+    Every parameter must be a positive finite number; anything else raises ``ValueError`` naming it.
+    """
+    v = {name: check_real(name, x, 0.0, None, lo_open=True)
+         for name, x in zip(PARAMETERS, (cp_aa, cp_oa, cp_ao, cp_oo, gmb_aa, gmb_oa, gmb_ao, gmb_oo))}
+    return Features(
+        p=v["cp_aa"], sm_count=v["cp_aa"] / v["cp_oa"], n_ppipe=v["cp_aa"] / v["cp_ao"],
+        l_pipe=(v["cp_ao"] * v["cp_oa"]) / (v["cp_oo"] * v["cp_aa"]),
+        b=v["gmb_aa"], n_min_bl=v["gmb_aa"] / v["gmb_oa"], w_memory_bus=v["gmb_aa"] / v["gmb_ao"],
+        t_thread_delay=v["gmb_ao"] / v["gmb_oo"])
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """One GPU's eight parameters (GFLOP/s and GB/s) with their sources."""
+
+    gpu: str
+    cp_aa: float
+    cp_oa: float
+    cp_ao: float
+    cp_oo: float
+    gmb_aa: float
+    gmb_oa: float
+    gmb_ao: float
+    gmb_oo: float
+    sources: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self):
+        for name in PARAMETERS:
+            check_real(name, getattr(self, name), 0.0, None, lo_open=True, context=self.gpu)
+
+    def values(self) -> dict[str, float]:
+        """The eight parameters as a dictionary, in :data:`PARAMETERS` order."""
+        return {name: getattr(self, name) for name in PARAMETERS}
+
+    def features(self) -> Features:
+        """:func:`derive` applied to these parameters."""
+        return derive(**self.values())
+
+
+@lru_cache(maxsize=None)
+def _measured() -> dict[str, Parameters]:
+    vals: dict[str, dict[str, float]] = {}
+    srcs: dict[str, dict[str, str]] = {}
+    for r in read_rows("perez/parameters.csv"):
+        vals.setdefault(r["gpu"], {})[r["parameter"]] = float(r["value"])
+        srcs.setdefault(r["gpu"], {})[r["parameter"]] = r["source"]
+    return {g: Parameters(g, sources=MappingProxyType(srcs[g]), **v) for g, v in vals.items()}
+
+
+def gpus() -> list[str]:
+    """The GPUs the paper measured (``data/perez/parameters.csv``), in table order."""
+    return list(_measured())
+
+
+def measured(gpu: str) -> Parameters:
+    """The paper's eight measured parameters for ``gpu`` (GTS250, GTX260 or GTX470)."""
+    name = _canonical(gpu)
+    if name not in _measured():
+        raise ValueError(f"gpu must be one the paper measured ({', '.join(gpus())}), got {gpu!r}")
+    return _measured()[name]
+
+
+def _canonical(gpu: str) -> str:
+    try:
+        return hardware.get_gpu(gpu).name
+    except KeyError:
+        raise ValueError(f"gpu must be one the paper measured ({', '.join(gpus())}), got {gpu!r}") from None
+
+
+def flops_per_sp_cycle(gpu: str) -> float:
+    """Flops per SP per shader cycle in the paper's theoretical P (2, or 1 for the GTX 470; §4)."""
+    name = _canonical(gpu)
+    for r in read_rows("perez/theory.csv"):
+        if r["gpu"] == name and r["parameter"] == "flops_per_sp_cycle":
+            return float(r["value"])
+    raise ValueError(f"gpu must be one with the paper's theoretical P rule ({', '.join(gpus())}), got {gpu!r}")
+
+
+def theoretical_p(gpu: str) -> float:
+    """``P = k · f_shader · ||SP||`` in GFLOP/s (§4), from the hardware table."""
+    g = hardware.get_gpu(gpu)
+    return flops_per_sp_cycle(gpu) * g.clock_ghz * g.cuda_cores
+
+
+def theoretical_b(gpu: str) -> float:
+    """``B = f_mem · width · 2 / 8`` in GB/s (§4: double data rate, bits to bytes)."""
+    g = hardware.get_gpu(gpu)
+    if g.memory_clock_mhz is None or g.memory_bus_width_bits is None:
+        raise ValueError(f"gpu must have a sourced memory clock and bus width for B, got {gpu!r}")
+    return g.memory_clock_mhz * 1e-3 * g.memory_bus_width_bits * 2 / 8
+
+
+def littles_law(gpu: str, flops_per_op: float | None = None) -> dict[str, float]:
+    """What Little's law predicts for the computing-power parameters of ``gpu``.
+
+    Uses Volkov's arithmetic latency ``alu_lat`` (cycles) and throughput ``alu_thru`` (warp
+    instructions per cycle per SM) for the GPU's generation (:func:`gpumodels.volkov.params`;
+    Tables 6.1-6.2 — measured on a GTX 480 for Fermi, an 8800 GTX for G80, a GTX 280 for GT200),
+    the block-slot limit of its compute capability, and the paper's shader clock and SM count:
+
+    * ``cp_oo = k · f / alu_lat`` — one thread waits the full latency for each operation;
+    * ``warps_to_fill = alu_lat · alu_thru`` — the warps one SM needs in flight (Little's law);
+    * ``l_pipe = min(warps_to_fill, max_blocks_per_sm)``: one-thread blocks are one warp each;
+    * ``n_ppipe = 32 · warps_to_fill / l_pipe``: a warp of one thread uses 1/32 of the lanes;
+    * ``cp_ao = SMs · l_pipe · cp_oo`` and ``cp_aa = SMs · 32 · alu_thru · k · f`` (the peak);
+    * ``t_thread_delay_max = SMs · max_blocks_per_sm``: the one-thread blocks in flight, the most
+      by which All–One can exceed One–One when both wait on memory latency.
+    """
+    from . import volkov
+
+    g = hardware.get_gpu(gpu)
+    p = volkov.params(g.generation)
+    k = flops_per_sp_cycle(gpu) if flops_per_op is None else check_real("flops_per_op", flops_per_op, 0.0, None,
+                                                                        lo_open=True)
+    max_blocks = occupancy.limits(g.compute_capability).max_blocks_per_sm
+    fill = p.alu_lat * p.alu_thru
+    l_pipe = min(fill, max_blocks)
+    cp_oo = k * g.clock_ghz / p.alu_lat
+    return {"alu_lat": p.alu_lat, "alu_thru": p.alu_thru, "max_blocks_per_sm": max_blocks,
+            "warps_to_fill": fill, "l_pipe": l_pipe, "n_ppipe": WARP_SIZE * fill / l_pipe, "cp_oo": cp_oo,
+            "cp_ao": g.sm_count * l_pipe * cp_oo, "cp_aa": g.sm_count * WARP_SIZE * p.alu_thru * k * g.clock_ghz,
+            "t_thread_delay_max": g.sm_count * max_blocks}
+
+
+def feature_names() -> tuple[str, ...]:
+    """The field names of :class:`Features`, in order."""
+    return tuple(f.name for f in fields(Features))
+
+
+# ---- the BEN_MyCP-style CUDA benchmark (bench/perfparams_bench.cu) ----
+
+BENCH_SOURCE = "perfparams_bench.cu"
+"""The CUDA program in ``bench/`` that measures the eight parameters on a current GPU."""
+
+BENCH_FIELDS = ("gpu", "cc", "sm_count", "driver", "date", "kind", "shape", "parameter", "blocks", "threads", "ms",
+                "work", "value", "unit", "measured_by", "source")
+"""Columns of the tidy CSV that :func:`bench_rows` produces (one row per measurement)."""
+
+
+def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
+    """Parse the output of ``perfparams_bench``: the device line and one dict per measurement.
+
+    Raises ``ValueError`` naming the problem for output that is not the program's.
+    """
+    device: dict[str, str] = {}
+    rows: list[dict] = []
+    header = None
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("# device,"):
+            parts = line[2:].split(",")
+            device = dict(zip(parts[0::2], parts[1::2]))
+            continue
+        cells = line.split(",")
+        if header is None:
+            if cells[:2] != ["kind", "shape"]:
+                raise ValueError(f"perfparams_bench output must start with its CSV header, got {line!r}")
+            header = cells
+            continue
+        if len(cells) != len(header):
+            raise ValueError(f"perfparams_bench line has {len(cells)} fields, expected {len(header)}: {line!r}")
+        r = dict(zip(header, cells))
+        if r["kind"] not in ("compute", "memory") or r["shape"] not in SHAPES:
+            raise ValueError(f"unknown kind or shape in perfparams_bench line: {line!r}")
+        for c in ("blocks", "threads"):
+            r[c] = int(r[c])
+        for c in ("ms", "work", "value"):
+            r[c] = float(r[c])
+        r["parameter"] = ("cp_" if r["kind"] == "compute" else "gmb_") + r["shape"]
+        rows.append(r)
+    if not device or header is None:
+        raise ValueError("perfparams_bench output must contain its '# device,' line and CSV header")
+    return device, rows
+
+
+def bench_rows(text: str, *, driver: str, date: str) -> list[dict]:
+    """Tidy rows (:data:`BENCH_FIELDS`) from the program's output, labelled measured by this project."""
+    device, rows = parse_bench(text)
+    return [{"gpu": device.get("device", ""), "cc": device.get("cc", ""), "sm_count": device.get("sms", ""),
+             "driver": driver, "date": date, **{k: r[k] for k in ("kind", "shape", "parameter", "blocks", "threads",
+                                                                  "ms", "work", "value", "unit")},
+             "measured_by": "this project (gpumodels), bench/perfparams_bench.cu",
+             "source": "measured"} for r in rows]
+
+
+def bench_parameters(rows: list[dict]) -> Parameters:
+    """The eight parameters from :func:`bench_rows` output (all eight must be present)."""
+    got = {r["parameter"]: float(r["value"]) for r in rows}
+    missing = [p for p in PARAMETERS if p not in got]
+    if missing:
+        raise ValueError(f"rows must hold all eight parameters; missing {', '.join(missing)}")
+    return Parameters(rows[0]["gpu"], **{p: got[p] for p in PARAMETERS})
