@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_array, out
+from .._validate import as_array, check_real, out
 
 BOUNDS = ("thread", "memory", "computation", "capacity")
 """The four performance bounds of Li et al. 2015, §2.4."""
@@ -187,9 +187,7 @@ def raised(n, Z, R, k_delta, M, direction: str, factor: float = 2.0) -> dict:
     """
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
-    if not (isinstance(factor, (int, float)) and not isinstance(factor, bool) and np.isfinite(factor)
-            and factor > 0):
-        raise ValueError(f"factor must be a finite number in (0, inf), got {factor!r}")
+    factor = check_real("factor", factor, 0.0, None, lo_open=True)
     p = dict(n=n, Z=Z, R=R, k_delta=k_delta, M=M)
     p[direction] = np.asarray(p[direction], dtype=float) * factor
     if direction == "R":
@@ -203,16 +201,15 @@ def directions(n, Z, R, k_delta, M, factor: float = 1.01) -> tuple[str, ...]:
     Each of ``n``, ``Z``, ``R`` (``L`` fixed) and ``M`` is raised by ``factor`` on its own and the
     model is solved again; a direction is listed when the CS throughput grows by more than a
     relative 1e-12 (rounding noise is about 1e-16; a real gain can be small, e.g. raising ``Z``
-    in the thread bound gains only ``(factor − 1)·L/(L + Z)``). The result is computed, not looked up, and it reproduces §2.4's advice: thread
-    bound ``('n', 'Z')``, memory bound ``('Z', 'R')``, computation bound ``('M',)``, capacity
-    bound ``()`` (several parameters must move together). Scalars only.
+    in the thread bound gains only ``(factor − 1)·L/(L + Z)``). The result is computed, not
+    looked up, and it reproduces §2.4's advice: thread bound ``('n', 'Z')``, memory bound
+    ``('Z', 'R')``, computation bound ``('M',)``, capacity bound ``()`` (several parameters must
+    move together). Scalars only.
     """
     for name, v in (("n", n), ("Z", Z), ("R", R), ("k_delta", k_delta), ("M", M)):
         if np.ndim(v) != 0:
             raise ValueError(f"{name} must be a single number for directions(), got an array")
-    if not (isinstance(factor, (int, float)) and not isinstance(factor, bool) and np.isfinite(factor)
-            and factor > 1):
-        raise ValueError(f"factor must be a finite number in (1, inf), got {factor!r}")
+    factor = check_real("factor", factor, 1.0, None, lo_open=True)
     base = equilibrium(n, Z, R, k_delta, M).cs_throughput
     gains = []
     for d in DIRECTIONS:

@@ -32,7 +32,7 @@ import statistics
 from functools import lru_cache
 
 from .. import hardware, occupancy
-from .._data import data_dir, read_rows
+from .._data import read_rows
 from .machine import machines
 
 WARP_SIZE = 32
@@ -193,8 +193,3 @@ def table(gpu: str | None = None, available: bool = False) -> list[dict]:
     if available:
         rows = [r for r in rows if r["n"] is not None and r["Z"] is not None]
     return rows
-
-
-def table_path():
-    """Where the workload table lives (for the regeneration tool)."""
-    return data_dir() / TABLE_FILE
