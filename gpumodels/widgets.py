@@ -333,3 +333,65 @@ def perfparams_explorer(gpu: str = "GTX470"):
     pick.observe(update, names="value")
     update()
     return W.VBox([pick, out])
+
+
+def huang_li_summary_html(benchmark: str, test: str, variant: str = "sim2012") -> str:
+    """HTML of every term of Huang & Li's T for one Table IV placement, predicted from its benchmark's sample.
+
+    ``variant`` is one of :data:`gpumodels.huang_li.VARIANTS` that needs no trained overlap
+    (``"sim2012"``); the Eq. 11 variants are trained in the second Huang & Li chapter.
+    """
+    from .huang_li import kernels, model, placements
+
+    rows = [r for r in placements.tests(None, counted_only=False) if r["benchmark"] == benchmark]
+    if not rows:
+        raise ValueError(f"benchmark must be one of Table IV's or vecAdd, got {benchmark!r}")
+    row = next((r for r in rows if r["test"] == test), None)
+    if row is None:
+        raise ValueError(f"test must be one of {', '.join(r['test'] for r in rows)}, got {test!r}")
+    sample = next(r for r in rows if r["sample"] == "yes")
+    prof = model.profile(kernels.kernel(benchmark), placements.parse_moves(sample["moves"]))
+    p = model.predict(prof, placements.parse_moves(row["moves"]), variant=variant)
+    a = p.analysis
+    items = [("placement", ", ".join(f"{k}: {v}" for k, v in a.placement.items()), "Table IV"),
+             ("#inst per warp", f"{p.inst_per_warp:.1f}", "Eq. 2 (" + model.VARIANTS[variant]["instructions"] + ")"),
+             ("replays per warp, causes (1)-(4)", f"{a.replays_per_warp:.2f}", "Eq. 3"),
+             ("DRAM requests", f"{a.dram_requests}", "after texture, constant and L2 caches"),
+             ("row hit / miss / conflict", f"{a.row['hit']} / {a.row['miss']} / {a.row['conflict']}", "§III-C2"),
+             ("DRAM_lat", f"{p.dram_lat:.0f} cycles" + (" (saturated bank, capped)" if p.saturated else ""),
+              "Eqs. 6-10 (" + model.VARIANTS[variant]["dram"] + ")"),
+             ("AMAT", f"{p.amat:.0f} cycles", "Eq. 5"), ("MWP / CWP", f"{p.mwp:.1f} / {p.cwp:.1f}", "Eqs. 18-19"),
+             ("T_comp", f"{p.t_comp:.0f} cycles", "Eq. 2"), ("T_mem", f"{p.t_mem:.0f} cycles", "Eq. 4"),
+             ("T_overlap", f"{p.t_overlap:.0f} cycles", "Sim et al. 2012 F_overlap"),
+             ("copy into shared memory", f"{p.copy_cycles:.0f} cycles", "[A19]"),
+             ("T", f"{p.t:.0f} cycles = {p.time_ms * 1e3:.2f} µs", "Eq. 1 (model)")]
+    return f"<b>{html.escape(benchmark)}: {html.escape(test)}</b>" + _table_html(items, ("term", "value", "from"))
+
+
+def huang_li_explorer(benchmark: str = "neuralnet"):
+    """Pick a benchmark and one of its placements; shows every term of T (model, Sim et al. overlap)."""
+    import ipywidgets as W
+
+    from .huang_li import placements
+
+    benches = list(dict.fromkeys(r["benchmark"] for r in placements.tests(None, counted_only=False)))
+    bench = W.Dropdown(options=benches, value=benchmark, description="benchmark")
+    test = W.Dropdown(description="placement")
+    out = W.HTML()
+
+    def tests_of(b):
+        return [r["test"] for r in placements.tests(None, counted_only=False) if r["benchmark"] == b]
+
+    def update(*_):
+        if test.value in tests_of(bench.value):
+            out.value = huang_li_summary_html(bench.value, test.value)
+
+    def new_bench(*_):
+        test.options = tests_of(bench.value)
+        test.value = test.options[0]
+        update()
+
+    bench.observe(new_bench, names="value")
+    test.observe(update, names="value")
+    new_bench()
+    return W.VBox([bench, test, out])

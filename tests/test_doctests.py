@@ -5,6 +5,13 @@ import doctest
 import pytest
 
 import gpumodels.hardware
+import gpumodels.huang_li.cache
+import gpumodels.huang_li.dram
+import gpumodels.huang_li.events
+import gpumodels.huang_li.model
+import gpumodels.huang_li.placements
+import gpumodels.huang_li.queueing
+import gpumodels.huang_li.trace
 import gpumodels.hong_kim
 import gpumodels.hong_kim.benchmarks
 import gpumodels.hong_kim.coalescing
@@ -23,7 +30,9 @@ import gpumodels.volkov.experiment
 import gpumodels.volkov.parameters
 
 
-@pytest.mark.parametrize("module", [gpumodels.hardware, gpumodels.occupancy, gpumodels.hong_kim,
+@pytest.mark.parametrize("module", [gpumodels.hardware, gpumodels.huang_li.cache, gpumodels.huang_li.dram,
+                                    gpumodels.huang_li.events, gpumodels.huang_li.model, gpumodels.huang_li.placements,
+                                    gpumodels.huang_li.queueing, gpumodels.huang_li.trace, gpumodels.occupancy, gpumodels.hong_kim,
                                     gpumodels.hong_kim.benchmarks, gpumodels.hong_kim.coalescing,
                                     gpumodels.hong_kim.model, gpumodels.hong_kim.timelines,
                                     gpumodels.volkov.experiment, gpumodels.volkov.parameters, gpumodels.prior,
