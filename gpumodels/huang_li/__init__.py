@@ -10,7 +10,7 @@ cache       set-associative LRU caches (texture, constant, L2)
 dram        address maps, row-buffer state, Algorithm 1 and a simulated K80 DRAM oracle
 kernels     synthetic kernels of Table IV, Fig. 2 and Table I, traced under any legal placement
 analysis    the K80 machine and the trace analysis (requests, caches, banks, queues)
-model       Eqs. 1–5 and 11–19, Sim et al. 2012's general model, the variants and :func:`predict`
+model       Eqs. 1–5 and 11–19, Sim et al. 2012's general model, the variants and ``predict``
 placements  Table IV's placement tests as data
 events      §II-B's cosine-similarity event selection and Table I
 book        the chapter's tables

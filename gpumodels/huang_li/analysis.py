@@ -204,7 +204,7 @@ class Analysis:
 
     @property
     def miss_ratio(self) -> float:
-        """Eq. 5's miss_ratio: the share of the bytes requested from off-chip memory (global sectors,
+        """Eq. 5's miss ratio, the share of the bytes requested from off-chip memory (global sectors,
         texture and constant lines looked up) that DRAM had to supply (the book's reading; a texture
         or constant hit never reaches the L2)."""
         req = self.extra.get("offchip_bytes", 0)
@@ -244,7 +244,7 @@ def analyze(tr: Trace, machine: Machine | None = None, *, rule: str = "printed",
     ``rule`` picks replay rule (1) (``"printed"`` or ``"segments"``). ``mapping`` is the address
     map the model believes: by default the paper's K80 bits with 8–21 as the column and 30–32 as
     the row [A13] (read the other way round, every streaming access would be a row conflict in
-    one of 8 banks); pass :meth:`DetectedMapping.as_map` to use what Algorithm 1 found.
+    one of 8 banks); pass ``DetectedMapping.as_map()`` to use what Algorithm 1 found.
     ``service`` is what a bank queue serves: ``"occupancy"`` (the book's reading: bank busy times
     from GDDR5 timings feed Kingman, Eq. 8's latencies are added after) or ``"latency"`` (the
     printed end-to-end latencies as service times, the literal reading, which saturates every

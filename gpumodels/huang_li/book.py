@@ -121,7 +121,7 @@ def fidelity() -> dict[str, float]:
 
 
 def implied_errors():
-    """Mean |error| of each variant implied by the printed gains, read as percentage points [A16] (derived)."""
+    """Mean absolute error of each variant implied by the printed gains, read as percentage points [A16] (derived)."""
     import pandas as pd
 
     from .. import published as pub

@@ -239,7 +239,7 @@ class SimulatedDRAM:
 
     Every bank starts precharged (no open row). An access returns ``lat_hit`` if its bank has
     its row open, ``lat_miss`` if the bank has no open row, ``lat_conflict`` if another row is
-    open; it then leaves its row open. :meth:`second_access_latency` resets the banks, accesses
+    open; it then leaves its row open. ``second_access_latency`` resets the banks, accesses
     ``addr0`` and times ``addr1``. Defaults: the printed K80 latencies in ns. Optional Gaussian
     ``noise`` (same units, seeded) imitates measurement jitter.
     """

@@ -159,7 +159,7 @@ class Trace:
     """A kernel's warp-level memory instructions under one placement, with byte addresses.
 
     Per memory instruction (row r): ``warp``, ``pos`` (its index in the warp's instruction
-    stream), ``array`` (index into ``array_names``), ``space`` (index into :data:`SPACES`),
+    stream), ``array`` (index into ``array_names``), ``space`` (index into ``SPACES``),
     ``store``, ``word_bytes`` and ``addr[r, lane]`` (-1: inactive). Rows whose lanes are all
     inactive are dropped (not executed). Per warp: ``block``, ``executed`` instructions.
     ``addressing`` is each row's addressing instruction count in its space.

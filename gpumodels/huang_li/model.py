@@ -50,7 +50,7 @@ VARIANTS: Mapping[str, Mapping[str, str]] = {
                      "label": "Baseline + queuing (address mapping)"},
     "full": {"instructions": "issued", "dram": "mapped", "overlap": "eq11", "label": "Our model (full)"},
 }
-"""The ablation variants (§V): instruction count, DRAM latency and overlap of each.
+"""The ablation variants of §V, with the instruction count, DRAM latency and overlap of each.
 
 ``executed``: the sample's executed instructions, unchanged [A17]; ``issued``: Eq. 3 plus the
 addressing difference. ``constant``: the row-miss latency of an isolated access (what a
@@ -151,7 +151,7 @@ def t_total(t_comp_value, t_mem_value, t_overlap_value) -> tuple[float, bool]:
 
 FEATURES = ("global_requests", "global_l2_misses", "const_requests", "const_misses", "tex_requests", "tex_misses",
             "shared_requests", "bank_conflicts", "row_misses", "row_conflicts", "warps_per_sm")
-"""Eq. 11's regressors in the book's reading [A4]: each memory's requests and its critical misses
+"""Eq. 11's regressors in the book's reading [A4], each memory's requests and its critical misses
 as two features (e_i, e_j, e_m, e_n), row-buffer misses and conflicts (e_k), all as ratios to the
 placement's memory instructions, and the warps per SM; with the constant c that is 12 coefficients."""
 

@@ -32,7 +32,7 @@ from .._data import read_rows
 from .._validate import check_int
 
 SPACES = ("G", "T", "2T", "C", "S")
-"""Memory spaces: global, 1D texture, 2D texture, constant, shared (Table IV's letters)."""
+"""The memory spaces (global, 1D texture, 2D texture, constant, shared) by Table IV's letters."""
 
 OFF_CHIP = ("G", "T", "2T", "C")
 READ_ONLY = ("T", "2T", "C")
