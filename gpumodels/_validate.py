@@ -83,3 +83,10 @@ def check_fraction(name: str, value) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (0 < float(value) <= 1):
         raise ValueError(f"{name} must be a number in (0, 1], got {value!r}")
     return float(value)
+
+
+def check_choice(name: str, value, allowed) -> str:
+    """Return ``value`` if it is one of ``allowed``; ``ValueError`` naming the choices otherwise."""
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
+    return value

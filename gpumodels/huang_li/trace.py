@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from .._data import read_rows
-from .._validate import check_int
+from .._validate import check_choice, check_int
 
 SPACES = ("G", "T", "2T", "C", "S")
 """The memory spaces (global, 1D texture, 2D texture, constant, shared) by Table IV's letters."""
@@ -47,15 +47,11 @@ RULES = ("printed", "segments")
 
 
 def check_space(space: str) -> str:
-    if space not in SPACES:
-        raise ValueError(f"space must be one of {', '.join(SPACES)}, got {space!r}")
-    return space
+    return check_choice("space", space, SPACES)
 
 
 def check_dtype(dtype: str) -> str:
-    if dtype not in DTYPE_BYTES:
-        raise ValueError(f"dtype must be one of {', '.join(DTYPE_BYTES)}, got {dtype!r}")
-    return dtype
+    return check_choice("dtype", dtype, tuple(DTYPE_BYTES))
 
 
 @lru_cache(maxsize=None)
