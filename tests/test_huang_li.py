@@ -119,18 +119,21 @@ def test_bank_stats_against_brute_force():
     bank = rng.integers(0, 5, 400)
     t = np.sort(rng.random(400) * 100)
     s = rng.choice([352.0, 742.0, 1008.0], 400)
-    st_ = queueing.bank_stats(bank, t, s)
+    lat = s + 100.0
+    st_ = queueing.bank_stats(bank, t, s, lat)
     for i, b in enumerate(st_.bank):
         gaps = np.diff(t[bank == b])
         assert st_.tau_a[i] == pytest.approx(gaps.mean())
         assert st_.sigma_a[i] == pytest.approx(gaps.std(), abs=1e-9)
         assert st_.tau_s[i] == pytest.approx(s[bank == b].mean())
         assert st_.rho[i] == pytest.approx(s[bank == b].mean() / gaps.mean())
+        assert st_.latency[i] == pytest.approx(lat[bank == b].mean())
 
 
 def test_dram_latency_is_lambda_weighted_eq7():
     st_ = queueing.BankStats(bank=np.array([0, 1]), n=np.array([10, 30]), tau_a=np.array([100.0, 50.0]),
-                             sigma_a=np.array([100.0, 50.0]), tau_s=np.array([10.0, 10.0]), sigma_s=np.zeros(2))
+                             sigma_a=np.array([100.0, 50.0]), tau_s=np.array([10.0, 10.0]), sigma_s=np.zeros(2),
+                             latency=np.array([10.0, 10.0]))
     lat, sat = queueing.dram_latency(st_)
     w = [queueing.kingman(1, 0, 0.1, 10) + 10, queueing.kingman(1, 0, 0.2, 10) + 10]
     assert lat == pytest.approx((0.01 * w[0] + 0.02 * w[1]) / 0.03) and not sat
@@ -138,7 +141,7 @@ def test_dram_latency_is_lambda_weighted_eq7():
 
 def test_saturated_bank_nan_faithful_and_capped_book_reading():
     st_ = queueing.BankStats(bank=np.array([0]), n=np.array([9]), tau_a=np.array([5.0]), sigma_a=np.array([5.0]),
-                             tau_s=np.array([10.0]), sigma_s=np.zeros(1))
+                             tau_s=np.array([10.0]), sigma_s=np.zeros(1), latency=np.array([10.0]))
     lat, sat = queueing.dram_latency(st_, saturation="nan")
     assert math.isnan(lat) and sat
     lat, sat = queueing.dram_latency(st_, saturation="cap")
@@ -281,6 +284,26 @@ def test_physical_preset_has_96_banks_and_decodes():
     assert m.n_banks == 96
     b, r, c = m.decode(np.arange(0, 1 << 22, 32))
     assert b.min() == 0 and b.max() == 95 and len(np.unique(b)) == 96
+
+
+def test_algorithm1_with_two_latency_levels():
+    hit_conflict = dram.AddressMap("hc", column_bits=(3, 4), row_bits=(5, 6), bank_bits=())
+    found = dram.detect_mapping(dram.SimulatedDRAM(hit_conflict).second_access_latency, range(3, 7))
+    assert (found.column_bits, found.row_bits, found.other_bits) == ((3, 4), (5, 6), ())
+    hit_miss = dram.AddressMap("hm", column_bits=(3,), row_bits=(), bank_bits=(4, 5))
+    found = dram.detect_mapping(dram.SimulatedDRAM(hit_miss).second_access_latency, range(3, 6))
+    assert (found.column_bits, found.row_bits, found.other_bits) == ((3,), (), (4, 5))
+
+
+def test_huang_li_widget_summary():
+    from gpumodels import widgets
+
+    html = widgets.huang_li_summary_html("neuralnet", "NN_C")
+    assert "weights: C" in html and "Eq. 1 (model)" in html
+    with pytest.raises(ValueError, match="test must be one of"):
+        widgets.huang_li_summary_html("neuralnet", "NN_X")
+    with pytest.raises(ValueError, match="benchmark"):
+        widgets.huang_li_summary_html("nope", "x")
 
 
 def test_detect_mapping_rejects_bad_oracle():

@@ -26,14 +26,14 @@ Readings the book chose (each also stated where it is used):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Mapping
 
 import numpy as np
 
 from .._data import read_rows
-from .._validate import check_real
+from .._validate import check_choice, check_real
 from ..hardware import get_gpu
 from ..volkov import params as volkov_params
 from . import queueing
@@ -87,23 +87,15 @@ class Machine:
     mlp: float
     sources: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
-    def ns_to_cycles(self, ns):
-        return np.asarray(ns) * self.clock_ghz
-
     @property
     def physical_banks(self) -> int:
         return self.controllers * self.banks_per_controller
 
-    def with_clock(self, clock_ghz: float) -> "Machine":
-        """The same machine at another core clock (the K80's 562 MHz base or 875 MHz boost, [A12])."""
-        return replace(self, clock_ghz=check_real("clock_ghz", clock_ghz, 0.0, lo_open=True))
-
 
 def k80(clock: str = "boost") -> Machine:
     """The K80 machine; ``clock`` ``"boost"`` (875 MHz, default) or ``"base"`` (562 MHz) [A12]."""
-    if clock not in ("boost", "base"):
-        raise ValueError(f"clock must be 'boost' or 'base', got {clock!r}")
-    r = {k: v for k, v in _k80_rows().items()}
+    check_choice("clock", clock, ("boost", "base"))
+    r = _k80_rows()
     v = lambda k: float(r[k]["value"])  # noqa: E731
     g = get_gpu("K80")
     vk = volkov_params("Kepler")
@@ -150,9 +142,6 @@ def cycles_per_instruction(machine: Machine, n_warps: float) -> float:
     return machine.avg_inst_lat / itilp(machine, n_warps)
 
 
-REQUEST_KINDS = ("G", "T", "C", "store")
-
-
 @dataclass(frozen=True)
 class Analysis:
     """Every count of one placement the model uses (see :func:`analyze`). Counts are totals over the grid
@@ -169,17 +158,20 @@ class Analysis:
     replays: Mapping[str, float]          # cause -> total replays ("1_global", "2_const_miss", "3_const_div", "4_bank")
     mem_insts: Mapping[str, int]          # space -> warp-level memory instructions
     requests: Mapping[str, int]           # G sectors, texture and constant line lookups
-    misses: Mapping[str, int]             # texture, constant (lines) and L2 (sectors) misses
+    misses: Mapping[str, int]             # texture, constant (lines); L2 and G_L2 (global sectors) misses
     l2_accesses: int
     dram_requests: int
+    offchip_bytes: int                    # bytes asked of off-chip memory (sectors and lines looked up)
+    dram_bytes: int
     row: Mapping[str, int]                # hit / miss / conflict counts
     bank_stats: queueing.BankStats
-    dram_lat: Mapping[str, float]         # variant -> latency (cycles)
+    dram_lat: Mapping[str, float]         # "constant", "even", "mapped" -> latency (cycles)
     saturated: Mapping[str, bool]
     cpi: float
     copy_bytes: int
-    time_span: float = 0.0
-    extra: Mapping[str, object] = field(default_factory=dict)
+    threads_per_block: int
+    blocks: int
+    options: Mapping[str, str] = field(default_factory=dict)   # the readings chosen (rule, mapping, ...)
 
     @property
     def replays_per_warp(self) -> float:
@@ -207,13 +199,7 @@ class Analysis:
         """Eq. 5's miss ratio, the share of the bytes requested from off-chip memory (global sectors,
         texture and constant lines looked up) that DRAM had to supply (the book's reading; a texture
         or constant hit never reaches the L2)."""
-        req = self.extra.get("offchip_bytes", 0)
-        return min(1.0, self.extra.get("dram_bytes", 0) / req) if req else 0.0
-
-    @property
-    def row_ratios(self) -> dict[str, float]:
-        tot = sum(self.row.values())
-        return {k: (v / tot if tot else 0.0) for k, v in self.row.items()}
+        return min(1.0, self.dram_bytes / self.offchip_bytes) if self.offchip_bytes else 0.0
 
 
 def _order_keys(tr: Trace, machine: Machine):
@@ -252,8 +238,7 @@ def analyze(tr: Trace, machine: Machine | None = None, *, rule: str = "printed",
     :func:`gpumodels.huang_li.queueing.bank_latency` (``"cap"``: the book's bound at ρ ≥ 1;
     ``"nan"``: the faithful flagged NaN).
     """
-    if service not in SERVICE:
-        raise ValueError(f"service must be one of {', '.join(SERVICE)}, got {service!r}")
+    check_choice("service", service, SERVICE)
     m = machine or k80()
     amap = address_map(mapping) if isinstance(mapping, str) else mapping
     sm, position, sms, res, wps = _order_keys(tr, m)
@@ -261,98 +246,68 @@ def analyze(tr: Trace, machine: Machine | None = None, *, rule: str = "printed",
     time = position * cpi
     sp = tr.space
     codes = {s: i for i, s in enumerate(SPACES)}
-    active = tr.addr >= 0
-
-    replays = {"1_global": 0.0, "2_const_miss": 0.0, "3_const_div": 0.0, "4_bank": 0.0}
     g = sp == codes["G"]
-    for wb in np.unique(tr.word_bytes[g]):
-        sel = g & (tr.word_bytes == wb)
-        replays["1_global"] += float(global_replays_batch(tr.addr[sel], int(wb), m.transaction_bytes, rule).sum())
-    s = sp == codes["S"]
-    if s.any():
-        replays["4_bank"] = float(shared_conflict_replays_batch(tr.addr[s]).sum())
     c = sp == codes["C"]
-    if c.any():
-        replays["3_const_div"] = float(constant_divergence_replays_batch(tr.addr[c]).sum())
+    s = sp == codes["S"]
+    tx = np.isin(sp, [codes["T"], codes["2T"]])          # 1D and 2D texture: linear addresses, as the paper
 
+    replays = {"1_global": float(global_replays_batch(tr.addr[g], tr.word_bytes[g], m.transaction_bytes, rule).sum()),
+               "2_const_miss": 0.0,
+               "3_const_div": float(constant_divergence_replays_batch(tr.addr[c]).sum()) if c.any() else 0.0,
+               "4_bank": float(shared_conflict_replays_batch(tr.addr[s]).sum()) if s.any() else 0.0}
     mem_insts = {name: int((sp == codes[name]).sum()) for name in SPACES}
-    l2_addr, l2_time, l2_store, l2_kind = [], [], [], []
-    requests, misses = {"G": 0, "T": 0, "C": 0}, {"T": 0, "C": 0}
-    # global: distinct sectors
-    if g.any():
-        rows, lines = distinct_lines_batch(tr.addr[g], m.request_bytes, 4)
-        gi = np.nonzero(g)[0][rows]
-        requests["G"] = int(lines.size)
-        l2_addr.append(lines); l2_time.append(time[gi]); l2_store.append(tr.store[gi]); l2_kind.append(np.zeros(lines.size, np.int8))
-    # texture (1D and 2D: linear addresses, as the paper) and constant: per-SM caches
-    for name, mask, cache in (("T", np.isin(sp, [codes["T"], codes["2T"]]), m.tex), ("C", c, m.const)):
+
+    # L2 accesses: global sectors, and the sectors of texture and constant lines that miss their per-SM cache
+    rows, lines = distinct_lines_batch(tr.addr[g], m.request_bytes, tr.word_bytes[g])
+    gi = np.nonzero(g)[0][rows]
+    l2_addr, l2_time, l2_global = [lines], [time[gi]], [np.ones(lines.size, bool)]
+    requests, misses = {"G": int(lines.size), "T": 0, "C": 0}, {"T": 0, "C": 0}
+    for name, mask, cache in (("T", tx, m.tex), ("C", c, m.const)):
         if not mask.any():
             continue
-        rows, lines = distinct_lines_batch(tr.addr[mask], cache.line_bytes, 4)
+        rows, lines = distinct_lines_batch(tr.addr[mask], cache.line_bytes, tr.word_bytes[mask])
         ri = np.nonzero(mask)[0][rows]
         order = np.argsort(time[ri], kind="stable")
         ri, lines = ri[order], lines[order]
         hits = cache.hits(lines, cache_id=sm[ri], n_caches=sms)
-        requests[name] = int(lines.size)
-        misses[name] = int((~hits).sum())
-        if name == "C":
-            replays["2_const_miss"] = float(misses[name])
-        miss_lines = lines[~hits]
+        requests[name], misses[name] = int(lines.size), int((~hits).sum())
         per = cache.line_bytes // m.request_bytes
-        sect = (miss_lines[:, None] + m.request_bytes * np.arange(per)[None, :]).ravel()
-        l2_addr.append(sect); l2_time.append(np.repeat(time[ri][~hits], per))
-        l2_store.append(np.zeros(sect.size, bool)); l2_kind.append(np.full(sect.size, 1 if name == "T" else 2, np.int8))
-    if l2_addr:
-        la, lt, ls = np.concatenate(l2_addr), np.concatenate(l2_time), np.concatenate(l2_store)
-        order = np.argsort(lt, kind="stable")
-        la, lt, ls = la[order], lt[order], ls[order]
-        l2hit = m.l2.hits(la)
-        da, dt = la[~l2hit], lt[~l2hit]
-    else:
-        la = np.zeros(0, np.int64)
-        l2hit = np.zeros(0, bool)
-        da, dt = np.zeros(0, np.int64), np.zeros(0)
-    misses["L2"] = int((~l2hit).sum())
+        sect = (lines[~hits][:, None] + m.request_bytes * np.arange(per)[None, :]).ravel()
+        l2_addr.append(sect)
+        l2_time.append(np.repeat(time[ri][~hits], per))
+        l2_global.append(np.zeros(sect.size, bool))
+    replays["2_const_miss"] = float(misses["C"])
+    la, lt, lg = np.concatenate(l2_addr), np.concatenate(l2_time), np.concatenate(l2_global)
+    order = np.argsort(lt, kind="stable")
+    la, lt, lg = la[order], lt[order], lg[order]
+    l2miss = ~m.l2.hits(la)
+    da, dt = la[l2miss], lt[l2miss]
+    misses["L2"], misses["G_L2"] = int(l2miss.sum()), int((l2miss & lg).sum())
+
+    # DRAM: banks and rows by the believed mapping, row-buffer outcomes, per-bank queues
     bank, row, _ = amap.decode(da)
     out = row_buffer_outcomes(bank, row)
     row_counts = {"hit": int((out == HIT).sum()), "miss": int((out == MISS).sum()),
                   "conflict": int((out == CONFLICT).sum())}
     lat = np.array([m.lat_hit, m.lat_miss, m.lat_conflict]) * m.clock_ghz
-    occ = np.array([m.occupancy_hit, m.occupancy_miss, m.occupancy_conflict]) * m.clock_ghz
-    busy = occ if service == "occupancy" else lat
-    latency = lat[out] if out.size else np.zeros(0)
-    stats = queueing.bank_stats(bank, dt, busy[out] if out.size else np.zeros(0))
-    per_bank_lat = None
-    if stats.bank.size and service == "occupancy":
-        idx = np.searchsorted(stats.bank, bank)
-        ok = (idx < stats.bank.size) & (stats.bank[np.minimum(idx, stats.bank.size - 1)] == bank)
-        per_bank_lat = (np.bincount(idx[ok], latency[ok], minlength=stats.bank.size)
-                        / np.bincount(idx[ok], minlength=stats.bank.size))          # Eq. 8 per bank
-    dram_lat = {"constant": m.lat_miss * m.clock_ghz}
-    saturated = {"constant": False}
-    if stats.bank.size:
-        for form in ("kingman", "printed", "none"):
-            key = "mapped" if form == "kingman" else f"mapped_{form}"
-            dram_lat[key], saturated[key] = queueing.dram_latency(stats, form=form, saturation=saturation,
-                                                                  latency=per_bank_lat)
-        even_bank = np.arange(da.size) % m.physical_banks
-        even = queueing.bank_stats(even_bank, dt, np.full(da.size, busy[MISS]))
-        if even.bank.size:
-            even_lat = None if service == "latency" else np.full(even.bank.size, lat[MISS])
-            dram_lat["even"], saturated["even"] = queueing.dram_latency(even, form=queue_form, saturation=saturation,
-                                                                        latency=even_lat)
-    for key in ("mapped", "mapped_printed", "mapped_none", "even"):
-        if key not in dram_lat:                       # fewer than two DRAM requests per bank: no queue
-            dram_lat[key], saturated[key] = (float(np.mean(latency)) if latency.size else dram_lat["constant"]), False
+    busy = np.array([m.occupancy_hit, m.occupancy_miss, m.occupancy_conflict]) * m.clock_ghz if service == "occupancy" else lat
+    stats = queueing.bank_stats(bank, dt, busy[out], lat[out])
+    even = queueing.bank_stats(np.arange(da.size) % m.physical_banks, dt, np.full(da.size, busy[MISS]),
+                               np.full(da.size, lat[MISS]))
+    dram_lat, saturated = {"constant": float(lat[MISS])}, {"constant": False}
+    for key, st in (("mapped", stats), ("even", even)):
+        if st.bank.size:
+            dram_lat[key], saturated[key] = queueing.dram_latency(st, form=queue_form, saturation=saturation)
+        else:                                          # fewer than two DRAM requests per bank: no queue
+            dram_lat[key], saturated[key] = (float(lat[out].mean()) if out.size else float(lat[MISS])), False
     return Analysis(
         kernel=tr.kernel.name, placement=dict(tr.placement), n_warps=tr.kernel.n_warps, active_sms=sms,
         warps_per_sm=wps, resident_blocks_per_sm=res, executed_per_warp=float(tr.executed.mean()),
         addressing_per_warp=float(tr.addressing.sum() / tr.kernel.n_warps), replays=replays, mem_insts=mem_insts,
-        requests=requests, misses=misses, l2_accesses=int(la.size), dram_requests=int(da.size), row=row_counts,
+        requests=requests, misses=misses, l2_accesses=int(la.size), dram_requests=int(da.size),
+        offchip_bytes=requests["G"] * m.request_bytes + requests["T"] * m.tex.line_bytes
+        + requests["C"] * m.const.line_bytes, dram_bytes=int(da.size) * m.request_bytes, row=row_counts,
         bank_stats=stats, dram_lat=dram_lat, saturated=saturated, cpi=cpi, copy_bytes=tr.copy_bytes,
-        time_span=float(time.max()) if time.size else 0.0,
-        extra={"active_lanes": int(active.sum()), "mapping": amap.name, "rule": rule, "service": service,
-               "saturation": saturation,
-               "offchip_bytes": requests["G"] * m.request_bytes + requests["T"] * m.tex.line_bytes
-               + requests["C"] * m.const.line_bytes, "dram_bytes": int(da.size) * m.request_bytes, "tpb": tr.kernel.threads_per_block, "blocks": tr.kernel.blocks,
-               "store_l2_accesses": int(ls.sum()) if l2_addr else 0})
+        threads_per_block=tr.kernel.threads_per_block, blocks=tr.kernel.blocks,
+        options={"rule": rule, "mapping": amap.name, "queue_form": queue_form, "saturation": saturation,
+                 "service": service})

@@ -24,17 +24,14 @@ def vecadd_walkthrough(machine: analysis.Machine | None = None):
     prof = model.profile(k, machine=m)
     cols = {}
     for name, moves in VECADD_PLACEMENTS.items():
-        p = model.predict(prof, moves, variant="sim2012", machine=m)
-        full_inst = (prof.counters["inst_issued"] - analysis.analyze(prof.trace, m).replays_per_warp
-                     + p.analysis.replays_per_warp + p.analysis.addressing_per_warp
-                     - analysis.analyze(prof.trace, m).addressing_per_warp)
+        p = model.predict(prof, moves, variant="sim2012")
         a = p.analysis
         st = a.bank_stats
         cols[f"a, b in {name}"] = {
             "addressing instructions per warp": a.addressing_per_warp,
             "executed instructions per warp": a.executed_per_warp,
             "replays per warp, causes (1)-(4)": a.replays_per_warp,
-            "#inst per warp (issued, Eq. 3)": full_inst,
+            "#inst per warp (issued, Eq. 3)": model.instructions_per_warp(prof, a),
             "memory instructions per warp": a.mem_insts_per_warp,
             "global sectors requested": a.requests["G"],
             "texture lines looked up / missed": f"{a.requests['T']} / {a.misses['T']}",

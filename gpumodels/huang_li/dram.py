@@ -180,11 +180,8 @@ def _three_groups(values: np.ndarray) -> np.ndarray:
     if u.size == 1:
         return np.ones(values.size, dtype=int)
     gaps = np.diff(u)
-    if u.size == 2:
-        cut = [u[0] + gaps[0] / 2]
-        # two levels: decide which pair of groups they are by the larger relative jump
-        lo, hi = u
-        return np.where(values <= cut[0], 0, 2) if hi / lo > 2.5 else np.where(values <= cut[0], 0, 1)
+    if u.size == 2:                         # two levels: hit and conflict if far apart, else the lower and a miss
+        return np.where(values <= u[0], 0, 2 if u[1] / u[0] > 2.5 else 1)
     idx = np.sort(np.argsort(gaps)[-2:])
     cuts = u[idx] + gaps[idx] / 2
     return np.searchsorted(cuts, values)
@@ -200,7 +197,10 @@ def detect_mapping(second_access_latency: Callable[[int, int], float], address_b
     memory (the first access always misses). The bits then fall into three latency groups:
     shortest = column bits (same row: hit), longest = row bits (same bank, other row: conflict),
     middle = the other bits (another bank: miss). Groups are split at the two largest gaps of
-    the sorted distinct latencies, so the oracle's units do not matter.
+    the sorted distinct latencies, so the oracle's units do not matter. With exactly two
+    distinct latencies (no column or no row bit among those probed) the book reads a ratio above
+    2.5 between them as hit and conflict (1008/352 on the K80), else as the lower group and a
+    miss; with noisy latencies all three groups must be present.
 
     >>> dram = SimulatedDRAM(address_map("k80_printed_row_low"))
     >>> found = detect_mapping(dram.second_access_latency, range(3, 40))

@@ -63,6 +63,11 @@ class ArraySpec:
     per_block: bool = False
     dims: tuple[int, int] | None = None
 
+    def __post_init__(self):
+        check_dtype(self.dtype)
+        check_space(self.space)
+        check_int(f"{self.name}.n", self.n, 1)
+
     @property
     def elem_bytes(self) -> int:
         return DTYPE_BYTES[self.dtype]
@@ -228,7 +233,6 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
     block_of_warp = np.arange(W) // wpb
     rows_w, rows_pos, rows_arr, rows_space, rows_store, rows_wb, rows_addr, rows_adr = [], [], [], [], [], [], [], []
     pos = np.zeros(W, dtype=np.int64)
-    executed = np.zeros(W, dtype=np.int64)
     for op in k.ops:
         spec = k.arrays[op.array]
         sp = placement[op.array]
@@ -646,8 +650,7 @@ def cfd(nelr: int = 8192, seed: int = 5) -> Kernel:
         ops.append(Op("elements_surrounding_elements", g + j * nelr, alu=4))
         ops += [Op("normals", g + (j * 3 + c) * nelr) for c in range(3)]
         nbr = nb[j][g]
-        ops += [Op("variables", np.where(nbr >= 0, nbr + k * nelr, -1), alu=2 if k == 0 else 0) for k in range(5)]
-        ops[-1] = Op(ops[-1].array, ops[-1].idx, alu=30)
+        ops += [Op("variables", np.where(nbr >= 0, nbr + k * nelr, -1), alu={0: 2, 4: 30}.get(k, 0)) for k in range(5)]
     ops += [Op("fluxes", g + k * nelr, store=True, alu=2) for k in range(5)]
     arrays = [ArraySpec("variables", 5 * nelr), ArraySpec("elements_surrounding_elements", 4 * nelr, "int"),
               ArraySpec("normals", 12 * nelr), ArraySpec("fluxes", 5 * nelr, writable=True)]

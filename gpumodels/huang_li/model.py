@@ -33,7 +33,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .._validate import check_real
+from .._validate import check_choice, check_real
 from ..hong_kim import predict as hk_predict
 from .analysis import Analysis, Machine, analyze, k80
 from .kernels import Kernel, Trace
@@ -159,12 +159,8 @@ placement's memory instructions, and the warps per SM; with the constant c that 
 def overlap_features(an: Analysis) -> np.ndarray:
     """The :data:`FEATURES` of one analysed placement, as ratios to its memory instructions."""
     tot = max(sum(an.mem_insts.values()), 1)
-    g_miss = an.extra.get("global_l2_misses", None)
-    dram_share = an.dram_requests / max(an.l2_accesses, 1)
-    g_req = an.requests.get("G", 0)
-    vals = [g_req, g_req * dram_share if g_miss is None else g_miss, an.requests.get("C", 0), an.misses.get("C", 0),
-            an.requests.get("T", 0), an.misses.get("T", 0), an.mem_insts.get("S", 0), an.replays.get("4_bank", 0.0),
-            an.row.get("miss", 0), an.row.get("conflict", 0)]
+    vals = [an.requests["G"], an.misses["G_L2"], an.requests["C"], an.misses["C"], an.requests["T"], an.misses["T"],
+            an.mem_insts["S"], an.replays["4_bank"], an.row["miss"], an.row["conflict"]]
     return np.array([v / tot for v in vals] + [float(an.warps_per_sm)])
 
 
@@ -255,20 +251,31 @@ class Profile:
 
     ``counters``: ``inst_executed`` and ``inst_issued`` per warp, ``w_serial`` (cycles). Missing
     counters are filled by :func:`profile` from the trace by the model's own rules (labelled
-    ``source="model rules"``); a simulator or a GPU supplies measured ones.
+    ``source="model rules"``); a simulator or a GPU supplies measured ones. ``analysis`` is the
+    sample's trace analysed once, under ``options`` (the readings of
+    :func:`~gpumodels.huang_li.analysis.analyze`), which every prediction from this profile uses.
     """
 
     kernel: Kernel
     moves: Mapping[str, str]
     trace: Trace
     counters: Mapping[str, float]
+    analysis: Analysis = field(repr=False, compare=False)
+    machine: Machine = field(repr=False, compare=False)
+    options: Mapping[str, str] = field(default_factory=dict)
     source: str = "model rules"
 
 
 def profile(kernel: Kernel, moves: Mapping[str, str] | None = None, counters: Mapping[str, float] | None = None,
             machine: Machine | None = None, **analysis_options) -> Profile:
-    """The sample :class:`Profile` of ``kernel`` under ``moves`` (default: the kernel's own placement)."""
+    """The sample :class:`Profile` of ``kernel`` under ``moves`` (default: the kernel's own placement).
+
+    ``machine`` (default the K80) and ``analysis_options`` are kept with the profile: every
+    prediction from it uses the same machine and readings.
+    """
+    m = machine or k80()
     tr = kernel.trace(moves)
+    an = analyze(tr, m, **analysis_options)
     c = dict(counters or {})
     allowed = {"inst_executed", "inst_issued", "w_serial"}
     if set(c) - allowed:
@@ -277,12 +284,29 @@ def profile(kernel: Kernel, moves: Mapping[str, str] | None = None, counters: Ma
     if "inst_executed" not in c:
         c["inst_executed"] = float(tr.executed.mean())
     if "inst_issued" not in c:
-        an = analyze(tr, machine, **analysis_options)
         c["inst_issued"] = c["inst_executed"] + an.replays_per_warp
     c.setdefault("w_serial", 0.0)
     for k, v in c.items():
         check_real(f"counters[{k!r}]", v, 0.0)
-    return Profile(kernel=kernel, moves=dict(moves or {}), trace=tr, counters=c, source=src)
+    return Profile(kernel=kernel, moves=dict(moves or {}), trace=tr, counters=c, analysis=an, machine=m,
+                   options=dict(analysis_options), source=src)
+
+
+def instructions_per_warp(sample: Profile, target: Analysis, kind: str = "issued") -> float:
+    """``#inst`` of Eq. 2 for a target placement, from the sample's counters.
+
+    ``kind="issued"``: Eq. 3 plus the addressing difference,
+    ``issued_sample − replays_sample(1–4) + replays_target(1–4) + addressing_target − addressing_sample``;
+    ``kind="executed"``: the sample's executed count, unchanged [A17].
+    """
+    check_choice("kind", kind, ("issued", "executed"))
+    c = sample.counters
+    if kind == "executed":
+        return c["inst_executed"]
+    s = sample.analysis
+    inst = (c["inst_issued"] - s.replays_per_warp + target.replays_per_warp
+            + target.addressing_per_warp - s.addressing_per_warp)
+    return max(inst, 0.0)
 
 
 @dataclass(frozen=True)
@@ -324,11 +348,11 @@ def _mwp_cwp(an: Analysis, m: Machine, inst: float, amat_cycles: float, cpi: flo
     off = an.mem_insts["G"] + an.mem_insts["T"] + an.mem_insts["2T"] + an.mem_insts["C"]
     mem = off / an.n_warps
     comp = max(inst - mem, 0.0)
-    bytes_w = m.request_bytes * an.offchip_requests / off if off else 128.0
+    bytes_w = an.offchip_bytes / off if off else 128.0
     mem_arg = mem if mem >= 1 else 0.0
     if comp + mem_arg == 0:
         comp = 1.0
-    p = hk_predict(threads_per_block=an.extra.get("tpb", 32), blocks=an.extra.get("blocks", 1), comp_insts=comp,
+    p = hk_predict(threads_per_block=an.threads_per_block, blocks=an.blocks, comp_insts=comp,
                    coal_mem_insts=mem_arg, active_blocks_per_sm=an.resident_blocks_per_sm, active_sms=an.active_sms,
                    mem_ld=max(amat_cycles, 1.0), departure_del_coal=m.departure_del_coal,
                    departure_del_uncoal=m.departure_del_uncoal, freq_ghz=m.clock_ghz,
@@ -342,9 +366,7 @@ def _mwp_cwp(an: Analysis, m: Machine, inst: float, amat_cycles: float, cpi: flo
 def evaluate(an: Analysis, *, variant: str = "full", inst_per_warp: float, w_serial: float = 0.0,
              overlap: OverlapModel | None = None, machine: Machine | None = None, amat_form: str = "printed") -> Prediction:
     """All terms of Eq. 1 for an analysed placement, given its instruction count per warp."""
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
-    v = VARIANTS[variant]
+    v = VARIANTS[check_choice("variant", variant, tuple(VARIANTS))]
     m = machine or k80()
     dram = an.dram_lat[v["dram"]]
     sat = bool(an.saturated.get(v["dram"], False))
@@ -367,37 +389,23 @@ def evaluate(an: Analysis, *, variant: str = "full", inst_per_warp: float, w_ser
         to = overlap.ratio(overlap_features(an)) * tm
     copy = an.copy_bytes / (m.bandwidth_gbs / m.clock_ghz)     # [A19]: every block's copy, bytes / DRAM bandwidth
     t, clipped = t_total(tc, tm, to)
-    return Prediction(variant, an.placement, inst_per_warp, tc, tm, min(max(to, 0.0), min(tc, tm)), t + copy, am, dram,
+    return Prediction(variant, an.placement, inst_per_warp, tc, tm, tc + tm - t, t + copy, am, dram,
                       an.miss_ratio, an.shmem_ratio, eff, it, mwp, cwp, n, copy, sat, clipped, m.clock_ghz, an)
 
 
 def predict(sample: Profile, moves: Mapping[str, str] | None = None, *, variant: str = "full",
-            overlap: OverlapModel | None = None, machine: Machine | None = None, amat_form: str = "printed",
-            **analysis_options) -> Prediction:
+            overlap: OverlapModel | None = None, amat_form: str = "printed") -> Prediction:
     """Predict a target placement's time from the sample's profile (§III-A, §IV; the design's pipeline).
 
     ``moves`` (array → space) are applied on top of the sample's placement; ``None`` predicts the
     sample itself (its measured time is never an input). The target's trace is rewritten from the
-    sample's (addresses, spaces, addressing), analysed (replays, caches, banks, queues), and:
-
-    * ``#inst`` (issued variants): Eq. 3 and the addressing difference,
-      ``issued_sample − replays_sample(1–4) + replays_target(1–4) + addressing_target − addressing_sample``;
-      (executed variants): the sample's executed count;
-    * W_serial from the sample; T_comp, T_mem, T_overlap as the variant says; a move into shared
-      memory adds its one-off copy, bytes / bandwidth [A19].
-
-    ``analysis_options`` go to :func:`gpumodels.huang_li.analysis.analyze`.
+    sample's (addresses, spaces, addressing) and analysed (replays, caches, banks, queues) on the
+    profile's machine and readings; ``#inst`` comes from :func:`instructions_per_warp` as the
+    variant says; W_serial from the sample; T_comp, T_mem, T_overlap as the variant says; a move
+    into shared memory adds its one-off copy, bytes / bandwidth [A19].
     """
-    m = machine or k80()
-    target_moves = {**sample.moves, **(moves or {})}
-    tr = sample.kernel.trace(target_moves)
-    an_t = analyze(tr, m, **analysis_options)
-    an_s = analyze(sample.trace, m, **analysis_options)
-    c = sample.counters
-    if VARIANTS.get(variant, {}).get("instructions") == "issued":
-        inst = (c["inst_issued"] - an_s.replays_per_warp + an_t.replays_per_warp
-                + an_t.addressing_per_warp - an_s.addressing_per_warp)
-    else:
-        inst = c["inst_executed"]
-    return evaluate(an_t, variant=variant, inst_per_warp=max(inst, 0.0), w_serial=c["w_serial"], overlap=overlap,
-                    machine=m, amat_form=amat_form)
+    kind = VARIANTS[check_choice("variant", variant, tuple(VARIANTS))]["instructions"]
+    tr = sample.kernel.trace({**sample.moves, **(moves or {})})
+    an = analyze(tr, sample.machine, **sample.options)
+    return evaluate(an, variant=variant, inst_per_warp=instructions_per_warp(sample, an, kind),
+                    w_serial=sample.counters["w_serial"], overlap=overlap, machine=sample.machine, amat_form=amat_form)

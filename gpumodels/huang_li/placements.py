@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .._data import read_rows
+from .._validate import check_choice
 from .trace import check_space
 
 SETS = ("train", "eval", "illustration")
@@ -44,8 +45,8 @@ def table(counted_only: bool = False):
 
 def tests(set_: str | None = None, counted_only: bool = True) -> list[dict[str, str]]:
     """Placement rows of one set (``"train"``, ``"eval"``, ``"illustration"``) or all."""
-    if set_ is not None and set_ not in SETS:
-        raise ValueError(f"set_ must be one of {', '.join(SETS)}, got {set_!r}")
+    if set_ is not None:
+        check_choice("set_", set_, SETS)
     return [dict(r) for r in _rows() if (set_ is None or r["set"] == set_) and (not counted_only or r["counted"] == "yes")]
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_array, check_int, check_real, out
+from .._validate import as_array, check_choice, check_int, check_real, out
 
 __all__ = ["kingman", "kingman_printed", "mm1", "md1", "pollaczek_khinchine", "saturated", "lindley",
            "gamma_times", "two_moment_times", "simulate_gg1", "BankStats", "bank_stats", "bank_latency", "dram_latency"]
@@ -199,7 +199,8 @@ class BankStats:
     ``bank`` holds the bank ids that received at least two requests (a gap needs two); times
     are in the units of the inputs. ``n`` requests, ``tau_a``/``sigma_a`` (inter-arrival mean and
     standard deviation), ``tau_s``/``sigma_s`` (service), ``c_a``, ``c_s``, ``lam`` = 1/τ_a and
-    ``rho`` = τ_s/τ_a (Eq. 10).
+    ``rho`` = τ_s/τ_a (Eq. 10). ``latency`` is the mean request latency per bank (Eq. 8) that
+    Eq. 6 adds to the wait: τ_s unless the service times fed to the queue were bank occupancies.
     """
 
     bank: np.ndarray
@@ -208,6 +209,7 @@ class BankStats:
     sigma_a: np.ndarray
     tau_s: np.ndarray
     sigma_s: np.ndarray
+    latency: np.ndarray
 
     @property
     def c_a(self) -> np.ndarray:
@@ -226,68 +228,62 @@ class BankStats:
         return np.divide(self.tau_s, self.tau_a, out=np.full_like(self.tau_a, np.inf), where=self.tau_a > 0)
 
 
-def bank_stats(bank, arrival, service) -> BankStats:
+def _mean_sd(values: np.ndarray, group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
+    n = np.maximum(np.bincount(group, minlength=n_groups), 1)
+    mean = np.bincount(group, values, minlength=n_groups) / n
+    second = np.bincount(group, values ** 2, minlength=n_groups) / n
+    return mean, np.sqrt(np.maximum(second - mean ** 2, 0.0))
+
+
+def bank_stats(bank, arrival, service, latency=None) -> BankStats:
     """Eq. 10's statistics per bank from a request list (bank id, arrival time, service time).
 
-    Requests are grouped by bank in arrival order (stable); inter-arrival gaps are taken
-    between consecutive requests *of the same bank*. Banks with a single request have no gap
-    and are left out (they cannot queue). Vectorised with numpy.
+    Inter-arrival gaps are taken between consecutive requests *of the same bank*, in arrival
+    order. Banks with a single request have no gap and are left out (they cannot queue).
+    ``latency`` (one per request, default ``service``) gives each bank's Eq. 8 mean latency.
+    Vectorised with numpy.
     """
     b = np.asarray(bank)
     t = as_array("arrival", arrival, 0.0)
     s = as_array("service", service, 0.0)
-    if not (b.ndim == t.ndim == s.ndim == 1 and b.shape == t.shape == s.shape):
-        raise ValueError(f"bank, arrival and service must be 1-D arrays of one length, got {b.shape}, {t.shape}, {s.shape}")
+    lat = s if latency is None else as_array("latency", latency, 0.0)
+    if not (b.ndim == t.ndim == s.ndim == lat.ndim == 1 and b.shape == t.shape == s.shape == lat.shape):
+        raise ValueError(f"bank, arrival, service and latency must be 1-D arrays of one length, got {b.shape}, "
+                         f"{t.shape}, {s.shape}, {lat.shape}")
     if b.size and (not np.issubdtype(b.dtype, np.integer) or b.min() < 0):
         raise ValueError("bank must hold non-negative integer bank ids")
     order = np.lexsort((t, b))
-    b, t, s = b[order], t[order], s[order]
-    same = b[1:] == b[:-1]
-    gaps = np.diff(t)[same]
-    gap_bank = b[1:][same]
-    ids, counts = np.unique(b, return_counts=True)
+    ids, group, counts = np.unique(b[order], return_inverse=True, return_counts=True)
+    t, s, lat = t[order], s[order], lat[order]
+    same = group[1:] == group[:-1]
+    tau_a, sigma_a = _mean_sd(np.diff(t)[same], group[1:][same], ids.size)
+    tau_s, sigma_s = _mean_sd(s, group, ids.size)
+    mean_lat, _ = _mean_sd(lat, group, ids.size)
     keep = counts >= 2
-    ids, counts = ids[keep], counts[keep]
-    idx = np.searchsorted(ids, gap_bank)
-    ng = np.bincount(idx, minlength=ids.size).astype(float)
-    ga = np.bincount(idx, gaps, minlength=ids.size) / ng
-    ga2 = np.bincount(idx, gaps ** 2, minlength=ids.size) / ng
-    sidx = np.searchsorted(ids, b)
-    valid = (sidx < ids.size) & (ids[np.minimum(sidx, ids.size - 1)] == b) if ids.size else np.zeros(b.size, bool)
-    sidx = sidx[valid]
-    sv = s[valid]
-    ns = np.bincount(sidx, minlength=ids.size).astype(float)
-    ms = np.bincount(sidx, sv, minlength=ids.size) / np.maximum(ns, 1)
-    ms2 = np.bincount(sidx, sv ** 2, minlength=ids.size) / np.maximum(ns, 1)
-    return BankStats(bank=ids, n=counts, tau_a=ga, sigma_a=np.sqrt(np.maximum(ga2 - ga ** 2, 0.0)),
-                     tau_s=ms, sigma_s=np.sqrt(np.maximum(ms2 - ms ** 2, 0.0)))
+    return BankStats(bank=ids[keep], n=counts[keep], tau_a=tau_a[keep], sigma_a=sigma_a[keep], tau_s=tau_s[keep],
+                     sigma_s=sigma_s[keep], latency=mean_lat[keep])
 
 
 QUEUE_FORMS = ("kingman", "printed", "none")
 SATURATION = ("nan", "cap")
 
 
-def bank_latency(stats: BankStats, *, form: str = "kingman", saturation: str = "nan",
-                 latency=None) -> tuple[np.ndarray, np.ndarray]:
+def bank_latency(stats: BankStats, *, form: str = "kingman", saturation: str = "nan") -> tuple[np.ndarray, np.ndarray]:
     """Eq. 6 per bank: ``DRAM_lat_bank_i = ave_queuing_delay_i + ave_service_time_i``.
 
     ``form``: ``"kingman"`` (standard), ``"printed"`` (Eq. 9 as printed) or ``"none"`` (no
-    queue). The wait comes from the statistics' service times (τ_s, c_s); the second term is
-    ``latency`` per bank when given (Eq. 8's mean of the row-buffer latencies, when the queue is
-    fed bank *occupancies*), else τ_s. Returns ``(latency, saturated)`` arrays. At ρ ≥ 1 the
-    faithful ``saturation="nan"`` gives NaN; the book's ``"cap"`` bounds every bank's wait by
-    ``(n_i − 1)/2 · τ_s``, the mean FCFS wait if all of the bank's n_i requests arrived at once
-    (no arrival order can make the mean wait longer).
+    queue). The wait comes from the statistics' service times (τ_s, c_s); the second term is the
+    bank's mean latency (``stats.latency``, Eq. 8). Returns ``(latency, saturated)`` arrays. At
+    ρ ≥ 1 the faithful ``saturation="nan"`` gives NaN; the book's ``"cap"`` bounds every bank's
+    wait by ``(n_i − 1)/2 · τ_s``, the mean FCFS wait if all of the bank's n_i requests arrived at
+    once (no arrival order can make the mean wait longer).
     """
-    if form not in QUEUE_FORMS:
-        raise ValueError(f"form must be one of {', '.join(QUEUE_FORMS)}, got {form!r}")
-    if saturation not in SATURATION:
-        raise ValueError(f"saturation must be one of {', '.join(SATURATION)}, got {saturation!r}")
-    base = stats.tau_s if latency is None else as_array("latency", latency, 0.0)
+    check_choice("form", form, QUEUE_FORMS)
+    check_choice("saturation", saturation, SATURATION)
     rho = stats.rho
     sat = rho >= 1.0
     if form == "none":
-        return base + np.zeros_like(stats.tau_s), np.zeros_like(sat)
+        return stats.latency.copy(), np.zeros_like(sat)
     if form == "kingman":
         w = np.asarray(kingman(stats.c_a, stats.c_s, np.minimum(rho, 1.0), stats.tau_s), dtype=float)
     else:
@@ -295,7 +291,7 @@ def bank_latency(stats: BankStats, *, form: str = "kingman", saturation: str = "
     if saturation == "cap":
         cap = 0.5 * (stats.n - 1.0) * stats.tau_s
         w = np.where(sat | np.isnan(w), cap, np.minimum(w, cap))
-    return w + base, sat
+    return w + stats.latency, sat
 
 
 def dram_latency(stats: BankStats, **kw) -> tuple[float, bool]:

@@ -47,6 +47,7 @@ RULES = ("printed", "segments")
 
 
 def check_space(space: str) -> str:
+    """``space`` if it is one of :data:`SPACES`; ``ValueError`` otherwise."""
     return check_choice("space", space, SPACES)
 
 
@@ -83,10 +84,7 @@ def addressing_table():
 
 
 def _warps(addresses, name: str = "addresses") -> np.ndarray:
-    try:
-        a = np.asarray(addresses)
-    except Exception:                                   # pragma: no cover - numpy accepts nearly anything
-        raise ValueError(f"{name} must be an array of byte addresses") from None
+    a = np.asarray(addresses)
     if a.dtype == bool or not (np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)):
         raise ValueError(f"{name} must hold integer byte addresses (negative = inactive lane), got dtype {a.dtype}")
     if np.issubdtype(a.dtype, np.floating):
@@ -101,6 +99,16 @@ def _warps(addresses, name: str = "addresses") -> np.ndarray:
     return a
 
 
+def _word_bytes(word_bytes, rows: int) -> np.ndarray:
+    """``word_bytes`` (one size, or one per row) as a ``(rows, 1)`` integer column, each in [1, 64]."""
+    if np.ndim(word_bytes) == 0:
+        return np.full((rows, 1), check_int("word_bytes", word_bytes, 1, 64), dtype=np.int64)
+    wb = np.asarray(word_bytes)
+    if wb.shape != (rows,) or not np.issubdtype(wb.dtype, np.integer) or (rows and (wb.min() < 1 or wb.max() > 64)):
+        raise ValueError(f"word_bytes must be an integer in [1, 64] or one such integer per row ({rows}), got {wb!r}")
+    return wb.astype(np.int64)[:, None]
+
+
 def _distinct_per_row(keys: np.ndarray, active: np.ndarray) -> np.ndarray:
     """Number of distinct keys per row among active lanes."""
     big = np.iinfo(np.int64).max
@@ -112,16 +120,17 @@ def _distinct_per_row(keys: np.ndarray, active: np.ndarray) -> np.ndarray:
 
 
 def global_replays_batch(addresses, word_bytes: int, transaction_bytes: int, rule: str = "printed") -> np.ndarray:
-    """Replays of cause (1) for each row (warp instruction) of a ``(warps, lanes)`` address array."""
+    """Replays of cause (1) for each row (warp instruction) of a ``(warps, lanes)`` address array.
+
+    ``word_bytes`` is one size for every row or one per row."""
     a = _warps(addresses)
-    wb = check_int("word_bytes", word_bytes, 1, 64)
+    wb = _word_bytes(word_bytes, a.shape[0])
     tb = check_int("transaction_bytes", transaction_bytes, 1, 4096)
-    if rule not in RULES:
-        raise ValueError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
+    check_choice("rule", rule, RULES)
     active = a >= 0
     if rule == "printed":
         words = active.sum(axis=1)
-        return np.maximum(-(-(words * wb) // tb) - 1, 0)
+        return np.maximum(-(-(words * wb[:, 0]) // tb) - 1, 0)
     first = np.where(active, a // tb, -1)
     last = np.where(active, (a + wb - 1) // tb, -1)
     spans = last != first                        # an access crossing a segment boundary touches two
@@ -212,11 +221,13 @@ def constant_divergence_replays(addresses) -> int:
     return int(constant_divergence_replays_batch(addresses)[0])
 
 
-def distinct_lines_batch(addresses, line_bytes: int, word_bytes: int = 4) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct ``line_bytes`` lines each row touches: ``(row index, line address)`` pairs, in row order."""
+def distinct_lines_batch(addresses, line_bytes: int, word_bytes=4) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ``line_bytes`` lines each row touches: ``(row index, line address)`` pairs, in row order.
+
+    ``word_bytes`` (one size, or one per row) is what each lane reads from its address."""
     a = _warps(addresses)
     lb = check_int("line_bytes", line_bytes, 1, 1 << 20)
-    wb = check_int("word_bytes", word_bytes, 1, 64)
+    wb = _word_bytes(word_bytes, a.shape[0])
     active = a >= 0
     first = np.where(active, a // lb, -1)
     if np.all(~active | (a % lb + wb <= lb)):           # no access crosses a line: the first line is the only one
