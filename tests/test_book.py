@@ -52,3 +52,6 @@ def test_notebook_committed_executed_and_clean(nb):
         if "widgets." in src and "explorer(" in src:
             assert src.startswith("# NBVAL_IGNORE_OUTPUT"), "widget cells must be marked NBVAL_IGNORE_OUTPUT"
         assert len(src.splitlines()) <= 40, "long cells belong in gpumodels"
+        assert not re.search(r"^\s*(async\s+)?def \w+\(", src, re.M), "functions belong in gpumodels, not in a cell"
+        assert not re.search(r"from gpumodels[\w.]*\._\w+ import|from gpumodels\S* import .*\b_[a-z]\w*|gpumodels[\w.]*\._[a-z]",
+                             src), "notebooks use public gpumodels names only"

@@ -431,3 +431,29 @@ def test_event_selection_table_1_and_identity():
 @FAST
 def test_cosine_with_a_constant_event(times, c):
     assert events.cosine_similarity(times, [c] * len(times)) == pytest.approx(events.cosine_of_constant(times), rel=1e-9)
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers moved out of other chapters' notebook cells
+
+
+def test_moved_chapter_helpers():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gpumodels import hong_kim, plotting, prior, volkov
+    from gpumodels.transit import figure as tfig, workloads
+
+    a = hong_kim.predict(**hong_kim.sync_inputs(64, True, 2, True))
+    b = hong_kim.predict(**hong_kim.sync_inputs(64, False, 2, True))
+    assert hong_kim.sync_delta(64, 2, True) == a.exec_cycles_with_synch - b.exec_cycles_with_synch
+    rows = workloads.reported_accuracy()
+    assert rows and all(r["source"] for r in rows)
+    fig, ax = plotting.figure()
+    tfig.label_axes(ax, "t", 100)
+    assert ax.get_xlabel() == "threads in MS, k (threads/SM)" and ax.get_title() == "t"
+    p = volkov.params("Fermi")
+    e = prior.plot_error_band(ax, "volkov_basic", p, plotting.PALETTE[0], "band")
+    assert e.equals(prior.errors("volkov_basic", p))
+    fig2 = prior.plot_pair(["sim2012"], p, 32, "Fermi")
+    assert len(fig2.axes) == 2 and fig2.axes[1].get_title() == "Fermi: Volkov"

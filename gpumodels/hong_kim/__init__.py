@@ -13,7 +13,7 @@ figure sweeps).
 """
 
 from .benchmarks import (BENCHMARK_ASSUMPTIONS, divergence_example, explorer_inputs, mat_tiled_counts, merge_benchmarks, merge_inputs,
-                         merge_sweep, micro_benchmarks, table_2_input_table, micro_inputs, mwp_vs_warps, sync_inputs, table_2_inputs,
+                         merge_sweep, micro_benchmarks, table_2_input_table, micro_inputs, mwp_vs_warps, sync_delta, sync_inputs, table_2_inputs,
                          table_2_rows, dependence_sweep, svm_sweep)
 from .coalescing import Transactions, coalesced_cc1x, guide_transactions, index_terms, transactions_cc13
 from .model import (READINGS, Divergence, Machine, Prediction, comp_p, cycles_cwp_above_mwp, cycles_mwp_above_cwp,
@@ -27,5 +27,5 @@ __all__ = [
     "CASES", "Case", "CaseRun", "case_sm", "case_program", "run_case",
     "BENCHMARK_ASSUMPTIONS", "table_2_inputs", "table_2_rows", "micro_benchmarks", "micro_inputs",
     "merge_benchmarks", "merge_inputs", "mat_tiled_counts", "merge_sweep", "mwp_vs_warps", "svm_sweep",
-    "dependence_sweep", "divergence_example", "sync_inputs", "explorer_inputs",
+    "dependence_sweep", "divergence_example", "sync_inputs", "sync_delta", "explorer_inputs",
 ]

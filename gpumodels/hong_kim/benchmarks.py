@@ -334,3 +334,13 @@ def explorer_inputs(gpu: str, warps: int, comp_insts: float, mem_insts: float, c
     if mem * (1 - share) > 0:
         kw["uncoal_per_mw"] = _uncoal_per_mw(m, 32, uncoal_per_mw)
     return kw
+
+
+def sync_delta(threads_per_block: int, blocks_per_sm: int = 1, all_sms: bool = False) -> float:
+    """Cycles Figure 29's program A (synchronised) takes beyond program B: the quantity of Figs. 30–31.
+
+    ``Exec_cycles_with_synch`` of A minus that of B, both from :func:`sync_inputs`.
+    """
+    a = predict(**sync_inputs(threads_per_block, True, blocks_per_sm, all_sms))
+    b = predict(**sync_inputs(threads_per_block, False, blocks_per_sm, all_sms))
+    return a.exec_cycles_with_synch - b.exec_cycles_with_synch

@@ -202,3 +202,25 @@ def plot_panel(ax, models, p: Params, alpha, with_reference: bool = True, title:
     plotting.label(ax, "occupancy", "warps/SM", what, unit,
                    title=title or f"{p.gpu} ({p.product}), α = {a:g}")
     return table
+
+
+def plot_error_band(ax, model: str, p: Params, color: str, label: str):
+    """Shade the range of ``model``'s quotients estimate / simulated reference over α (§7.9) and return
+    the :func:`errors` table: the shape of Figs. 7.11–7.13."""
+    e = errors(model, p)
+    ax.fill_between(e.alpha, e.q_min, e.q_max, color=color, alpha=0.35, label=label)
+    ax.plot(e.alpha, e.q_max, color=color, linewidth=1)
+    ax.plot(e.alpha, e.q_min, color=color, linewidth=1)
+    return e
+
+
+def plot_pair(models, p: Params, alpha, title: str):
+    """The dissertation's two-panel layout: prior ``models`` (left) and Volkov's basic model (right) at one
+    ``alpha``, both against the simulated reference (:func:`plot_panel`). Returns the figure."""
+    from .. import plotting
+
+    fig, axes = plotting.figure(1, 2, width=9.0, height=3.3, sharey=True)
+    for ax, ms, side in zip(axes, (models, ["volkov_basic"]), ("prior", "Volkov")):
+        plot_panel(ax, ms, p, alpha, title=f"{title}: {side}")
+        ax.legend(fontsize=7)
+    return fig

@@ -60,3 +60,10 @@ def cs_axis(ax, n, label: str = "threads in CS, x = n − k"):
     top = ax.secondary_xaxis("top", functions=(lambda k: n - k, lambda x: n - x))
     top.set_xlabel(label)
     return top
+
+
+def label_axes(ax, title: str, n=None) -> None:
+    """Label a transit figure's axes (threads in MS, GB/s per SM) and, given ``n``, add the CS axis on top."""
+    plotting.label(ax, "threads in MS, k", "threads/SM", "MS throughput", "GB/s per SM", title=title)
+    if n is not None:
+        cs_axis(ax, n, "threads in CS, x = n − k (threads/SM)")

@@ -193,3 +193,8 @@ def table(gpu: str | None = None, available: bool = False) -> list[dict]:
     if available:
         rows = [r for r in rows if r["n"] is not None and r["Z"] is not None]
     return rows
+
+
+def reported_accuracy() -> list[dict]:
+    """The accuracies Li et al. report per GPU (``data/transit/reported_accuracy.csv``), one dict per row."""
+    return [dict(r) for r in read_rows("transit/reported_accuracy.csv")]
