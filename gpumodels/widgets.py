@@ -338,7 +338,7 @@ def perfparams_explorer(gpu: str = "GTX470"):
 def huang_li_summary_html(benchmark: str, test: str, variant: str = "sim2012") -> str:
     """HTML of every term of Huang & Li's T for one Table IV placement, predicted from its benchmark's sample.
 
-    ``variant`` is one of :data:`gpumodels.huang_li.VARIANTS` that needs no trained overlap
+    ``variant`` is one of :data:`gpumodels.huang_li.model.VARIANTS` that needs no trained overlap
     (``"sim2012"``); the Eq. 11 variants are trained in the second Huang & Li chapter.
     """
     from .huang_li import kernels, model, placements
@@ -395,3 +395,43 @@ def huang_li_explorer(benchmark: str = "neuralnet"):
     test.observe(update, names="value")
     new_bench()
     return W.VBox([bench, test, out])
+
+
+def huang_li_evaluation_html(variant: str = "full", benchmark: str = "neuralnet") -> str:
+    """HTML table: a benchmark's counted placements, simulated reference time and the variant's prediction."""
+    from .huang_li import evaluation
+
+    ev = evaluation.run()
+    t = ev.table
+    if variant not in set(t["variant"]):
+        raise ValueError(f"variant must be one of {', '.join(dict.fromkeys(t['variant']))}, got {variant!r}")
+    rows = t[(t["variant"] == variant) & (t["benchmark"] == benchmark)]
+    if rows.empty:
+        raise ValueError(f"benchmark must be one of {', '.join(dict.fromkeys(t['benchmark']))}, got {benchmark!r}")
+    cells = "".join(
+        f"<tr><td>{r.test}</td><td>{r.set}</td><td>{r.reference_ns / 1e3:.2f}</td><td>{r.predicted_ns / 1e3:.2f}</td>"
+        f"<td>{r.T_comp_ns / 1e3:.2f}</td><td>{r.T_mem_ns / 1e3:.2f}</td><td>{r.T_overlap_ns / 1e3:.2f}</td>"
+        f"<td>{100 * r.error:.1f}</td></tr>" for r in rows.itertuples())
+    return ("<table><tr><th>placement</th><th>set</th><th>simulated reference (µs)</th><th>predicted (µs)</th>"
+            "<th>T_comp (µs)</th><th>T_mem (µs)</th><th>T_overlap (µs)</th><th>|error| (%)</th></tr>"
+            f"{cells}</table>")
+
+
+def huang_li_evaluation_explorer(variant: str = "full", benchmark: str = "neuralnet"):
+    """Pick an ablation variant and a benchmark; shows every placement's prediction beside the simulated reference."""
+    import ipywidgets as W
+
+    from .huang_li import evaluation
+
+    t = evaluation.run().table
+    var = W.Dropdown(options=list(dict.fromkeys(t["variant"])), value=variant, description="variant")
+    bench = W.Dropdown(options=list(dict.fromkeys(t["benchmark"])), value=benchmark, description="benchmark")
+    out = W.HTML()
+
+    def update(*_):
+        out.value = huang_li_evaluation_html(var.value, bench.value)
+
+    var.observe(update, names="value")
+    bench.observe(update, names="value")
+    update()
+    return W.VBox([var, bench, out])

@@ -14,13 +14,15 @@ model       Eqs. 1–5 and 11–19, Sim et al. 2012's general model, the variant
 placements  Table IV's placement tests as data
 events      §II-B's cosine-similarity event selection and Table I
 book        the chapter's tables
+evaluation  Figs. 5–9: the model end to end against the cached simulated reference (data only)
+refsim      the simulated reference GPU (ground truth); imported on its own, never by the model
 
 Not to be confused with :mod:`gpumodels.prior.huang_2014`, GPUMech by J.-C. Huang et al. (2014).
 """
 
-from . import analysis, cache, dram, events, kernels, model, placements, queueing, trace  # noqa: F401
+from . import analysis, cache, dram, evaluation, events, kernels, model, placements, queueing, trace  # noqa: F401
 from .analysis import Machine, analyze, k80
 from .model import VARIANTS, OverlapModel, predict, profile
 
-__all__ = ["analysis", "cache", "dram", "events", "kernels", "model", "placements", "queueing", "trace",
+__all__ = ["analysis", "cache", "dram", "evaluation", "events", "kernels", "model", "placements", "queueing", "trace",
            "Machine", "analyze", "k80", "VARIANTS", "OverlapModel", "predict", "profile"]
