@@ -304,3 +304,30 @@ def test_evaluation_widget_html_and_errors():
     with pytest.raises(ValueError, match="benchmark must be one of"):
         widgets.huang_li_evaluation_html("full", "nope")
     assert widgets.huang_li_evaluation_explorer() is not None
+
+
+def test_an_l2_hit_takes_the_crossbar_both_ways():
+    a = _addr(row=9, column=3)
+    recs = [(refsim.LDG, 1, False, 1.0, [a]), (refsim.LDG, 1, True, 1.0, [a])]
+    res = refsim.run_streams(refsim.streams_from_records([recs]), _one_sm())
+    assert res.counters["l2_read_hits"] == 1 and res.counters["dram_reads"] == 1
+    assert res.record_done[1] - res.record_issue[1] == pytest.approx(RM.l2_front + RM.l2_back)
+    assert res.record_done[0] - res.record_issue[0] == pytest.approx(742 * GHZ)
+
+
+def test_block_linear_layout_of_2d_textures():
+    k = kernels.kernel("neuralnet")
+    tr = k.trace({"weights": "2T"})
+    lin = k.trace({"weights": "T"})
+    bl = refsim.block_linear(tr, RM)
+    rows = tr.space == kernels.SPACES.index("2T")
+    eb, width = 4, k.arrays["weights"].dims[0]
+    idx = (tr.addr[rows] - tr.bases["weights"]) // eb
+    x, y = idx % width, idx // width
+    tiles_x = width * eb // RM.tex_tile_bytes
+    want = tr.bases["weights"] + ((y // 8) * tiles_x + x * eb // 64) * 512 + (y % 8) * 64 + x * eb % 64
+    assert np.array_equal(bl[rows], np.where(tr.addr[rows] >= 0, want, -1))
+    assert np.array_equal(bl[~rows], tr.addr[~rows]) and np.array_equal(lin.addr, refsim.block_linear(lin, RM))
+    # a warp reads one column of 32 rows: 32 lines linear; block-linear, 4 tiles of 8 rows of 64 B = 16 lines
+    r0 = np.nonzero(rows)[0][1]
+    assert len(set(tr.addr[r0] // 128)) == 32 and len(set(bl[r0] // 128)) == 16 and len(set(bl[r0] // 512)) == 4

@@ -473,7 +473,7 @@ def _deliver(ret, w, rc, ready, rec_done, pending):  # pragma: no cover - compil
 @njit(cache=True)
 def _core(kind, count, dep, lsu, req0, req1, req_addr, warp_rec, blocks, wpb, res, block_delay,
           fp, ip, col_bits, row_bits, bank_bits, ch_bits, n_channels):  # pragma: no cover - compiled; tested via run_streams
-    # float parameters
+    # parameters, in the order run_streams packs them (ip: integers, fp: floats, times in cycles)
     n_sm = ip[0]; S = ip[1]; P = ip[2]
     l2_sets = ip[3]; l2_assoc = ip[4]; tex_sets = ip[5]; tex_assoc = ip[6]
     c_sets = ip[7]; c_assoc = ip[8]; c_line = ip[9]
@@ -545,7 +545,6 @@ def _core(kind, count, dep, lsu, req0, req1, req_addr, warp_rec, blocks, wpb, re
     lg_warp = np.zeros(logcap, np.int64)
     nlog = 0
     last_dram = 0.0
-    # outstanding-load integral (Little's law): area of the number of loads in flight over time
     t = 0.0
     n_done_warps = 0
     while True:
