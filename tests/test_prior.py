@@ -314,3 +314,47 @@ def test_errors_and_summary_shapes():
     s = prior.summary(["sim2012"], gpus=["Fermi"], alphas=(32,))
     assert s.worst.iloc[0] == pytest.approx(max(s.q_max.iloc[0], 1 / s.q_min.iloc[0]))
     assert prior.cusp_occupancy(None, KEPLER, 32) in reference.occupancies(KEPLER)
+
+
+# ---- the Hong & Kim reduction is the full model's equations ----
+
+def _full_hong_kim_ipc(p, n, alpha, groups=10**6):
+    """IPC per SM of the full Hong & Kim model for the α-workload: n one-warp blocks per SM, `groups` load+α-add
+    groups per thread (long warps), the departure-delay cap removed, as Volkov's §7.1 reduction assumes."""
+    from gpumodels.hong_kim import predict
+    from gpumodels.prior.estimate import pin_bandwidth
+
+    r = predict(threads_per_block=32, blocks=n * p.sm_count, comp_insts=alpha * groups, coal_mem_insts=groups,
+                active_blocks_per_sm=n, active_sms=p.sm_count, mem_ld=p.mem_lat, departure_del_coal=1e-9,
+                freq_ghz=p.clock_ghz, mem_bandwidth_gbs=pin_bandwidth(p), issue_cycles=1 / p.alu_thru,
+                threads_per_warp=32, load_bytes_per_warp=128)
+    return n * groups * (alpha + 1) / r.exec_cycles_app, r.equation
+
+
+@pytest.mark.parametrize("gpu", ["G80", "GT200", "Fermi"])
+def test_hong_kim_reduction_is_the_full_model_for_long_warps(gpu):
+    p = volkov.params(gpu)
+    for n in (1, 2, 5, 12, 24):
+        for a in (0, 1, 8, 32, 256):
+            full, eq = _full_hong_kim_ipc(p, n, a)
+            with warnings.catch_warnings():                     # some printed-case outputs are impossible (flagged)
+                warnings.simplefilter("ignore", ModelValidityWarning)
+                red = prior.hong_kim2009(p, n, a, cases="printed")
+            assert float(red.ipc) == pytest.approx(full, rel=1e-4)
+            assert str(red.regime) == {22: "latency", 23: "memory", 24: "compute"}[eq]
+
+
+def test_hong_kim_reduction_parts_from_the_printed_case_selection_where_computation_dominates():
+    p = volkov.params("GT200")
+    ns = np.arange(2, 33)
+    with pytest.warns(ModelValidityWarning, match="31 of 31 estimates are impossible"):
+        printed = prior.hong_kim2009(p, ns, 256, cases="printed")          # above the issue rate: flagged
+    ratio = printed.ipc / prior.hong_kim2009(p, ns, 256).ipc
+    assert ratio.min() == pytest.approx(2 * 4 * 257 / 434, rel=1e-9)         # n = 2: 4.7x
+    assert ratio.max() == pytest.approx(4 * 257 * prior.hong_kim_2009.mwp_peak_bw(141.7, 30, 1.296, 434) / 434,
+                                        rel=1e-2)                             # n >= MWP_peak_bw: 29x
+    assert round(ratio.min(), 1) == 4.7 and round(ratio.max()) == 29
+    agree = prior.hong_kim2009(p, ns, 1, cases="printed").ipc == prior.hong_kim2009(p, ns, 1).ipc
+    assert agree.all()                                                        # memory dominant: the same
+    with pytest.raises(ValueError, match="cases must be one of"):
+        prior.hong_kim2009(p, 4, 1, cases="nope")

@@ -1,11 +1,15 @@
 """The MWP/CWP model of Hong & Kim (ISCA 2009), equations 1–31.
 
-:func:`predict` evaluates equations 5–28 (and the §6 extensions, equations 29–31) for one
-kernel launch and returns a :class:`Prediction` whose fields are the intermediate quantities
-of the paper's Table 2. The §3.2 timeline equations 1–4 are separate functions
-(:func:`cycles_cwp_above_mwp`, :func:`cycles_mwp_above_cwp`, :func:`cycles_mwp_equals_n`),
+:func:`~gpumodels.hong_kim.predict` evaluates equations 5–28 (and the §6 extensions, equations
+29–31) for one kernel launch and returns a :class:`~gpumodels.hong_kim.Prediction` whose fields
+are the intermediate quantities of the paper's Table 2. The §3.2 timeline equations 1–4 are
+separate functions (:func:`~gpumodels.hong_kim.cycles_cwp_above_mwp`,
+:func:`~gpumodels.hong_kim.cycles_mwp_above_cwp`, :func:`~gpumodels.hong_kim.cycles_mwp_equals_n`),
 because the paper derives them from its Figures 5–8 before it generalises them into
-equations 22–24.
+equations 22–24. The equations ``predict`` chains are also functions of arrays
+(:func:`bw_per_warp`, :func:`mwp_peak_bw`, :func:`cwp_full`, :func:`equation_case`,
+:func:`cycles_eq22`, :func:`cycles_eq23`, :func:`cycles_eq24`), on which Volkov's §7.1
+reduction (:mod:`gpumodels.prior.hong_kim_2009`) is built.
 
 Readings of the printed text that the book had to choose are stated where they are used and
 collected in ``READINGS``.
@@ -20,7 +24,9 @@ from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from .._data import read_rows
-from .._validate import check_int, check_real
+import numpy as np
+
+from .._validate import as_array, check_int, check_real, out
 from ..hardware import GPU, get_gpu
 from ..occupancy import limits, occupancy
 
@@ -140,6 +146,69 @@ def machine_table():
                      "Departure_del_coal (cycles)": m.departure_del_coal, "Issue_cycles": m.issue_cycles,
                      "#Uncoal_per_mw": "not printed" if m.uncoal_per_mw is None else m.uncoal_per_mw})
     return pd.DataFrame(rows).set_index("GPU")
+
+
+# ---------------------------------------------------------------------------------------------
+# §3.3-3.4: the equations predict() chains, as functions of arrays (Volkov's §7.1 reduction,
+# gpumodels.prior.hong_kim_2009, is built on the same functions)
+
+
+def bw_per_warp(freq_ghz, load_bytes_per_warp, mem_l):
+    """Eq. (7): ``BW_per_warp = Freq × Load_bytes_per_warp / Mem_L`` (GB/s with Freq in GHz, Mem_L in cycles).
+
+    >>> round(bw_per_warp(1.3, 128, 420), 3)
+    0.396
+    """
+    f = as_array("freq_ghz", freq_ghz, 0.0, lo_open=True)
+    b = as_array("load_bytes_per_warp", load_bytes_per_warp, 0.0, lo_open=True)
+    m = as_array("mem_l", mem_l, 0.0, lo_open=True)
+    return out(f * b / m)
+
+
+def mwp_peak_bw(mem_bandwidth_gbs, bw_per_warp_gbs, active_sms):
+    """Eq. (6): ``MWP_peak_BW = Mem_Bandwidth / (BW_per_warp × #Active_SMs)``, warps per SM at peak bandwidth."""
+    bw = as_array("mem_bandwidth_gbs", mem_bandwidth_gbs, 0.0, lo_open=True)
+    w = as_array("bw_per_warp_gbs", bw_per_warp_gbs, 0.0, lo_open=True)
+    s = as_array("active_sms", active_sms, 1.0)
+    return out(bw / (w * s))
+
+
+def cwp_full(mem_cycles, comp_cycles):
+    """Eq. (8): ``CWP_full = (Mem_cycles + Comp_cycles) / Comp_cycles`` (before Eq. 9 caps it at N).
+
+    >>> cwp_full(434, 4 * 33)    # GTX280 at alpha = 32, Volkov 2016 §7.1's "4.3"
+    4.287878787878788
+    """
+    m = as_array("mem_cycles", mem_cycles, 0.0)
+    c = as_array("comp_cycles", comp_cycles, 0.0, lo_open=True)
+    return out((m + c) / c)
+
+
+def equation_case(mwp, cwp, n, comp_cycles, mem_cycles):
+    """Which of Eqs. (22)-(24) §3.4.2 applies, as printed: 22 if MWP = N and CWP = N; else 23 if
+    CWP ≥ MWP or Comp_cycles > Mem_cycles; else 24. Broadcasts; returns an int or an int array."""
+    mw, cw, nn = as_array("mwp", mwp, 0.0), as_array("cwp", cwp, 0.0), as_array("n", n, 0.0, lo_open=True)
+    c, m = as_array("comp_cycles", comp_cycles, 0.0), as_array("mem_cycles", mem_cycles, 0.0)
+    res = np.where((mw == nn) & (cw == nn), 22, np.where((cw >= mw) | (c > m), 23, 24))
+    return int(res) if res.ndim == 0 else res
+
+
+def cycles_eq22(mem_cycles, comp_cycles, comp_p, mwp):
+    """Eq. (22): ``Mem_cycles + Comp_cycles + Comp_p × (MWP − 1)`` per repetition (MWP = CWP = N)."""
+    m, c = as_array("mem_cycles", mem_cycles, 0.0), as_array("comp_cycles", comp_cycles, 0.0)
+    return out(m + c + as_array("comp_p", comp_p, 0.0) * (as_array("mwp", mwp, 0.0, lo_open=True) - 1.0))
+
+
+def cycles_eq23(mem_cycles, n, mwp, comp_p):
+    """Eq. (23): ``Mem_cycles × N / MWP + Comp_p × (MWP − 1)`` per repetition (memory dominant)."""
+    m, nn = as_array("mem_cycles", mem_cycles, 0.0), as_array("n", n, 0.0, lo_open=True)
+    mw = as_array("mwp", mwp, 0.0, lo_open=True)
+    return out(m * nn / mw + as_array("comp_p", comp_p, 0.0) * (mw - 1.0))
+
+
+def cycles_eq24(mem_l, comp_cycles, n):
+    """Eq. (24): ``Mem_L + Comp_cycles × N`` per repetition (computation dominant)."""
+    return out(as_array("mem_l", mem_l, 0.0) + as_array("comp_cycles", comp_cycles, 0.0) * as_array("n", n, 0.0))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -433,8 +502,8 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
         mwp_wo_full = _round(decimals, "mwp_without_bw_full", mem_l / dep)     # (16)
         n_pw = math.inf if ind == mem else max(float(n), n * mem / (mem - ind))  # (29), READINGS["n_pw"]
         mwp_wo = min(mwp_wo_full, n_pw)                                        # (17); = N without ind_mem_req
-        bw_w = _round(decimals, "bw_per_warp", freq * bytes_w / mem_l)         # (7)
-        mwp_bw = _round(decimals, "mwp_peak_bw", bw / (bw_w * sms))            # (6)
+        bw_w = _round(decimals, "bw_per_warp", bw_per_warp(freq, bytes_w, mem_l))   # (7)
+        mwp_bw = _round(decimals, "mwp_peak_bw", mwp_peak_bw(bw, bw_w, sms))          # (6)
         mwp = min(mwp_wo, mwp_bw, n_pw)                                        # (5), (30)
         mem_cycles = l_u * uncoal + l_c * coal                                 # (18)
     else:                                                                      # READINGS["no_memory_instructions"]
@@ -445,23 +514,22 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
         mem_cycles = 0.0
     comp_cycles = issue * mf * total                                           # (19), (31)
     cp = comp_cycles / mem if mem > 0 else comp_cycles                         # (2)
-    cwp_full = _round(decimals, "cwp_full", (mem_cycles + comp_cycles) / comp_cycles) if comp_cycles > 0 else math.inf  # (8)
-    cwp = min(cwp_full, n)                                                     # (9)
+    cwp_f = _round(decimals, "cwp_full", cwp_full(mem_cycles, comp_cycles)) if comp_cycles > 0 else math.inf  # (8)
+    cwp = min(cwp_f, n)                                                        # (9)
     rep = nblocks / (abs_ * sms)                                               # (21)
 
-    if mem == 0:
-        eq, per_rep = 24, mem_l + comp_cycles * n
-    elif mwp == n and cwp == n:
-        eq, per_rep = 22, mem_cycles + comp_cycles + cp * (mwp - 1)           # (22)
-    elif cwp >= mwp or comp_cycles > mem_cycles:
-        eq, per_rep = 23, mem_cycles * n / mwp + cp * (mwp - 1)               # (23)
+    eq = 24 if mem == 0 else equation_case(mwp, cwp, n, comp_cycles, mem_cycles)
+    if eq == 22:
+        per_rep = cycles_eq22(mem_cycles, comp_cycles, cp, mwp)
+    elif eq == 23:
+        per_rep = cycles_eq23(mem_cycles, n, mwp, cp)
     else:
-        eq, per_rep = 24, mem_l + comp_cycles * n                              # (24)
+        per_rep = cycles_eq24(mem_l, comp_cycles, n)
     exec_app = per_rep * rep
     npwb = min(mwp, wpb)                                                       # (27)
     synch_cost = dep * (npwb - 1) * synch * abs_ * rep                         # (26)
     exec_sync = exec_app + synch_cost                                          # (28)
-    cpi = exec_app / (total * (tpb / tpw) * (nblocks / sms))                   # (25)
+    cpi = exec_app * tpw * sms / (total * tpb * nblocks)                        # (25), ordered so no factor underflows
     issue_bound = comp_cycles * n * rep
     bw_bound = (mem * n * rep * bytes_w * freq * sms / bw) if mem > 0 else 0.0
     return Prediction(
@@ -470,7 +538,7 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
         total_insts=total, m_factor=mf, ind_mem_req=ind, mem_l_uncoal=l_u, mem_l_coal=l_c,
         weight_uncoal=w_u, weight_coal=w_c, mem_l=mem_l, departure_delay=dep, mwp_without_bw_full=mwp_wo_full,
         mwp_without_bw=mwp_wo, bw_per_warp=bw_w, mwp_peak_bw=mwp_bw, n_pw=n_pw, mwp=mwp,
-        comp_cycles=comp_cycles, mem_cycles=mem_cycles, comp_p=cp, cwp_full=cwp_full, cwp=cwp, rep=rep,
+        comp_cycles=comp_cycles, mem_cycles=mem_cycles, comp_p=cp, cwp_full=cwp_f, cwp=cwp, rep=rep,
         equation=eq, exec_cycles_app=exec_app, npwb=npwb, synch_cost=synch_cost,
         exec_cycles_with_synch=exec_sync, cpi=cpi, freq_ghz=freq, issue_bound_cycles=issue_bound,
         bandwidth_bound_cycles=bw_bound, max_warps_per_sm=None if lim is None else lim.max_warps_per_sm)

@@ -11,18 +11,24 @@ occupies the SM (4 on GT200) and ``n`` warps per SM::
                 = issue · n · (α+1)              otherwise            compute-bound (HK Eq. 24)
     throughput  = n · (α+1) / Time   instructions per cycle per SM
 
-The small terms ε₁, ε₂ of §7.1 vanish for long warps and are left out; so is the
-departure-delay cap of MWP, which §7.4 notes is loose for coalesced accesses. Hong & Kim's
-original also sends kernels with ``Comp_cycles > Mem_cycles`` to the memory-bound formula; the
-dissertation's reduction, which this module follows, uses the compute-bound one there (it is
-what gives the flat 4 CPI §7.1 describes at α = ∞).
+Every line is the full model's own equation (:mod:`gpumodels.hong_kim.model`: Eqs. 6–8 and
+22–24) applied to one group, ``Mem_cycles = mem_lat`` and ``Comp_cycles = issue·(α+1)``, in the
+long-warp limit: the small terms ε₁, ε₂ of §7.1 (``Comp_p × (MWP − 1)`` over many groups, and
+``Mem_L`` in Eq. 24) vanish and are left out; so is the departure-delay cap of MWP, which §7.4
+notes is loose for coalesced accesses. The one real difference is the case selection. Hong &
+Kim's §3.4.2 also sends kernels with ``Comp_cycles > Mem_cycles`` to Eq. 23, the memory-bound
+formula; the dissertation's reduction, the default here (``cases="volkov"``), uses the
+compute-bound one there (it is what gives the flat 4 CPI §7.1 describes at α = ∞).
+``cases="printed"`` applies Hong & Kim's selection instead; the two part where computation
+dominates and CWP < N (on the GTX280 at α = 256: by 4.7× at two warps up to 29× at 12).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._validate import check_real
+from .._validate import check_choice, check_real
+from ..hong_kim import model as hk
 from ..volkov.synthetic import BYTES_PER_LOAD, Params
 from .estimate import Estimate, grid, load_fraction, make, pin_bandwidth
 
@@ -45,7 +51,7 @@ def mwp_peak_bw(peak_gbs, sm_count, clock_ghz, mem_lat, bytes_per_warp=BYTES_PER
     clk = check_real("clock_ghz", clock_ghz, 0.0, lo_open=True)
     lat = check_real("mem_lat", mem_lat, 0.0, lo_open=True)
     b = check_real("bytes_per_warp", bytes_per_warp, 0.0, lo_open=True)
-    return lat * bw / (clk * sms * b)
+    return float(hk.mwp_peak_bw(bw, hk.bw_per_warp(clk, b, lat), sms))
 
 
 def cwp_full(mem_lat, issue_cycles, alpha):
@@ -58,29 +64,54 @@ def cwp_full(mem_lat, issue_cycles, alpha):
     lat = check_real("mem_lat", mem_lat, 0.0, lo_open=True)
     iss = check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
     _, a = grid(1.0, alpha)
-    res = 1.0 + lat * load_fraction(a) / iss
-    return float(res) if np.ndim(res) == 0 else res
+    return hk.cwp_full(lat * load_fraction(a), iss)           # Eq. 8 per instruction of the group
 
 
-def hong_kim2009(p: Params, n, alpha, *, peak_gbs: float | None = None, issue_cycles: float | None = None) -> Estimate:
+def hong_kim2009(p: Params, n, alpha, *, peak_gbs: float | None = None, issue_cycles: float | None = None,
+                 cases: str = "volkov") -> Estimate:
     """Hong & Kim (2009) throughput for the α-workload (Volkov 2016 §7.1; module docstring).
 
     ``peak_gbs`` defaults to the pin bandwidth (as Hong & Kim use it) and ``issue_cycles`` to
-    ``1 / alu_thru`` (4 cycles on G80/GT200). Regimes: ``"latency"``, ``"memory"``, ``"compute"``.
+    ``1 / alu_thru`` (4 cycles on G80/GT200). ``cases``: ``"volkov"`` (the dissertation's case
+    selection, default) or ``"printed"`` (Hong & Kim's §3.4.2). Regimes: ``"latency"`` (Eq. 22),
+    ``"memory"`` (Eq. 23), ``"compute"`` (Eq. 24).
     """
+    check_choice("cases", cases, ("volkov", "printed"))
     n_, a_ = grid(n, alpha)
     pin = pin_bandwidth(p)
     bw = pin if peak_gbs is None else check_real("peak_gbs", peak_gbs, 0.0, lo_open=True)
     issue = 1.0 / p.alu_thru if issue_cycles is None else check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
     mwp_bw = mwp_peak_bw(bw, p.sm_count, p.clock_ghz, p.mem_lat)
-    g = load_fraction(a_)
-    cwp_f = np.asarray(cwp_full(p.mem_lat, issue, a_))
-    mwp, cwp = np.minimum(n_, mwp_bw), np.minimum(n_, cwp_f)
-    latency_bound = (mwp == n_) & (cwp == n_)
-    memory_bound = ~latency_bound & (cwp > mwp)
-    # time per instruction of the group: Time / (α + 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(latency_bound, g * p.mem_lat + issue,
-                     np.where(memory_bound, g * p.mem_lat * n_ / mwp, issue * n_))
-    regime = np.where(latency_bound, "latency", np.where(memory_bound, "memory", "compute"))
+    # one group per instruction: Mem_cycles and Comp_cycles of a group divided by its α + 1 instructions
+    mem_c = load_fraction(a_) * p.mem_lat + 0 * n_
+    comp_c = issue + 0 * n_
+    mwp = np.minimum(n_, mwp_bw)                                              # Eq. 5 without the departure cap
+    cwp = np.minimum(n_, np.asarray(hk.cwp_full(mem_c, comp_c)))             # Eqs. 8-9
+    if cases == "printed":
+        eq = np.asarray(hk.equation_case(mwp, cwp, n_, comp_c, mem_c))
+    else:
+        eq = np.where((mwp == n_) & (cwp == n_), 22, np.where(cwp > mwp, 23, 24))
+    with np.errstate(divide="ignore", invalid="ignore"):                      # long warps: comp_p -> 0, Mem_L -> 0
+        t = np.where(eq == 22, hk.cycles_eq22(mem_c, comp_c, 0.0, mwp),
+                     np.where(eq == 23, hk.cycles_eq23(mem_c, n_, mwp, 0.0), hk.cycles_eq24(0.0, comp_c, n_)))
+    regime = np.where(eq == 22, "latency", np.where(eq == 23, "memory", "compute"))
     return make(MODEL, p, n_, a_, n_ / t, regime, pin_gbs=pin)
+
+
+def case_rule_comparison(p: Params, n, alpha):
+    """The §7.1 reduction beside Hong & Kim's printed case rule (``cases="printed"``) at one α: IPC, the
+    equation each picks, their ratio and the printed rule's flags (its impossible outputs are shown, not
+    warned about)."""
+    import warnings
+
+    import pandas as pd
+
+    from .estimate import ModelValidityWarning
+
+    red = hong_kim2009(p, n, alpha)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ModelValidityWarning)
+        printed = hong_kim2009(p, n, alpha, cases="printed")
+    return pd.DataFrame({"warps/SM": red.n, "§7.1 reduction (IPC)": red.ipc, "§7.1 case": red.regime,
+                         "Hong & Kim's rule (IPC)": printed.ipc, "Hong & Kim's case": printed.regime,
+                         "ratio": printed.ipc / red.ipc, "flags": printed.flags})
