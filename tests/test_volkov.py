@@ -387,3 +387,22 @@ def test_grid_is_fast_and_broadcasts():
     dt = time.perf_counter() - t0
     assert y.shape == x.shape == (1000, 1000)
     assert dt < 1.0
+
+
+def test_cusp_closed_form_and_exact_model():
+    # §4.5's printed cusp is its closed form (α = alu_thru/mem_thru, the sum of the two limits); the model's
+    # exact maximum, with the issue limit, is where the memory limit meets min(alu_thru/α, issue_thru/(α+1))
+    import numpy as np
+
+    from gpumodels import volkov
+
+    for g in volkov.GENERATIONS:
+        p = volkov.params(g)
+        a_cf, w_cf = volkov.cusp_closed_form(p)
+        assert w_cf == pytest.approx(volkov.needed_occupancy(p, 0) + p.alu_lat * p.alu_thru)
+        a_ex, w_ex = volkov.cusp_exact(p)
+        grid = np.geomspace(0.1, 1e4, 200001)
+        need = volkov.needed_occupancy(p, grid)
+        assert w_ex == pytest.approx(need.max(), rel=1e-4) and a_ex <= a_cf
+    a, w = volkov.cusp_closed_form(volkov.params("Maxwell"))
+    assert round(a) == 49 and round(w) == 54

@@ -21,8 +21,8 @@ from .bounds import (Instruction, InstructionClass, LatencyBound, Limits, Progra
                      program_graph, section_3_8, table_3_2_mix, table_3_3_limits, throughput_bound,
                      vector_add_graph, warp_throughput, table_3_1, chapter6, section_3_10,
                      section_4_6, vector_add_throughput_bound)
-from .synthetic import (GENERATIONS, WARP_SIZE, Params, arithmetic_throughput, binding_limit,
-                        instruction_concurrency, latency, memory_throughput, mix_params, needed_occupancy, params,
+from .synthetic import (GENERATIONS, WARP_SIZE, Params, arithmetic_throughput, binding_limit, cusp_closed_form,
+                        cusp_exact, instruction_concurrency, latency, memory_throughput, mix_params, needed_occupancy, params,
                         refined_arithmetic_throughput, refined_latency, refined_memory_throughput,
                         refined_needed_occupancy)
 from .synthetic import throughput_bound as memory_throughput_bound
@@ -31,6 +31,7 @@ __all__ = [
     "GENERATIONS", "WARP_SIZE", "Params", "params", "mix_params", "latency", "memory_throughput_bound",
     "binding_limit", "memory_throughput", "arithmetic_throughput", "needed_occupancy", "instruction_concurrency",
     "refined_latency", "refined_memory_throughput", "refined_arithmetic_throughput", "refined_needed_occupancy",
+    "cusp_closed_form", "cusp_exact",
     "InstructionClass", "Limits", "ThroughputBound", "throughput_bound", "table_3_2_mix", "table_3_3_limits",
     "Instruction", "ProgramGraph", "LatencyBound", "latency_bound", "program_graph", "dual_issue_groups",
     "default_can_pair", "barrier_graph", "listing_3_5", "listing_3_3", "section_3_8", "vector_add_graph",

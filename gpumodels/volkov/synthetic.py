@@ -330,6 +330,35 @@ def needed_occupancy(p: Params, alpha, fraction: float = 1.0):
     return out(_occupancy_at(p, a, f, _other_latency(p, a)))
 
 
+def cusp_closed_form(p: Params) -> tuple[float, float]:
+    """§4.5's closed form of the cusp: ``(α, warps)`` with ``α = alu_thru / mem_thru``, where the memory
+    and arithmetic throughput limits meet, and ``warps = mem_lat·mem_thru + alu_lat·alu_thru``, the
+    sum of the occupancies needed at α = 0 and α = ∞. The issue limit is left out, as in the text.
+
+    >>> a, w = cusp_closed_form(params("Maxwell"))      # §4.5: "α ≈ 49", "approximately 54 warps"
+    >>> round(a, 1), round(w, 2)
+    (49.1, 53.96)
+    """
+    return p.alu_thru / p.mem_thru, p.mem_lat * p.mem_thru + p.alu_lat * p.alu_thru
+
+
+def cusp_exact(p: Params) -> tuple[float, float]:
+    """The basic model's own cusp, issue limit included: ``(α, warps)`` at the maximum of
+    :func:`needed_occupancy`. The maximum sits where the memory limit meets the lower of the
+    arithmetic limits, ``min(alu_thru/α, issue_thru/(α+1))``; on Maxwell (issue_thru = alu_thru = 4)
+    that is the issue limit, at ``α = issue_thru/mem_thru − 1``.
+
+    >>> a, w = cusp_exact(params("Maxwell"))
+    >>> round(a, 1), round(w, 1)
+    (48.1, 53.5)
+    """
+    # the corner of min(mem_thru, alu_thru/α, issue_thru/(α+1)) where the memory branch ends
+    a_alu = p.alu_thru / p.mem_thru
+    a_issue = p.issue_thru / p.mem_thru - 1.0
+    a = min(a_alu, a_issue)
+    return float(a), float(needed_occupancy(p, a))
+
+
 def _occupancy_at(p: Params, a: np.ndarray, f: float, mem_latency: np.ndarray) -> np.ndarray:
     """Little's law at ``f`` × the throughput bound: throughput × (mem latency + α·alu_lat).
 
