@@ -270,16 +270,13 @@ def printed_cells() -> dict[str, float]:
     """Every feature cell the paper prints, as ``{published key: ratio of the printed parameters}``.
 
     Keys are those of ``data/published/published_values.csv`` (``pp.t5.*``, ``pp.t7.*``); the
-    GTX 470's ``N_PPipe``, printed as "32×2.25", is compared as ``N_PPipe / 32``.
+    GTX 470's ``N_PPipe``, printed as "32×2.25" = 72, is compared at the integer precision of the
+    paper's other ``N_PPipe`` cells.
     """
     out: dict[str, float] = {}
     for g in gpus():
         f = measured(g).features()
         out |= {f"pp.t5.sm_count.{g}": f.sm_count, f"pp.t5.l_pipe.{g}": f.l_pipe,
                 f"pp.t7.n_min_bl.{g}": f.n_min_bl, f"pp.t7.w_memory_bus.{g}": f.w_memory_bus,
-                f"pp.t7.t_thread_delay.{g}": f.t_thread_delay}
-        if g == "GTX470":
-            out["pp.t5.n_ppipe_factor.GTX470"] = f.n_ppipe / WARP_SIZE
-        else:
-            out[f"pp.t5.n_ppipe.{g}"] = f.n_ppipe
+                f"pp.t7.t_thread_delay.{g}": f.t_thread_delay, f"pp.t5.n_ppipe.{g}": f.n_ppipe}
     return out
