@@ -146,6 +146,27 @@ class Trace:
         return (self.warp_end - self.warp_start)[done]
 
 
+def trip_starts(warp, seq, issue, body: int, w: int = 0, start: float = -np.inf, stop: float = np.inf) -> np.ndarray:
+    """Sorted cycles in ``[start, stop]`` at which warp ``w`` began a trip of a loop of ``body`` instructions.
+
+    ``warp``, ``seq`` (position in the warp's stream) and ``issue`` (cycle) describe every issued
+    instruction (a :class:`Trace`'s arrays, or another simulator's). Measuring between two trip
+    starts of one warp spans whole round trips, which a fixed window of cycles does not.
+    """
+    b = check_int("body", body, 1)
+    warp, seq, issue = np.asarray(warp), np.asarray(seq), np.asarray(issue, dtype=float)
+    sel = (warp == w) & (seq % b == 0) & (issue >= start) & (issue <= stop)
+    return np.sort(issue[sel])
+
+
+def rate_between(issue, t1: float, t2: float) -> float:
+    """Instructions issued in cycles ``[t1, t2)`` per cycle."""
+    if not t2 > t1:
+        raise ValueError(f"t2 must be greater than t1 ({t1}), got {t2}")
+    issue = np.asarray(issue, dtype=float)
+    return float(((issue >= t1) & (issue < t2)).sum() / (t2 - t1))
+
+
 def alpha_program(alpha: int, other: str = "mem", alu: str = "alu") -> tuple[Op, ...]:
     """Volkov's §4.1 workload as one loop body: a load followed by α dependent adds.
 

@@ -140,3 +140,15 @@ def test_max_in_flight_caps_concurrency_first_come_first_served():
     assert first_w4 < second_w1
     with pytest.raises(ValueError, match="max_in_flight"):
         sim.Unit(10, None, 1, 0)
+
+
+def test_trip_starts_and_rate_between():
+    # two warps, loop of 3 instructions; warp 0 begins trips at cycles 0, 10, 20
+    warp = [0, 0, 0, 1, 0, 0, 0, 1, 0]
+    seq = [0, 1, 2, 0, 3, 4, 5, 1, 6]
+    issue = [0, 1, 2, 3, 10, 11, 12, 13, 20]
+    assert sim.trip_starts(warp, seq, issue, 3).tolist() == [0.0, 10.0, 20.0]
+    assert sim.trip_starts(warp, seq, issue, 3, start=5).tolist() == [10.0, 20.0]
+    assert sim.rate_between(issue, 0, 20) == 8 / 20
+    with pytest.raises(ValueError, match="t2 must be greater"):
+        sim.rate_between(issue, 5, 5)

@@ -30,7 +30,7 @@ from .._validate import check_choice, check_int
 from .analysis import Analysis, analyze, k80
 from .dram import DetectedMapping, detect_mapping
 from .kernels import kernel
-from .model import (FEATURES, VARIANTS, OverlapModel, Prediction, Profile, evaluate, instructions_per_warp,
+from .model import (FEATURES, VARIANTS, OverlapModel, Prediction, Profile, amat, evaluate, instructions_per_warp,
                     overlap_features, profile)
 from .placements import parse_moves, tests
 
@@ -185,18 +185,42 @@ def bootstrap_ci(values, n_boot: int = 2000, seed: int = 0, level: float = 0.95)
     return float(np.quantile(means, lo)), float(np.quantile(means, 1.0 - lo))
 
 
+IMPLIED = {"full": "Our model (full)", "sim2012": "Sim et al. 2012 ([7])", "baseline": "Baseline",
+           "instr": "Baseline + instr.", "instr_queue_even": "Baseline + instr. + queuing (even)",
+           "queue_mapped": "Baseline + queuing (mapping)"}
+"""Each variant's row in :func:`gpumodels.huang_li.book.implied_errors` (the mean error the printed gains imply)."""
+
+
 def summary(ev: Evaluation | None = None, set_: str = "eval"):
-    """Mean error per variant with its bootstrap 95 % interval, over the placements of ``set_``."""
+    """Mean error per variant (%) with its bootstrap 95 % interval over the placements of ``set_``, beside
+    the mean error the paper's printed gains imply (derived, :func:`gpumodels.huang_li.book.implied_errors`)."""
     import pandas as pd
 
+    from .book import implied_errors
+
     ev = ev or run()
+    implied = implied_errors().set_index("variant")["implied mean |error| (%)"]
     rows = []
     for v in VARIANTS:
         e = ev.errors(v, set_)
         lo, hi = bootstrap_ci(e)
-        rows.append({"variant": v, "label": VARIANTS[v]["label"], "placements": e.size, "mean error": e.mean(),
-                     "95% CI low": lo, "95% CI high": hi})
+        rows.append({"variant": v, "label": VARIANTS[v]["label"], "placements": e.size, "mean error (%)": 100 * e.mean(),
+                     "95% CI low": 100 * lo, "95% CI high": 100 * hi,
+                     "paper: implied mean error (%), derived": float(implied[IMPLIED[v]])})
     return pd.DataFrame(rows)
+
+
+def coverage():
+    """Coverage of the counted placements per benchmark (the design notes' check before results): ranges of
+    the simulated time, row-buffer hit ratio, issued instructions per warp and busiest-bank busy fraction."""
+    ref = reference()
+    ref = ref[ref["test"].isin([t["test"] for t in tests()])]
+    dram = (ref["row_hits"] + ref["row_misses"] + ref["row_conflicts"]).clip(lower=1)
+    ref = ref.assign(row_hit=ref["row_hits"] / dram, issued=ref["inst_issued"] / ref["n_warps"], t_us=ref["time_ns"] / 1e3)
+    return ref.groupby("benchmark", sort=False).agg(
+        set=("set", "first"), placements=("test", "size"), t_min_us=("t_us", "min"), t_max_us=("t_us", "max"),
+        row_hit_min=("row_hit", "min"), row_hit_max=("row_hit", "max"), issued_min=("issued", "min"),
+        issued_max=("issued", "max"), busiest_bank=("bank_busy_max", "max"))
 
 
 def latency_only_score(test: Mapping[str, str]) -> float:
@@ -205,8 +229,6 @@ def latency_only_score(test: Mapping[str, str]) -> float:
     s = sample_profile(test["benchmark"])
     an = _analysis(test["benchmark"], test["moves"])
     m = s.machine
-    from .model import amat
-
     return sum(an.mem_insts.values()) * amat(an.dram_lat["constant"], an.miss_ratio, m.hit_lat, m.shmem_lat,
                                               an.shmem_ratio)
 

@@ -45,7 +45,7 @@ with ``NUMBA_DISABLE_JIT=1``; numpy builds its inputs. Public entry points: :fun
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Mapping
 
@@ -74,11 +74,10 @@ COUNTERS = ("inst_executed", "inst_issued", "global_replays", "shared_replays", 
             "ldst_shared", "elapsed_cycles")
 """Names of the counters in a result's ``counters`` (nvprof's kind of event counts, totals over the grid)."""
 
-_NC = len(COUNTERS)
-N_COUNTERS = _NC
+N_COUNTERS = len(COUNTERS)
 (C_EXEC, C_ISSUED, C_G_REPLAYS, C_SH_REPLAYS, C_C_REPLAYS, C_G_LD, C_G_ST, C_TEX_REQ, C_TEX_HITS, C_CONST_REQ,
  C_CONST_HITS, C_L2_READS, C_L2_READ_HITS, C_L2_WRITES, C_DRAM_READS, C_DRAM_WRITES, C_ROW, _C_ROW_MISS,
- _C_ROW_CONFLICT, C_LDST_G, C_LDST_T, C_LDST_C, C_LDST_S, C_CYCLES) = range(_NC)
+ _C_ROW_CONFLICT, C_LDST_G, C_LDST_T, C_LDST_C, C_LDST_S, C_CYCLES) = range(N_COUNTERS)
 
 
 @lru_cache(maxsize=None)
@@ -124,8 +123,6 @@ class RefMachine:
 
     def with_(self, **changes) -> "RefMachine":
         """A copy with some parameters changed (e.g. ``fixed_mem_lat=301`` or ``sm_count=1``)."""
-        from dataclasses import replace
-
         return replace(self, **changes)
 
 
@@ -938,9 +935,7 @@ def simulate(kernel: str, placement=None, seed: int = 0, **options) -> Result:
     rm = machine().with_(**options) if options else machine()
     tr = k.trace(moves)
     st = kernel_streams(tr, rm)
-    res = run_streams(st, rm, seed)
-    return Result(res.time_ns, res.cycles, res.counters, res.dram_log, res.record_issue, res.record_done,
-                  res.warp_finish, kernel=k.name, placement=dict(tr.placement), seed=seed)
+    return replace(run_streams(st, rm, seed), kernel=k.name, placement=dict(tr.placement))
 
 
 def second_access_latency(addr0: int, addr1: int, rm: RefMachine | None = None) -> float:
@@ -955,18 +950,19 @@ def second_access_latency(addr0: int, addr1: int, rm: RefMachine | None = None) 
 
 
 def lindley_waits(log) -> np.ndarray:
-    """Per-bank waits of a ``dram_log`` recomputed by the Lindley recursion from its arrivals and services (ns).
-
-    ``w_n = max(0, w_{n−1} + s_{n−1} − (a_n − a_{n−1}))`` within each bank, in the log's order.
-    For an FCFS bank this equals the logged ``wait_ns`` (the test of the simulator's queues).
+    """Per-bank waits of a ``dram_log`` recomputed by the Lindley recursion
+    (:func:`gpumodels.huang_li.queueing.lindley`) from its arrivals and services, bank by bank in the
+    log's order (ns). For an FCFS bank this equals the logged ``wait_ns`` (the test of the simulator's queues).
     """
+    from .queueing import lindley
+
     bank = np.asarray(log["bank"])
     a = np.asarray(log["arrival_ns"], dtype=float)
     s = np.asarray(log["service_ns"], dtype=float)
     w = np.zeros(a.size)
-    for i in range(1, a.size):
-        if bank[i] == bank[i - 1]:
-            w[i] = max(0.0, w[i - 1] + s[i - 1] - (a[i] - a[i - 1]))
+    edges = np.flatnonzero(np.r_[True, bank[1:] != bank[:-1], True])
+    for i, j in zip(edges[:-1], edges[1:]):
+        w[i:j] = lindley(np.diff(a[i:j], prepend=a[i]), s[i:j])
     return w
 
 
@@ -992,24 +988,17 @@ def littles_law(log, start_ns: float, stop_ns: float) -> tuple[float, float]:
 
 
 def window_ipc(warp, seq, issue, body: int, k1: int, k2: int) -> float:
-    """Instructions per cycle issued between warp 0's ``k1``-th and ``k2``-th trips of a loop of ``body`` instructions.
+    """Instructions per cycle issued between warp 0's ``k1``-th and ``k2``-th trips of a loop of ``body``
+    instructions (:func:`gpumodels.sim.trip_starts`, :func:`gpumodels.sim.rate_between`): whole periods of
+    the leading warp. Used for both simulators in the cross-check (:func:`alpha_ipc`)."""
+    from ..sim import rate_between, trip_starts
 
-    ``warp``, ``seq`` (position in the warp's stream) and ``issue`` (cycle) describe every issued
-    instruction; the window opens and closes at warp 0's issue of the first instruction of trips
-    k1 and k2, so it spans whole periods of the leading warp. Used for both simulators in the
-    cross-check (:func:`alpha_ipc`).
-    """
-    warp, seq, issue = np.asarray(warp), np.asarray(seq), np.asarray(issue, dtype=float)
-    b = check_int("body", body, 1)
     k1 = check_int("k1", k1, 0)
     k2 = check_int("k2", k2, k1 + 1)
-    w0 = warp == 0
-    starts = issue[w0 & (seq % b == 0)]
-    order = np.sort(starts)
-    if order.size <= k2:
-        raise ValueError(f"warp 0 made {order.size} trips; k2 must be below that, got {k2}")
-    t1, t2 = order[k1], order[k2]
-    return float(((issue >= t1) & (issue < t2)).sum() / (t2 - t1))
+    starts = trip_starts(warp, seq, issue, body)
+    if starts.size <= k2:
+        raise ValueError(f"warp 0 made {starts.size} trips; k2 must be below that, got {k2}")
+    return rate_between(issue, starts[k1], starts[k2])
 
 
 def alpha_ipc(n: int, alpha: int, params=None, window: tuple[int, int] = (10, 30)) -> float:

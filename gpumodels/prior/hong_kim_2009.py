@@ -83,8 +83,8 @@ def hong_kim2009(p: Params, n, alpha, *, peak_gbs: float | None = None, issue_cy
     issue = 1.0 / p.alu_thru if issue_cycles is None else check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
     mwp_bw = mwp_peak_bw(bw, p.sm_count, p.clock_ghz, p.mem_lat)
     # one group per instruction: Mem_cycles and Comp_cycles of a group divided by its α + 1 instructions
-    mem_c = load_fraction(a_) * p.mem_lat + 0 * n_
-    comp_c = issue + 0 * n_
+    mem_c = load_fraction(a_) * p.mem_lat
+    comp_c = np.full(n_.shape, issue)
     mwp = np.minimum(n_, mwp_bw)                                              # Eq. 5 without the departure cap
     cwp = np.minimum(n_, np.asarray(hk.cwp_full(mem_c, comp_c)))             # Eqs. 8-9
     if cases == "printed":
@@ -102,15 +102,12 @@ def case_rule_comparison(p: Params, n, alpha):
     """The §7.1 reduction beside Hong & Kim's printed case rule (``cases="printed"``) at one α: IPC, the
     equation each picks, their ratio and the printed rule's flags (its impossible outputs are shown, not
     warned about)."""
-    import warnings
-
     import pandas as pd
 
-    from .estimate import ModelValidityWarning
+    from .estimate import expected_invalid
 
     red = hong_kim2009(p, n, alpha)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ModelValidityWarning)
+    with expected_invalid():
         printed = hong_kim2009(p, n, alpha, cases="printed")
     return pd.DataFrame({"warps/SM": red.n, "§7.1 reduction (IPC)": red.ipc, "§7.1 case": red.regime,
                          "Hong & Kim's rule (IPC)": printed.ipc, "Hong & Kim's case": printed.regime,

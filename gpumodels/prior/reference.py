@@ -82,20 +82,13 @@ def measure(p: Params, n: int, alpha: float) -> tuple[float, float, int]:
     start, stop = window(p, a, n)
     trace = sim.simulate(sim.volkov_sm(p, contention=True), _program(a), n, cycles=stop)
     body = _body(a)
-    inside = (trace.issue >= start) & (trace.issue <= stop) & (trace.seq % body == 0)
-    little, starts0 = 0.0, None
-    for w in range(n):
-        starts = np.sort(trace.issue[inside & (trace.warp == w)])
-        if w == 0:
-            starts0 = starts
-        if starts.size >= 2:
-            little += (starts.size - 1) * body / (starts[-1] - starts[0])
-    if starts0 is None or starts0.size < 2:
+    starts = [sim.trip_starts(trace.warp, trace.seq, trace.issue, body, w, start, stop) for w in range(n)]
+    if starts[0].size < 2:
         raise ValueError(f"warp 0 began fewer than two loop trips in cycles [{start}, {stop}] on {p.gpu} "
                          f"(n = {n}, alpha = {alpha}); lengthen the window")
-    t1, t2 = float(starts0[0]), float(starts0[-1])
-    ipc = float(((trace.issue >= t1) & (trace.issue < t2)).sum() / (t2 - t1))
-    return ipc, float(little), int(starts0.size - 1)
+    little = sum((s.size - 1) * body / (s[-1] - s[0]) for s in starts if s.size >= 2)
+    ipc = sim.rate_between(trace.issue, starts[0][0], starts[0][-1])
+    return ipc, float(little), int(starts[0].size - 1)
 
 
 def simulate(p: Params, n: int, alpha: float) -> float:
