@@ -1,8 +1,15 @@
-"""Values printed in the papers (``data/published/published_values.csv``) and computed-vs-published tables.
+"""Values printed in the papers and the scoreboard of their reproduction.
 
-Each chapter that re-derives a published number builds a table with :func:`compare` and
-asserts the tolerance in a visible cell with :func:`check`, so that nbval fails when a change
-breaks a reproduction.
+``data/published/published_values.csv`` holds every model-determined value the five papers print,
+one row each, with its printed text, its declared status (``reproduced``, ``outside`` with the
+reason in ``note``, or ``not derivable`` with the missing inputs in ``note``) and, rarely, a
+tolerance wider than the printed precision with its reason. ``printed_inputs.csv`` holds the
+printed numbers the book uses as *inputs* (measurements, vendor figures); they are not scored.
+
+:func:`scoreboard` computes every row through :mod:`gpumodels.reproduce` and compares it at the
+printed precision; the chapters show their rows of it and :func:`check` asserts that each row's
+status is the one declared, so that nbval (and the unit tests) fail when a reproduction breaks
+or an explained difference disappears.
 """
 
 from __future__ import annotations
@@ -14,11 +21,23 @@ from ._data import read_rows
 from ._validate import check_real
 
 _FILE = "published/published_values.csv"
+_INPUTS = "published/printed_inputs.csv"
+
+STATUSES = ("reproduced", "outside", "not derivable")
+"""The three statuses of a scoreboard row."""
+
+PAPERS = ("Hong & Kim 2009", "Huang & Li 2017", "Volkov 2016", "Perez & Piccoli", "Li et al. 2015")
+"""The papers of the scoreboard, in the book's order of parts."""
 
 
 @lru_cache(maxsize=None)
 def _rows() -> dict[str, dict[str, str]]:
-    return {r["key"]: r for r in read_rows(_FILE)}
+    out = {r["key"]: r for r in read_rows(_FILE)}
+    for r in read_rows(_INPUTS):
+        if r["key"] in out:
+            raise ValueError(f"{r['key']!r} is both a scored value and a printed input")
+        out[r["key"]] = dict(r, status="input", tolerance="", printed="")
+    return out
 
 
 def keys(prefix: str = "") -> list[str]:
@@ -69,9 +88,19 @@ def compare(computed: Mapping[str, float], rtol: float = 0.0, atol: float = 0.0)
 def check(table, expect_outside: tuple[str, ...] = ()) -> None:
     """Assert every row of a :func:`compare` table is within tolerance, except exactly ``expect_outside``.
 
+    Given a :func:`scoreboard` table instead, assert that every row has the status its data row
+    declares (``expect_outside`` is then unused: the data file says which rows are outside).
+
     A reproduction the book cannot match is listed in ``expect_outside`` (and explained in the
     text); the check then also fails if such a row *starts* matching, so the text stays true.
     """
+    if "declared" in table.columns:                   # a scoreboard: each row as its data row declares
+        wrong = table[table["status"] != table["declared"]]
+        if len(wrong):
+            raise AssertionError("rows whose status differs from the declared one: "
+                                 + "; ".join(f"{r.key}: {r.status} (declared {r.declared or 'nothing'})"
+                                             for r in wrong.itertuples()))
+        return
     outside = tuple(table.loc[~table["within_tolerance"], "key"])
     if set(outside) != set(expect_outside):
         raise AssertionError(f"rows outside tolerance: {sorted(outside)}; expected exactly: {sorted(expect_outside)}")
@@ -84,6 +113,12 @@ def printed_half_unit(key: str) -> float:
     return 0.5 * 10.0 ** -decimals
 
 
+def tolerance(key: str) -> float:
+    """The row's tolerance: its ``tolerance`` column if set (the reason is in ``note``), else the printed precision."""
+    t = record(key).get("tolerance", "")
+    return float(t) if t else printed_half_unit(key)
+
+
 def compare_printed(computed: Mapping[str, float]):
     """:func:`compare` with each row's tolerance set to the paper's printed precision
     (:func:`printed_half_unit`): a row agrees when it rounds to the printed number."""
@@ -92,3 +127,67 @@ def compare_printed(computed: Mapping[str, float]):
     rows = [compare({k: v}, atol=printed_half_unit(k)).assign(tolerance=printed_half_unit(k))
             for k, v in computed.items()]
     return pd.concat(rows, ignore_index=True)
+
+
+SCOREBOARD_COLUMNS = ("key", "paper", "source", "quantity", "context", "printed", "computed", "difference", "tolerance",
+                      "status")
+"""The columns a chapter shows of :func:`scoreboard` (it has ``declared``, ``unit``, ``note`` and ``producer`` too)."""
+
+
+def scoreboard(*prefixes: str):
+    """Every scored printed value, computed now, compared at its tolerance (a ``pandas.DataFrame``).
+
+    Columns ``key, paper, source, quantity, context, printed`` (the printed number), ``printed_text``,
+    ``unit, computed, difference, tolerance, status`` (computed here: ``reproduced`` when
+    ``|computed - printed| <= tolerance``, or for a printed lower bound such as ">8x" when
+    ``computed > printed``; ``outside`` when not; ``not derivable`` when no function
+    computes the key), ``declared`` (the status the data file declares), ``note`` (the reason for an
+    outside or not-derivable row) and ``producer`` (the function that computes it). With
+    ``prefixes``, only the keys that start with one of them, in file order.
+    """
+    import pandas as pd
+
+    from . import reproduce
+
+    values = reproduce.computed()
+    rows = []
+    for key, r in _rows().items():
+        if r["status"] == "input" or (prefixes and not key.startswith(prefixes)):
+            continue
+        printed = float(r["value"])
+        comp = values.get(key, float("nan"))
+        tol = tolerance(key)
+        if key not in values:
+            status = "not derivable"
+        elif r["printed"].startswith(">"):                 # a printed lower bound ("more than 8x")
+            status = "reproduced" if comp > printed else "outside"
+        else:
+            status = "reproduced" if abs(comp - printed) <= tol else "outside"
+        rows.append(dict(key=key, paper=r["paper"], source=r["source"], quantity=r["quantity"], context=r["context"],
+                         printed=printed, printed_text=r["printed"] or r["value"], unit=r["unit"], computed=comp,
+                         difference=comp - printed, tolerance=tol, status=status, declared=r["status"],
+                         note=r["note"], producer=reproduce.producer_of(key) if key in values else ""))
+    if not rows:
+        raise KeyError(f"no scored published value starts with {prefixes}")
+    return pd.DataFrame(rows)
+
+
+def counts(board=None):
+    """Per paper: how many printed values are reproduced, outside (explained) and not derivable.
+
+    A ``pandas.DataFrame`` indexed by paper (in :data:`PAPERS` order) with columns ``reproduced,
+    outside, not derivable, total, derivable``.
+    """
+    board = scoreboard() if board is None else board
+    t = board.groupby(["paper", "status"]).size().unstack(fill_value=0)
+    t = t.reindex(index=[p for p in PAPERS if p in t.index], columns=list(STATUSES), fill_value=0)
+    t["total"] = t.sum(axis=1)
+    t["derivable"] = t["reproduced"] + t["outside"]
+    return t
+
+
+def front_page_lines(board=None) -> list[str]:
+    """One sentence per paper: "N of M printed values reproduced, K outside (explained), L not derivable"."""
+    t = counts(board)
+    return [f"{p}: {r.reproduced} of {r.total} printed values reproduced, {r.outside} outside (explained), "
+            f"{r['not derivable']} not derivable" for p, r in t.iterrows()]

@@ -59,3 +59,15 @@ def test_published_values_are_unique_and_numeric():
         float(r["value"])
         assert r["paper"] and r["quantity"] and r["unit"]
         assert r["context"] in list_gpus() or r["context"] == "generic", r["key"]
+        assert r["status"] in ("reproduced", "outside", "not derivable"), r["key"]
+        if r["tolerance"]:
+            assert float(r["tolerance"]) > 0 and "tolerance:" in r["note"], r["key"]
+
+
+def test_printed_inputs_are_not_scored_twice():
+    scored = {r["key"] for r in _rows(DATA / "published" / "published_values.csv")}
+    inputs = _rows(DATA / "published" / "printed_inputs.csv")
+    assert inputs and not scored & {r["key"] for r in inputs}
+    for r in inputs:
+        float(r["value"])
+        assert r["paper"] and r["quantity"] and r["unit"] and r["source"]

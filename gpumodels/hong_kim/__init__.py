@@ -17,11 +17,13 @@ from .benchmarks import (BENCHMARK_ASSUMPTIONS, divergence_example, explorer_inp
                          table_2_rows, dependence_sweep, svm_sweep)
 from .coalescing import Transactions, coalesced_cc1x, guide_transactions, index_terms, transactions_cc13
 from .model import (READINGS, Divergence, Machine, Prediction, comp_p, cycles_cwp_above_mwp, cycles_mwp_above_cwp,
-                    cycles_mwp_equals_n, divergent_counts, m_factor_of, machine, machine_table, machines, predict, table_7)
+                    cycles_mwp_equals_n, divergent_counts, m_factor_of, machine, machine_table, machines, predict, repetitions,
+                    table_7)
 from .timelines import CASES, Case, CaseRun, case_program, case_sm, run_case
 
 __all__ = [
-    "READINGS", "Machine", "machine", "machines", "machine_table", "table_2_input_table", "Prediction", "predict", "comp_p", "cycles_cwp_above_mwp",
+    "READINGS", "Machine", "machine", "machines", "machine_table", "table_2_input_table", "Prediction", "predict",
+    "repetitions", "comp_p", "cycles_cwp_above_mwp",
     "cycles_mwp_above_cwp", "cycles_mwp_equals_n", "m_factor_of", "table_7", "Divergence", "divergent_counts",
     "Transactions", "coalesced_cc1x", "transactions_cc13", "guide_transactions", "index_terms",
     "CASES", "Case", "CaseRun", "case_sm", "case_program", "run_case",

@@ -341,6 +341,20 @@ def _round(decimals: Mapping[str, int] | None, name: str, value: float) -> float
 _ROUNDABLE = ("mem_l", "departure_delay", "mwp_without_bw_full", "bw_per_warp", "mwp_peak_bw", "cwp_full")
 
 
+def repetitions(blocks, active_blocks_per_sm, active_sms) -> float:
+    """#Rep, Eq. (21): how many times each SM runs a full set of active blocks, ``blocks / (active × SMs)``.
+
+    §3.4.1's example: 40 blocks on 4 SMs that hold 2 blocks each give #Rep = 5.
+
+    >>> repetitions(40, 2, 4)
+    5.0
+    """
+    b = check_real("blocks", blocks, 0.0, lo_open=True)
+    a = check_real("active_blocks_per_sm", active_blocks_per_sm, 0.0, lo_open=True)
+    s = check_real("active_sms", active_sms, 0.0, lo_open=True)
+    return b / (a * s)
+
+
 def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_insts, coal_mem_insts=0,
             uncoal_mem_insts=0, synch_insts=0, active_blocks_per_sm=None, active_sms=None,
             mem_ld=None, departure_del_uncoal=None, departure_del_coal=None, uncoal_per_mw=None,
@@ -516,7 +530,7 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
     cp = comp_cycles / mem if mem > 0 else comp_cycles                         # (2)
     cwp_f = _round(decimals, "cwp_full", cwp_full(mem_cycles, comp_cycles)) if comp_cycles > 0 else math.inf  # (8)
     cwp = min(cwp_f, n)                                                        # (9)
-    rep = nblocks / (abs_ * sms)                                               # (21)
+    rep = repetitions(nblocks, abs_, sms)                                      # (21)
 
     eq = 24 if mem == 0 else equation_case(mwp, cwp, n, comp_cycles, mem_cycles)
     if eq == 22:

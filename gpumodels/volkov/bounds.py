@@ -437,3 +437,64 @@ def section_4_6() -> dict[str, float]:
 def section_3_10():
     """Bytes per warp of the permutation kernel's three cases (§3.10)."""
     return {r["case"]: float(r["bytes_per_warp"]) for r in read_rows("volkov/s3_10_permutation.csv")}
+
+
+# --------------------------------------------------------------------------------------------
+# Little's law (§3.1–3.3) and the measured listings of §3.7
+# --------------------------------------------------------------------------------------------
+
+def section_3_examples() -> dict[str, float]:
+    """The inputs of the worked examples of §3.1–3.3 and a few later ones (``data/volkov/s3_examples.csv``)."""
+    return {r["quantity"]: float(r["value"]) for r in read_rows("volkov/s3_examples.csv")}
+
+
+def littles_law(latency=None, throughput=None, concurrency=None):
+    """Little's law, ``concurrency = latency × throughput`` (Volkov 2016, §3.1), solved for the missing one.
+
+    Exactly one of the three arguments must be ``None``; the other two must be positive (numpy
+    arrays broadcast). Returns the missing quantity.
+
+    >>> littles_law(latency=6, concurrency=1)       # §3.2: one add in execution, 6-cycle latency
+    0.16666666666666666
+    """
+    given = {"latency": latency, "throughput": throughput, "concurrency": concurrency}
+    missing = [k for k, v in given.items() if v is None]
+    if len(missing) != 1:
+        raise ValueError(f"give exactly two of latency, throughput, concurrency; missing: {missing or 'none'}")
+    v = {k: as_array(k, x, lo=0.0, lo_open=True) for k, x in given.items() if x is not None}
+    if missing[0] == "concurrency":
+        return out(v["latency"] * v["throughput"])
+    if missing[0] == "throughput":
+        return out(v["concurrency"] / v["latency"])
+    return out(v["concurrency"] / v["throughput"])
+
+
+def listing_3_1() -> tuple[list[Instruction], dict[str, float]]:
+    """Listing 3.1 (Kepler): five back-to-back dependent instructions and their dependency latencies.
+
+    Returns ``(program, latency by unit)`` for :func:`program_graph`; the issue times of
+    :func:`latency_bound` on that graph are the listing's issue cycles (0, 301, 325, 334, 343).
+    """
+    rows = list(read_rows("volkov/listing_3_1.csv"))
+    prog = [Instruction(int(r["index"]), r["opcode"].split()[0], ("R1",) if r["unit"] != "store" else (),
+                        ("R1",), r["unit"], r["opcode"]) for r in rows]
+    return prog, {r["unit"]: float(r["latency"]) for r in rows if r["latency"]}
+
+
+def listing_3_1_issue_cycles() -> list[float]:
+    """Issue cycle of each instruction of Listing 3.1: the sum of the dependency latencies before it (§3.7)."""
+    prog, lat = listing_3_1()
+    lb = latency_bound(program_graph(prog, lat, 0, dual_issue=False))
+    return [float(lb.issue[f"i{k}"]) for k in range(len(prog))]
+
+
+def listing_3_2_gaps() -> dict[str, list[float]]:
+    """Gaps between consecutive issue cycles in Listing 3.2 (Fermi; measured issue cycles, §3.7).
+
+    Keys ``add``, ``store``, ``load``: the ILP latency of independent adds (6 cycles), stores
+    (34 cycles) and loads (6, with 26 between the 3rd and 4th and 482 between the 5th and 6th).
+    """
+    seqs: dict[str, list[tuple[int, float]]] = {}
+    for r in read_rows("volkov/listing_3_2.csv"):
+        seqs.setdefault(r["sequence"], []).append((int(r["position"]), float(r["issue_cycle"])))
+    return {k: [float(b[1] - a[1]) for a, b in zip(sorted(v), sorted(v)[1:])] for k, v in seqs.items()}
