@@ -191,3 +191,9 @@ def front_page_lines(board=None) -> list[str]:
     t = counts(board)
     return [f"{p}: {r.reproduced} of {r.total} printed values reproduced, {r.outside} outside (explained), "
             f"{r['not derivable']} not derivable" for p, r in t.iterrows()]
+
+
+def compact(board):
+    """The columns a reader needs from a :func:`scoreboard` table: what, printed, computed, how close, status."""
+    out = board[["key", "quantity", "printed_text", "computed", "difference", "tolerance", "status"]]
+    return out.rename(columns={"printed_text": "printed"}).set_index("key")
