@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import hardware, occupancy, perfparams, transit, volkov
+from .. import hardware, occupancy, perfparams, volkov
 from .. import hong_kim as hk
 from .._data import read_rows
 
@@ -20,8 +20,8 @@ HK_TABLE_3 = ("8800GTX", "FX5600", "8800GT", "GTX280")
 def hong_kim_table_3() -> dict[str, float]:
     """Table 3's peak GFLOP/s: cores × shader clock × flops per core per cycle.
 
-    The flops per core per cycle are the GPU's own (``hardware.GPU.flops_per_core_cycle``): 2 (a
-    multiply-add) on G80-class GPUs, 3 (multiply-add plus a dual-issued multiply) on GT200.
+    Flops per core per cycle from :func:`hk_flops_per_cycle`: 2 (a multiply-add) on G80-class GPUs,
+    3 (multiply-add plus a dual-issued multiply) on GT200.
     """
     return {f"hk09.t3.peak_gflops.{g}": hardware.get_gpu(g).peak_gflops(hk_flops_per_cycle(g)) for g in HK_TABLE_3}
 
@@ -73,13 +73,6 @@ def huang_li() -> dict[str, float]:
     from ..huang_li import book
 
     return book.fidelity()
-
-
-def check_transit_machine() -> None:
-    """The Transit machine record uses the same abscissae (a consistency check, not a producer)."""
-    C = transit.machine("C2075", "SP")
-    got = transit_li2015()
-    assert got["li15.s3.k_delta_sp.C2075"] == C.k_delta and got["li15.s3.M_sp.C2075"] == C.M
 
 
 PRODUCERS = (hong_kim_table_3, hong_kim, perez_piccoli, transit_li2015, huang_li)
