@@ -139,14 +139,19 @@ def test_vector_add_throughput_bound_and_fig_3_6():
 
 
 def test_listing_3_1_dependency_chain():
-    prog = [volkov.Instruction(0, "LD", ("R1",), ("R1",), "load"),
-            volkov.Instruction(1, "LDS", ("R1",), ("R1",), "smem"),
-            volkov.Instruction(2, "FADD", ("R1",), ("R1",), "alu"),
-            volkov.Instruction(3, "MUFU.RSQ", ("R1",), ("R1",), "sfu"),
-            volkov.Instruction(4, "ST", (), ("R1",), "store")]
-    g = volkov.program_graph(prog, {"load": 301, "smem": 24, "alu": 9, "sfu": 9}, 0, dual_issue=False)
-    lb = volkov.latency_bound(g)
-    assert [lb.issue[f"i{k}"] for k in range(5)] == [0, 301, 325, 334, 343]
+    prog, lat = volkov.listing_3_1()
+    assert [ins.unit for ins in prog] == ["load", "smem", "alu", "sfu", "store"]
+    assert lat == {"load": 301, "smem": 24, "alu": 9, "sfu": 9}
+    assert volkov.listing_3_1_issue_cycles() == [0, 301, 325, 334, 343]
+
+
+def test_listing_3_2_gaps_and_fig_3_2():
+    gaps = volkov.listing_3_2_gaps()
+    assert set(gaps["add"]) == {6} and set(gaps["store"]) == {34}
+    assert gaps["load"][2] == 26 and gaps["load"][4] == 482
+    tr = volkov.fig_3_2_trace(400)
+    t = np.arange(100, 400)
+    assert tr.concurrency("mem", t).mean() == pytest.approx(1.5) == tr.concurrency("alu", t).mean()
 
 
 def test_listing_3_3_barrier():

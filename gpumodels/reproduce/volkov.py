@@ -30,6 +30,11 @@ def chapter_2() -> dict[str, float]:
     return out
 
 
+ADD_IPC_KEYS = {"a": "v16.s3_2.add_ipc.1", "b": "v16.s3_2.add_ipc.2", "c": "v16.s3_2.add_ipc.3",
+                "d": "v16.s3_2.add_ipc.0_5"}
+"""§3.2's four add throughputs: the example's tag in ``data/volkov/s3_examples.csv`` -> published key."""
+
+
 def littles_law_examples() -> dict[str, float]:
     """§3.1–3.3: Fig. 3.1's throughput and concurrency, §3.2's IPCs, §3.3's warps for 30 loads in flight."""
     e = volkov.section_3_examples()
@@ -38,10 +43,8 @@ def littles_law_examples() -> dict[str, float]:
     thr = e["fig3_1_items"] / e["fig3_1_interval"]
     out = {"v16.s3_1.throughput.fig3_1": thr,
            "v16.s3_1.concurrency.fig3_1": volkov.littles_law(latency=e["fig3_1_mean_latency"], throughput=thr)}
-    for tag in "abcd":
-        c = e[f"s3_2_in_execution_{tag}"]
-        out[f"v16.s3_2.add_ipc.{str(c).rstrip('0').rstrip('.').replace('.', '_')}"] = \
-            volkov.littles_law(latency=lat, concurrency=c)
+    for tag, key in ADD_IPC_KEYS.items():
+        out[key] = volkov.littles_law(latency=lat, concurrency=e[f"s3_2_in_execution_{tag}"])
     gpu = hardware.get_gpu("Maxwell")
     out["v16.s3_2.add_peak_ipc.GTX980"] = gpu.cuda_cores_per_sm / volkov.WARP_SIZE
     out["v16.s3_3.warps_with_ilp.GTX980"] = mem_needed / e["s3_3_ilp"]
@@ -52,10 +55,7 @@ def littles_law_examples() -> dict[str, float]:
 
 def fig_3_2_concurrency() -> dict[str, float]:
     """Fig. 3.2 simulated: 3 warps alternating an add and a load of equal latency, mean instructions in execution."""
-    e = volkov.section_3_examples()
-    lat = 10.0                                           # any equal latency gives the same shares
-    machine = sim.SM({"alu": sim.Unit(lat), "mem": sim.Unit(lat)}, issue_per_scheduler=None)
-    trace = sim.simulate(machine, sim.alpha_program(1), int(e["fig3_2_warps"]), cycles=400)
+    trace = volkov.fig_3_2_trace(400)
     steady = np.arange(100, 400)
     return {"v16.s3_3.alu_in_execution.fig3_2": float(trace.concurrency("alu", steady).mean()),
             "v16.s3_3.mem_in_execution.fig3_2": float(trace.concurrency("mem", steady).mean())}

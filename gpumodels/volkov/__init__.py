@@ -21,7 +21,7 @@ from .bounds import (Instruction, InstructionClass, LatencyBound, Limits, Progra
                      program_graph, section_3_8, table_3_2_mix, table_3_3_limits, throughput_bound,
                      vector_add_graph, warp_throughput, table_3_1, chapter6, section_3_10,
                      section_4_6, vector_add_throughput_bound, section_3_examples, littles_law,
-                     listing_3_1, listing_3_1_issue_cycles, listing_3_2_gaps)
+                     listing_3_1, listing_3_1_issue_cycles, listing_3_2_gaps, fig_3_2_trace)
 from .synthetic import (GENERATIONS, WARP_SIZE, Params, arithmetic_throughput, binding_limit, cusp_closed_form,
                         cusp_exact, instruction_concurrency, latency, memory_throughput, mix_params, needed_occupancy, params,
                         refined_arithmetic_throughput, refined_latency, refined_memory_throughput,
@@ -38,4 +38,5 @@ __all__ = [
     "default_can_pair", "barrier_graph", "listing_3_5", "listing_3_3", "section_3_8", "vector_add_graph",
     "warp_throughput", "table_3_1", "chapter6", "section_3_10", "section_4_6", "vector_add_throughput_bound",
     "section_3_examples", "littles_law", "listing_3_1", "listing_3_1_issue_cycles", "listing_3_2_gaps",
+    "fig_3_2_trace",
 ]

@@ -448,6 +448,20 @@ def section_3_examples() -> dict[str, float]:
     return {r["quantity"]: float(r["value"]) for r in read_rows("volkov/s3_examples.csv")}
 
 
+def fig_3_2_trace(cycles: int = 400, latency: float = 10.0):
+    """Fig. 3.2 on :mod:`gpumodels.sim`: §3.3's warps (``section_3_examples``) each alternating a load and
+    a dependent add of equal ``latency``, so each has one of either in execution half of the time.
+
+    Returns the simulated :class:`gpumodels.sim.Trace` of ``cycles`` cycles; any equal latency gives the
+    same time shares.
+    """
+    from .. import sim
+
+    lat = check_real("latency", latency, 0.0, lo_open=True)
+    machine = sim.SM({"alu": sim.Unit(lat), "mem": sim.Unit(lat)}, issue_per_scheduler=None)
+    return sim.simulate(machine, sim.alpha_program(1), int(section_3_examples()["fig3_2_warps"]), cycles=cycles)
+
+
 def littles_law(latency=None, throughput=None, concurrency=None):
     """Little's law, ``concurrency = latency × throughput`` (Volkov 2016, §3.1), solved for the missing one.
 
