@@ -32,7 +32,7 @@ def chapter_2() -> dict[str, float]:
 
 ADD_IPC_KEYS = {"a": "v16.s3_2.add_ipc.1", "b": "v16.s3_2.add_ipc.2", "c": "v16.s3_2.add_ipc.3",
                 "d": "v16.s3_2.add_ipc.0_5"}
-"""§3.2's four add throughputs: the example's tag in ``data/volkov/s3_examples.csv`` -> published key."""
+"""The published key of each of §3.2's four add throughputs, by the example's tag in ``data/volkov/s3_examples.csv``."""
 
 
 def littles_law_examples() -> dict[str, float]:
