@@ -1,6 +1,7 @@
 """Transit (Li et al. 2015): the closed-form equilibrium, bounds, machine points and workloads."""
 
 import csv
+import statistics
 import time
 
 import matplotlib
@@ -296,6 +297,49 @@ def test_workload_table_provenance():
     assert named == set(workloads.NAMED_IN_PAPER)
     with pytest.raises(KeyError):
         workloads.derive(dict(workloads.nvprof_rows()[0], gpu="NoSuchGPU"))
+
+
+def test_predictions_count_Z_and_the_measurement_with_one_counter():
+    m = transit.machine("GTX690", "SP")
+    launches = [r for r in workloads.nvprof_rows()
+                if (r["kernel"], r["gpu"]) == ("bpnn_adjust_weights_cuda", "GTX680")]
+    for counter, zkey, ckey in (("inst_executed", "Z", "cs_measured"),
+                                ("inst_issued1", "Z_issued1", "cs_measured_issued1")):
+        row = next(r for r in workloads.predictions(m, "GTX680", counter) if r["kernel"] == "bpnn_adjust_weights_cuda")
+        d = [workloads.derive(r) for r in launches]
+        Z = statistics.median(x[zkey] for x in d)
+        assert row["Z"] == pytest.approx(Z, rel=1e-5)
+        assert row["RCT"] == pytest.approx(statistics.median(x[ckey] for x in d), rel=1e-5)
+        e = m.solve(row["n"], row["Z"])
+        assert row["PCT"] == pytest.approx(row["Z"] * e.ms_throughput) and row["bound"] == e.bound
+        assert row["ratio"] == pytest.approx(row["PCT"] / row["RCT"])
+    # replays: inst_issued1 counts more than inst_executed for this kernel, so Z and RCT both rise
+    first = launches[0]
+    assert first["inst_issued1"] > first["inst_executed"]
+
+
+def test_accuracy_is_one_minus_the_mean_relative_error():
+    rows = [{"n": 100.0, "PCT": 1.2, "RCT": 1.0}, {"n": 10.0, "PCT": 0.5, "RCT": 1.0}]
+    assert workloads.accuracy(rows) == pytest.approx(1 - (0.2 + 0.5) / 2)
+    assert workloads.accuracy(rows, min_threads=50) == pytest.approx(0.8)
+    m = transit.machine("GTX690", "SP")
+    acc = {c: workloads.accuracy(workloads.predictions(m, "GTX680", c)) for c in workloads.COUNTERS}
+    assert round(acc["inst_executed"], 3) == 0.681 and round(acc["inst_issued1"], 3) == 0.804
+    with pytest.raises(ValueError, match="counter"):
+        workloads.predictions(m, "GTX680", "inst_issued")
+    with pytest.raises(ValueError, match="gpu"):
+        workloads.predictions(m, "C2075")
+    with pytest.raises(ValueError, match="min_threads"):
+        workloads.accuracy(rows, min_threads=1e6)
+
+
+def test_principles_say_where_the_paper_is_silent():
+    rows = read_rows("transit/principles.csv")
+    assert {r["paper_states"] for r in rows} == {"stated", "silent"}
+    silent = {(r["bound"], r["direction"]) for r in rows if r["paper_states"] == "silent"}
+    assert silent == {("thread", "R"), ("thread", "M"), ("memory", "M"), ("computation", "n"), ("computation", "R")}
+    assert all(r["raises_cs_throughput"] == "no" and r["note"].startswith("Not listed") for r in rows
+               if r["paper_states"] == "silent")
 
 
 def test_every_transit_data_row_is_sourced():

@@ -48,9 +48,19 @@ NAMED_IN_PAPER = ("gaussian", "lavaMD", "particlefilter")
 """The Rodinia applications the text of §3 names (the outliers); the other 13 are not named."""
 
 COLUMNS = ("app", "kernel", "gpu", "named_in_paper", "launches", "n", "n_provenance", "Z", "Z_provenance",
-           "ms_measured", "cs_measured", "measured_provenance", "source")
+           "ms_measured", "cs_measured", "measured_provenance", "Z_issued1", "cs_measured_issued1", "source")
 """Columns of ``data/transit/workloads.csv``; ``n`` and ``Z`` in threads/SM and instructions/byte,
-measured throughputs in GB/s and G thread-instructions/s per active SM; empty = not available."""
+measured throughputs in GB/s and G thread-instructions/s per active SM; empty = not available.
+``Z_issued1`` and ``cs_measured_issued1`` are ``Z`` and the measured CS throughput counted with
+nvprof's ``inst_issued1`` event instead of ``inst_executed`` (see :data:`COUNTERS`)."""
+
+COUNTERS = ("inst_executed", "inst_issued1")
+"""The two instruction counters the profiled data hold. The paper's ``Z`` counts instructions
+*issued*; ``inst_executed`` counts warp instructions executed (no replays), ``inst_issued1``
+counts Kepler issue events that issued one instruction (replays included, dual-issued pairs
+excluded: those are the ``inst_issued2`` event, which the data do not hold). Neither is the
+paper's count exactly; :func:`predictions` uses the same counter for ``Z`` and for the measured
+CS throughput, so that ``Z × T`` and the measurement count the same instructions."""
 
 _FLOAT = ("duration", "achieved_occupancy", "dram_read_throughput", "dram_write_throughput")
 _INT = ("input_size", "grid_x", "grid_y", "block_x", "block_y", "registers_per_thread", "static_smem",
@@ -108,6 +118,7 @@ def derive(row: dict) -> dict:
         "occupancy_limiter": occ.limiter,
         "ms_measured": (row["dram_read_throughput"] + row["dram_write_throughput"]) / active,
         "cs_measured": row["inst_executed"] * WARP_SIZE / row["duration"] / 1e9 / active,
+        "cs_measured_issued1": row["inst_issued1"] * WARP_SIZE / row["duration"] / 1e9 / active,
     }
 
 
@@ -122,7 +133,8 @@ def _profiled_rows() -> list[dict]:
     rows = []
     for (app, kernel, gpu), launches in groups.items():
         d = [derive(r) for r in launches]
-        med = {key: statistics.median(x[key] for x in d) for key in ("n", "Z", "ms_measured", "cs_measured")}
+        med = {key: statistics.median(x[key] for x in d)
+               for key in ("n", "Z", "ms_measured", "cs_measured", "Z_issued1", "cs_measured_issued1")}
         rows.append({
             "app": app, "kernel": kernel, "gpu": gpu, "named_in_paper": "yes" if app in NAMED_IN_PAPER else "no",
             "launches": str(len(launches)),
@@ -136,6 +148,8 @@ def _profiled_rows() -> list[dict]:
             "cs_measured": _g(med["cs_measured"]),
             "measured_provenance": ("nvprof: (DRAM read + write GB/s) and inst_executed x 32 / duration, "
                                     f"per active SM (min({_gpu_facts(gpu)[1]} SMs, grid blocks))"),
+            "Z_issued1": _g(med["Z_issued1"]),
+            "cs_measured_issued1": _g(med["cs_measured_issued1"]),
             "source": launches[0]["source"],
         })
     return rows
@@ -156,7 +170,7 @@ def _source_rows() -> list[dict]:
                                  f"(occupancy calculator, cc {cc}, limited by {occ.limiter})"),
                 "Z": "", "Z_provenance": "not available: needs profiler counters",
                 "ms_measured": "", "cs_measured": "", "measured_provenance": "not available",
-                "source": r["source"],
+                "Z_issued1": "", "cs_measured_issued1": "", "source": r["source"],
             })
     return rows
 
@@ -180,7 +194,7 @@ def _table() -> tuple[dict, ...]:
     rows = []
     for r in read_rows(TABLE_FILE):
         r = dict(r)
-        for c in ("n", "Z", "ms_measured", "cs_measured"):
+        for c in ("n", "Z", "ms_measured", "cs_measured", "Z_issued1", "cs_measured_issued1"):
             r[c] = float(r[c]) if r[c] else None
         rows.append(r)
     return tuple(rows)
@@ -198,3 +212,40 @@ def table(gpu: str | None = None, available: bool = False) -> list[dict]:
 def reported_accuracy() -> list[dict]:
     """The accuracies Li et al. report per GPU (``data/transit/reported_accuracy.csv``), one dict per row."""
     return [dict(r) for r in read_rows("transit/reported_accuracy.csv")]
+
+
+def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]:
+    """The model against the profiled kernels of ``gpu`` on the transit ``machine``, one dict per kernel.
+
+    ``Z`` and the measured CS throughput (RCT) are both counted with ``counter`` (one of
+    :data:`COUNTERS`); the prediction is the equilibrium of ``machine`` at the kernel's ``n`` and
+    ``Z``: its MS throughput and PCT = ``Z × T`` (G thread-instructions/s per SM, Li et al. 2015, §2.2).
+    Keys: ``app, kernel, n, Z, bound, k, ms_predicted, ms_measured, PCT, RCT, ratio`` (PCT / RCT).
+    """
+    if counter not in COUNTERS:
+        raise ValueError(f"counter must be one of {COUNTERS}, got {counter!r}")
+    zcol, ccol = ("Z", "cs_measured") if counter == "inst_executed" else ("Z_issued1", "cs_measured_issued1")
+    rows = table(gpu, available=True)
+    if not rows:
+        raise ValueError(f"gpu must be one of the profiled GPUs "
+                         f"{sorted({r['gpu'] for r in table(available=True)})}, got {gpu!r}")
+    out = []
+    for r in rows:
+        e = machine.solve(r["n"], r[zcol])
+        pct = r[zcol] * e.ms_throughput
+        out.append({"app": r["app"], "kernel": r["kernel"], "n": r["n"], "Z": r[zcol], "bound": e.bound,
+                    "k": e.k, "ms_predicted": e.ms_throughput, "ms_measured": r["ms_measured"],
+                    "PCT": pct, "RCT": r[ccol], "ratio": pct / r[ccol]})
+    return out
+
+
+def accuracy(rows: list[dict], min_threads: float = 0.0) -> float:
+    """``1 − mean |PCT − RCT| / RCT`` over the rows of :func:`predictions` with ``n ≥ min_threads``.
+
+    The paper reports an accuracy without defining it (§3); this is the book's reading of it.
+    """
+    kept = [r for r in rows if r["n"] >= min_threads]
+    if not kept:
+        raise ValueError(f"min_threads leaves no rows: the largest n is {max(r['n'] for r in rows):g}, "
+                         f"got min_threads={min_threads!r}")
+    return 1.0 - statistics.fmean(abs(r["PCT"] - r["RCT"]) / r["RCT"] for r in kept)
