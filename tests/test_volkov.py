@@ -20,8 +20,8 @@ def test_params_by_generation_and_product():
         p = volkov.params(gen)
         assert volkov.params(p.product) == p
         assert p.gpu == gen and p.kind == "memory"
-    with pytest.raises(ValueError, match="one of the five GPUs"):
-        volkov.params("A100")
+    with pytest.raises(ValueError, match="Volkov's five GPUs or a modern GPU"):
+        volkov.params("K40")
     with pytest.raises(ValueError, match="latency_model"):
         volkov.params("Kepler", latency_model="two_term")
 

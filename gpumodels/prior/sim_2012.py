@@ -48,7 +48,9 @@ def sustained_gbs(p: Params) -> float:
     try:
         return _ch6(p.gpu, "6.4", "peak")
     except KeyError as e:
-        raise ValueError(f"p must be one of Volkov's five GPUs: {e}") from None
+        if not p.latency_terms and p.mem_thru > 0:        # a modern GPU: mem_thru is its sustained bandwidth
+            return p.mem_thru_gbs
+        raise ValueError(f"p must be one of Volkov's five GPUs or a modern GPU: {e}") from None
 
 
 def sim2012(p: Params, n, alpha, *, mwp_peak: float | None = None, cwp_minus_one: bool = True) -> Estimate:

@@ -161,16 +161,23 @@ def _s47(quantity: str) -> float:
 
 
 @lru_cache(maxsize=None)
-def params(name: str, latency_model: str = "table_6_5") -> Params:
-    """The Table 4.1 parameter set of one of Volkov's five GPUs.
+def params(name: str, latency_model: str = "table_6_5", *, method: str | None = None,
+           bandwidth: str = "read") -> Params:
+    """The Table 4.1 parameter set of one of Volkov's five GPUs, or of a modern GPU.
 
     Parameters
     ----------
     name : str
         ``"G80"``, ``"GT200"``, ``"Fermi"``, ``"Kepler"``, ``"Maxwell"`` or the same GPUs by
-        product name (``"8800GTX"``, ``"GTX280"``, ``"GTX480"``, ``"GTX680"``, ``"GTX980"``).
+        product name (``"8800GTX"``, ``"GTX280"``, ``"GTX480"``, ``"GTX680"``, ``"GTX980"``); or a
+        modern GPU of :data:`gpumodels.volkov.modern.GPUS` (``"V100 PCIe"``, ``"A100"``,
+        ``"A100 80GB"``, ``"H100 PCIe"``, ``"H100"``, ``"GH200"``, ``"L40"``), whose parameters come
+        from public measurements (:func:`gpumodels.volkov.modern.params`).
     latency_model : str
-        ``"table_6_5"`` (one term, all GPUs) or ``"two_term"`` (the better G80 fit of §6.4).
+        ``"table_6_5"`` (one term, all GPUs) or ``"two_term"`` (the better G80 fit of §6.4);
+        Volkov's GPUs only.
+    method, bandwidth : str
+        Modern GPUs only: the latency measurement and the bandwidth that sets ``mem_thru``.
 
     Examples
     --------
@@ -180,7 +187,20 @@ def params(name: str, latency_model: str = "table_6_5") -> Params:
     >>> round(p.mem_thru_gbs)
     211
     """
-    gen = _generation(name)
+    from . import modern
+
+    try:
+        gen = _generation(name)
+    except ValueError:
+        try:
+            modern.gpu_name(name)
+        except ValueError:
+            allowed = ", ".join(GENERATIONS) + ", " + ", ".join(modern.GPUS)
+            raise ValueError(f"name must be one of Volkov's five GPUs or a modern GPU: {allowed}; "
+                             f"got {name!r}") from None
+        return modern.params(name, method=method, bandwidth=bandwidth)
+    if method is not None or bandwidth != "read":
+        raise ValueError(f"method and bandwidth apply to modern GPUs only; {gen} has Table 4.1's parameters")
     row = _table_4_1()[gen]
     rows65 = [r for r in read_rows(_T65) if r["gpu"] == gen]
     models = sorted({r["variant"] for r in rows65})
@@ -390,6 +410,9 @@ def instruction_concurrency(p: Params, n, alpha):
 def _require_memory(p: Params) -> None:
     if p.kind != "memory":
         raise ValueError(f"the refined model applies to global-memory loads only (kind='memory'), got kind={p.kind!r}")
+    if not p.latency_terms:
+        raise ValueError(f"the refined model needs a Table 6.5 fit of latency vs throughput, and {p.gpu} has none "
+                         "(it needs latency measured under load, which no public source gives)")
 
 
 def refined_latency(p: Params, x, alpha):
