@@ -29,7 +29,6 @@ def test_params_for_every_modern_gpu(name):
     assert p.sources["mem_lat"] and p.sources["mem_thru"]
     # needed occupancy at alpha = 0 is Little's law, mem_lat x mem_thru
     assert volkov.needed_occupancy(p, 0.0) == pytest.approx(p.mem_lat * p.mem_thru)
-    assert modern.warps_to_saturate(p) == pytest.approx(p.mem_lat * p.mem_thru)
 
 
 def test_params_methods_and_errors():
@@ -78,8 +77,8 @@ def test_the_band_encloses_every_sourced_value():
 
 def test_gh200_triad_exceeds_the_warp_slots():
     p = volkov.params("GH200", bandwidth="triad")
-    assert round(modern.warps_to_saturate(p)) == 77 > p.max_warps_per_sm
-    assert round(modern.warps_to_saturate(volkov.params("GH200"))) == 56
+    assert round(volkov.needed_occupancy(p, 0.0)) == 77 > p.max_warps_per_sm
+    assert round(volkov.needed_occupancy(volkov.params("GH200"), 0.0)) == 56
 
 
 def test_every_latency_has_a_source_and_a_method():
@@ -112,3 +111,10 @@ def test_model_band_contains_the_default_curve():
         lo, hi = modern.model_band("volkov_basic", "GH200", n, a)
         mid = np.asarray(prior.evaluate("volkov_basic", volkov.params("GH200"), n, a).ipc)
         assert np.all(lo <= mid + 1e-12) and np.all(mid <= hi + 1e-12) and np.all(lo >= 0)
+
+
+def test_crosscheck_sums_accel_sim_increments():
+    rows = {(r["architecture"], r["source"].split()[0]): r for r in modern.crosscheck()}
+    assert rows[("Ampere", "Accel-Sim")]["dram"] == 37 + 224 + 198
+    assert rows[("Maxwell", "Volkov")]["dram"] == volkov.params("Maxwell").mem_lat
+    assert rows[("Maxwell", "PPT-GPU")]["dram"] == 379 and rows[("Volta", "PPT-GPU")]["dram"] == 302

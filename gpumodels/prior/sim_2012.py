@@ -48,7 +48,9 @@ def sustained_gbs(p: Params) -> float:
     try:
         return _ch6(p.gpu, "6.4", "peak")
     except KeyError as e:
-        if not p.latency_terms and p.mem_thru > 0:        # a modern GPU: mem_thru is its sustained bandwidth
+        from ..volkov import modern
+
+        if p.gpu in modern.GPUS:          # a modern GPU: its mem_thru is a sustained bandwidth already
             return p.mem_thru_gbs
         raise ValueError(f"p must be one of Volkov's five GPUs or a modern GPU: {e}") from None
 

@@ -42,6 +42,8 @@ import numpy as np
 
 from .. import hardware
 from .._data import read_rows
+from .synthetic import BYTES_PER_LOAD, Params
+from .synthetic import params as volkov_params
 
 GPUS = ("V100PCIe", "A100", "A100-80", "H100PCIe", "H100", "GH200", "L40")
 """The modern GPUs with a parameter set, by their records in ``data/gpus.csv``."""
@@ -60,13 +62,13 @@ BANDWIDTHS = ("read", "triad", "copy")
 WINDOW_MB = (128.0, 256.0)
 """Footprints (MB) over which the random-chase plateau is taken."""
 
-BYTES_PER_LOAD = 128
 GIB = 2 ** 30 / 1e9
 
 _LAT = "modern/gpu_benches_latency.csv"
 _STREAM = "modern/gpu_benches_stream.csv"
 _MEAS = "modern/measurements.csv"
 _ALU = "modern/alu.csv"
+_CFG = "modern/simulator_configs.csv"
 _METHOD_PREFIX = {"unlocked chase": "AI_kernels", "mt4g": "mt4g"}
 
 
@@ -100,14 +102,15 @@ def latency_curves(gpu: str) -> list[dict]:
 
 def chase_plateau(gpu: str, window_mb: tuple[float, float] = WINDOW_MB) -> list[dict]:
     """The random-chase plateau per gpu-benches source: median cycles over footprints in ``window_mb``."""
+    g = gpu_name(gpu)
     lo, hi = (float(x) for x in window_mb)
     if not 0 < lo < hi:
         raise ValueError(f"window_mb must be (lo, hi) with 0 < lo < hi in MB, got {window_mb!r}")
     rows = []
-    for c in latency_curves(gpu):
+    for c in latency_curves(g):
         sel = (c["footprint_mb"] >= lo) & (c["footprint_mb"] <= hi)
         if sel.any():
-            rows.append({"gpu": gpu_name(gpu), "quantity": "mem_lat", "value": float(np.median(c["cycles"][sel])),
+            rows.append({"gpu": g, "quantity": "mem_lat", "value": float(np.median(c["cycles"][sel])),
                          "unit": "cycles", "method": "random chase",
                          "footprint": f"{lo:g}-{hi:g} MB ({int(sel.sum())} footprints)",
                          "clock_mhz": c["clock_mhz"], "source": c["source"]})
@@ -132,7 +135,11 @@ def _stream_peaks(g: str) -> list[dict]:
 def measurements(gpu: str) -> list[dict]:
     """Every sourced latency and bandwidth row of ``gpu``: random-chase plateaus, stream peaks and
     ``data/modern/measurements.csv``; bandwidths converted to GB/s (a GiB is 1.0737 GB)."""
-    g = gpu_name(gpu)
+    return [dict(r) for r in _measurements(gpu_name(gpu))]
+
+
+@lru_cache(maxsize=None)
+def _measurements(g: str) -> tuple[dict, ...]:
     rows = chase_plateau(g) + _stream_peaks(g)
     for r in read_rows(_MEAS):
         if r["gpu"] != g:
@@ -145,18 +152,18 @@ def measurements(gpu: str) -> list[dict]:
         rows.append({"gpu": g, "quantity": r["quantity"], "value": value, "unit": unit, "method": r["method"],
                      "footprint": r["footprint"], "clock_mhz": float(r["clock_mhz"]) if r["clock_mhz"] else None,
                      "source": r["source"]})
-    return rows
+    return tuple(rows)
 
 
 def _latencies(g: str, method: str) -> list[dict]:
-    rows = [r for r in measurements(g) if r["quantity"] == "mem_lat"]
+    rows = [r for r in _measurements(g) if r["quantity"] == "mem_lat"]
     if method == "random chase":
         return [r for r in rows if r["method"] == "random chase"]
     return [r for r in rows if r["method"].startswith(_METHOD_PREFIX[method])]
 
 
 def _bandwidths(g: str, kind: str) -> list[dict]:
-    return [r for r in measurements(g) if r["quantity"] == f"{kind}_bw"]
+    return [r for r in _measurements(g) if r["quantity"] == f"{kind}_bw"]
 
 
 def mem_thru(bandwidth_gbs, gpu: str):
@@ -170,9 +177,7 @@ def _alu() -> dict[str, dict]:
     return {r["gpu"]: r for r in read_rows(_ALU)}
 
 
-def _build(g: str, lat: float, lat_src: str, bw: float, bw_src: str):
-    from .synthetic import Params
-
+def _build(g: str, lat: float, lat_src: str, bw: float, bw_src: str) -> Params:
     rec = hardware.get_gpu(g)
     alu = _alu()[g]
     return Params(
@@ -244,21 +249,35 @@ def band(fn, name: str, *args, **kwargs) -> tuple[np.ndarray, np.ndarray]:
     return vals.min(axis=0), vals.max(axis=0)
 
 
-def warps_to_saturate(p) -> float:
-    """Little's law for memory (§4.2, α = 0): ``mem_lat × mem_thru`` warps per SM, one 128-B load each in flight."""
-    return p.mem_lat * p.mem_thru
-
-
 def model_band(model: str, name: str, n, alpha) -> tuple[np.ndarray, np.ndarray]:
-    """Elementwise minimum and maximum of ``prior.evaluate(model, p, n, alpha).ipc`` over
-    :func:`variants` of ``name``: a prior model's uncertainty band from the sourced spread."""
+    """:func:`band` of a prior model's ``prior.evaluate(model, p, n, alpha).ipc`` (validity warnings
+    silenced: the band shows the spread, the flags stay on each model's own curve)."""
     import warnings
 
     from .. import prior
 
-    vals = []
-    for p in variants(name):
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore", prior.ModelValidityWarning)
-            vals.append(np.asarray(prior.evaluate(model, p, n, alpha).ipc, dtype=float))
-    return np.nanmin(vals, axis=0), np.nanmax(vals, axis=0)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", prior.ModelValidityWarning)
+        return band(lambda p: prior.evaluate(model, p, n, alpha).ipc, name)
+
+
+def crosscheck() -> list[dict]:
+    """DRAM and FP32 add latencies (cycles) as Volkov, the public chase and two simulators'
+    configuration files give them (``data/modern/simulator_configs.csv``); Accel-Sim's DRAM
+    latency is the sum of its L1 latency and its two increments (L2 − L1, DRAM − L2)."""
+    cfg = {(r["architecture"], r["quantity"]): float(r["value"]) for r in read_rows(_CFG)}
+    mx, v, a = volkov_params("Maxwell"), params("V100 PCIe"), params("A100 80GB")
+    sim_dram = sum(cfg[("Ampere", q)] for q in ("gpgpu_l1_latency", "gpgpu_l2_rop_latency", "dram_latency"))
+    return [
+        {"architecture": "Maxwell", "source": "Volkov Table 4.1", "dram": mx.mem_lat, "fp32_add": mx.alu_lat},
+        {"architecture": "Maxwell", "source": "PPT-GPU configuration", "dram": cfg[("Maxwell", "dram_mem_access")],
+         "fp32_add": cfg[("Maxwell", "fALU")]},
+        {"architecture": "Volta", "source": "gpu-benches random chase (V100 PCIe)", "dram": v.mem_lat,
+         "fp32_add": v.alu_lat},
+        {"architecture": "Volta", "source": "PPT-GPU configuration", "dram": cfg[("Volta", "dram_mem_access")],
+         "fp32_add": cfg[("Volta", "fALU")]},
+        {"architecture": "Ampere", "source": "gpu-benches random chase (A100 80 GB)", "dram": a.mem_lat,
+         "fp32_add": None},
+        {"architecture": "Ampere", "source": "Accel-Sim A100 configuration, L1 + L2 + DRAM increments",
+         "dram": sim_dram, "fp32_add": cfg[("Ampere", "ptx_opcode_latency_fp")]},
+    ]
