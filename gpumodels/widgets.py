@@ -8,6 +8,7 @@ built by plain functions (``gpu_summary_html``, ``occupancy_summary_html``) that
 from __future__ import annotations
 
 import html
+import math
 
 from . import hardware, occupancy as occ
 
@@ -228,6 +229,57 @@ def prior_explorer(gpu: str = "Fermi"):
             plot_out.clear_output(wait=True)
             fig, ax = plotting.figure(width=6.4, height=3.8)
             prior.compare.plot_panel(ax, chosen, volkov.params(pick.value), alpha.value)
+            ax.legend(fontsize=7)
+            plt.show()
+
+    for w in (models, pick, alpha):
+        w.observe(update, names="value")
+    update()
+    return W.VBox([W.HBox([models, W.VBox([pick, alpha])]), html_out, plot_out])
+
+
+def modern_summary_html(gpu: str, models, fraction: float = 0.9) -> str:
+    """HTML table: each chosen model's occupancy for ``fraction`` of its own peak at α = 0 and its
+    cusp on a modern GPU, default parameters and range over sources (:func:`gpumodels.volkov.modern.model_table`)."""
+    from .volkov import modern
+
+    rows = []
+    for r in modern.model_table((gpu,), tuple(models), fraction):
+        if r["note"]:
+            rows.append((r["label"], "not evaluated", r["note"]))
+            continue
+        need = "no peak" if math.isnan(r["alpha0"]) else f"{r['alpha0']:.1f} ({r['alpha0_lo']:.1f}–{r['alpha0_hi']:.1f})"
+        cusp = ("no peak at some α" if math.isnan(r["cusp_warps"]) else
+                f"{r['cusp_warps']:.1f} warps at α = {r['cusp_alpha']:.3g}" if r["is_cusp"] else
+                f"no cusp (max {r['cusp_warps']:.1f} warps)")
+        rows.append((r["label"], need, cusp))
+    head = f"<b>{html.escape(modern.gpu_name(gpu))}: occupancy for {fraction:.0%} of each model's own peak (warps/SM)</b>"
+    return head + _table_html(rows, ("model", "α = 0 (range over sources)", "cusp"))
+
+
+def modern_explorer(gpu: str = "H100 PCIe"):
+    """Pick a modern GPU, α and models: throughput vs occupancy of each model with its band over the
+    sourced latencies and bandwidths, and the needed occupancy and cusp of each."""
+    import ipywidgets as W
+    import matplotlib.pyplot as plt
+
+    from . import plotting
+    from .volkov import modern
+
+    models = W.SelectMultiple(options=[(modern.label(k), k) for k in modern.MODELS],
+                              value=("sim2012", "volkov_basic", "transit2015"), description="models", rows=10)
+    pick = W.Dropdown(options=list(modern.GPUS), value=modern.gpu_name(gpu), description="GPU")
+    alpha = W.SelectionSlider(options=[0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, float("inf")],
+                              value=16.0, description="α (adds/load)")
+    html_out, plot_out = W.HTML(), W.Output()
+
+    def update(*_):
+        chosen = tuple(models.value) or ("volkov_basic",)
+        html_out.value = modern_summary_html(pick.value, chosen)
+        with plot_out:
+            plot_out.clear_output(wait=True)
+            fig, ax = plotting.figure(width=6.4, height=3.8)
+            modern.plot_models([ax], pick.value, (alpha.value,), chosen)
             ax.legend(fontsize=7)
             plt.show()
 

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gpumodels import hardware, prior, volkov
 from gpumodels._data import read_rows
@@ -85,7 +87,7 @@ def test_every_latency_has_a_source_and_a_method():
     for name in modern.GPUS:
         for r in modern.measurements(name):
             assert r["source"].strip() and r["method"].strip(), r
-    for f in ("gpu_benches_latency", "gpu_benches_stream", "measurements", "alu", "simulator_configs"):
+    for f in ("gpu_benches_latency", "gpu_benches_stream", "measurements", "alu", "simulator_configs", "amd"):
         rows = read_rows(f"modern/{f}.csv")
         assert rows and all(r["source"].strip() for r in rows), f
     for r in read_rows("modern/alu.csv"):
@@ -93,16 +95,109 @@ def test_every_latency_has_a_source_and_a_method():
         assert int(r["fp32_lanes_per_sm"]) == hardware.get_gpu(r["gpu"]).cuda_cores_per_sm
 
 
-def test_prior_models_run_on_modern_parameters():
+@pytest.mark.parametrize("name", modern.GPUS)
+def test_every_model_runs_on_modern_parameters(name):
+    p = volkov.params(name)
+    n = np.arange(1.0, p.max_warps_per_sm + 1.0)
+    for m in modern.MODELS:
+        for a in (0.0, 4.0, np.inf):
+            if m == "cuda_guide" and a == 0:
+                continue
+            try:
+                with np.errstate(all="ignore"), prior.expected_invalid():
+                    est = modern.evaluate(m, p, n, a)
+            except ValueError as e:        # only the A100 80 GB lacks an input: its pin bandwidth
+                assert p.gpu == "A100-80" and "pin bandwidth" in str(e) and m in (
+                    "hong_kim2009", "huang2014_rr", "huang2014_gto"), (m, e)
+                continue
+            ipc = np.asarray(est.ipc)
+            assert np.all(np.isfinite(ipc) & (ipc >= 0)), (m, a)
+    with pytest.raises(ValueError, match="Table 6.5"):
+        modern.evaluate("volkov_refined", p, n, 4.0)
+    with pytest.raises(ValueError, match="model must be one of"):
+        modern.evaluate("roofline", p, n, 4.0)
+
+
+def test_zhang_owens_take_the_basic_models_curves():
     p = volkov.params("H100 PCIe")
     n = np.arange(1.0, 65.0)
-    for m in prior.MODELS:
-        if m in ("zhang_owens2011", "zhang_owens2011_add", "volkov_refined"):
+    for a in (0.0, np.inf):     # at the two ends the input curves are the answer
+        zo = modern.evaluate("zhang_owens2011", p, n, a).ipc
+        assert np.allclose(zo, modern.evaluate("volkov_basic", p, n, a).ipc)
+    assert "basic-model input curves" in modern.label("zhang_owens2011_add")
+
+
+@pytest.mark.parametrize("name", modern.GPUS)
+def test_needed_occupancy_of_the_basic_model_is_volkovs(name):
+    # the grid search lands on the first grid point at or above the closed form, 0.9 x Little's law
+    p = volkov.params(name)
+    alphas = np.array([0.0, 0.5, 3.0, 20.0, 100.0, np.inf])
+    exact = volkov.needed_occupancy(p, alphas, 0.9)
+    got = modern.needed_occupancy("volkov_basic", p, alphas)
+    assert np.all(got >= exact - 1e-9) and np.all(got < exact + modern.STEP + 1e-9)
+    c = modern.cusp("volkov_basic", p)
+    on_grid = volkov.needed_occupancy(p, modern.CUSP_ALPHAS, 0.9)
+    assert c["is_cusp"] and c["warps"] == pytest.approx(on_grid.max(), abs=modern.STEP)
+    a_exact, _ = volkov.cusp_exact(p)
+    assert a_exact / 2 ** 0.25 <= c["alpha"] <= a_exact * 2 ** 0.25
+
+
+def test_needed_occupancy_says_when_a_model_has_no_peak():
+    p = volkov.params("GH200")
+    assert np.isnan(modern.needed_occupancy("huang2014_rr", p, 0.0)[0])    # grows without bound
+    assert np.isnan(modern.needed_occupancy("cuda_guide", p, 0.0)[0])      # alpha = 0 not taken
+    assert modern.needed_occupancy("cuda_guide", p, np.inf)[0] == pytest.approx(modern.STEP)
+    c = modern.cusp("huang2014_rr", p)
+    assert np.isnan(c["warps"]) and not c["is_cusp"]
+    with pytest.raises(ValueError, match="fraction"):
+        modern.needed_occupancy("volkov_basic", p, 0.0, fraction=1.5)
+
+
+def test_model_table_rows_and_bands():
+    rows = modern.model_table()
+    assert {(r["gpu"], r["model"]) for r in rows} == {(g, m) for g in modern.GPUS for m in modern.MODELS}
+    for r in rows:
+        if r["note"]:
+            assert r["gpu"] == "A100-80" and "pin bandwidth" in r["note"]
             continue
-        with np.errstate(all="ignore"), prior.expected_invalid():
-            est = prior.evaluate(m, p, n, 4.0)
-        ipc = np.asarray(est.ipc)
-        assert np.all(np.isfinite(ipc) & (ipc >= 0) | np.isnan(ipc)), m
+        for q, lo, hi in (("alpha0", "alpha0_lo", "alpha0_hi"), ("alpha_inf", "alpha_inf_lo", "alpha_inf_hi"),
+                          ("cusp_warps", "cusp_lo", "cusp_hi")):
+            if not np.isnan(r[q]):
+                assert 0 < r[q] <= 2 * r["max_warps"], (r["gpu"], r["model"], q)
+            if not np.isnan(r[lo]) and r["model"] in ("volkov_basic", "transit2015", "sim2012", "zhang_owens2011"):
+                assert r[lo] - 1e-9 <= r[q] <= r[hi] + 1e-9, (r["gpu"], r["model"], q)
+    cusps = {(r["gpu"], r["model"]): r.get("is_cusp") for r in rows}
+    # Volkov's basic model has a cusp on every modern GPU; Sim et al. and Hong & Kim have none (cf. §7.10)
+    assert all(cusps[(g, "volkov_basic")] and not cusps[(g, "sim2012")] for g in modern.GPUS)
+    assert not any(cusps[(g, "hong_kim2009")] for g in modern.GPUS if g != "A100-80")
+
+
+def test_model_pivot_cells():
+    rows = modern.model_table(("A100 80GB", "GH200"), ("hong_kim2009", "huang2014_rr", "volkov_basic"))
+    t = modern.model_pivot(rows, "cusp_warps")
+    assert t.loc["Hong & Kim 2009", "A100-80"] == "n/a"
+    assert t.loc["Huang et al. 2014, round-robin", "GH200"] == "–"
+    assert " at α = " in t.loc["Volkov basic (§4.1)", "GH200"]
+    assert t.loc["Hong & Kim 2009", "GH200"].endswith("no cusp")
+    with pytest.raises(ValueError, match="quantity must be"):
+        modern.model_pivot(rows, "cusp")
+
+
+def test_modern_summary_html():
+    from gpumodels import widgets
+
+    text = widgets.modern_summary_html("A100 80GB", ("hong_kim2009", "volkov_basic"))
+    assert "not evaluated" in text and "warps at α" in text
+
+
+def test_sequential_chase_rows():
+    p = volkov.params("A100 80GB", method="sequential chase")
+    assert p.mem_lat == pytest.approx(460.76)
+    assert modern.spread("A100 80GB")["mem_lat"][0] == pytest.approx(460.76)
+    with pytest.raises(ValueError, match="has no 'sequential chase' latency"):
+        volkov.params("GH200", method="sequential chase")
+    alu = {r["gpu"]: r for r in read_rows("modern/alu.csv")}
+    assert alu["A100-80"]["alu_lat_method"].startswith("measured")
 
 
 def test_model_band_contains_the_default_curve():
@@ -114,7 +209,37 @@ def test_model_band_contains_the_default_curve():
 
 
 def test_crosscheck_sums_accel_sim_increments():
-    rows = {(r["architecture"], r["source"].split()[0]): r for r in modern.crosscheck()}
-    assert rows[("Ampere", "Accel-Sim")]["dram"] == 37 + 224 + 198
-    assert rows[("Maxwell", "Volkov")]["dram"] == volkov.params("Maxwell").mem_lat
-    assert rows[("Maxwell", "PPT-GPU")]["dram"] == 379 and rows[("Volta", "PPT-GPU")]["dram"] == 302
+    rows = {(r["architecture"], r["source"]): r for r in modern.crosscheck()}
+    config = rows[("Ampere", "Accel-Sim A100 configuration, L1 + L2 + DRAM increments")]
+    assert config["dram"] == 37 + 224 + 198
+    tuner = rows[("Ampere", "Accel-Sim tuner, sequential chase (A100 80 GB PCIe, AMALi)")]
+    assert tuner["dram"] == pytest.approx(460.76) and abs(tuner["dram"] - config["dram"]) < 2
+    assert rows[("Maxwell", "Volkov Table 4.1")]["dram"] == volkov.params("Maxwell").mem_lat
+    assert rows[("Maxwell", "PPT-GPU configuration")]["dram"] == 379
+    assert rows[("Volta", "PPT-GPU configuration")]["dram"] == 302
+
+
+@settings(max_examples=25, deadline=None)
+@given(lat=st.floats(150.0, 1200.0), thru=st.floats(0.005, 0.2), alpha=st.sampled_from([0.0, 0.5, 4.0, 40.0, np.inf]),
+       model=st.sampled_from(modern.MODELS))
+def test_needed_occupancy_is_bounded_or_nan(lat, thru, alpha, model):
+    p = volkov.params("GH200").replace(mem_lat=lat, mem_thru=thru)
+    need = modern.needed_occupancy(model, p, alpha)[0]
+    assert np.isnan(need) or modern.STEP - 1e-9 <= need <= 2 * p.max_warps_per_sm + 1e-9
+    if model == "volkov_basic":     # Little's law: more latency never needs fewer warps
+        more = modern.needed_occupancy(model, p.replace(mem_lat=lat * 1.5), alpha)[0]
+        assert more >= need - 1e-9
+
+
+def test_littles_law_in_bytes():
+    rows = {r["gpu"]: r for r in modern.littles_law()}
+    for g in modern.GPUS:      # in warp loads it is the needed occupancy at alpha = 0
+        assert rows[g]["loads_read"] == pytest.approx(volkov.needed_occupancy(volkov.params(g), 0.0))
+        assert rows[g]["load_bytes"] == 128 and rows[g]["slot_bytes"] == 128 * rows[g]["slots"]
+    mi = rows["MI210"]
+    assert (mi["units"], mi["load_bytes"], mi["slots"], mi["clock_ghz"]) == (104, 256, 32, 1.7)
+    plateau = [r["value"] for r in modern.chase_plateau("MI210")]
+    assert len(plateau) == 2 and min(plateau) <= mi["mem_lat"] <= max(plateau)
+    assert mi["bytes_read"] == pytest.approx(mi["mem_lat"] * mi["read_gbs"] / (104 * 1.7))
+    with pytest.raises(ValueError, match="AMD GPU"):
+        volkov.params("MI210")

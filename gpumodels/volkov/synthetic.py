@@ -194,7 +194,9 @@ def params(name: str, latency_model: str = "table_6_5", *, method: str | None = 
     except ValueError:
         try:
             modern.gpu_name(name)
-        except ValueError:
+        except ValueError as e:
+            if isinstance(name, str) and name.upper() in modern.AMD:
+                raise ValueError(str(e)) from None
             allowed = ", ".join(GENERATIONS) + ", " + ", ".join(modern.GPUS)
             raise ValueError(f"name must be one of Volkov's five GPUs or a modern GPU: {allowed}; "
                              f"got {name!r}") from None
