@@ -588,3 +588,23 @@ def littles_law(names=GPUS + AMD) -> list[dict]:
             row[f"loads_{k}"] = row[f"bytes_{k}"] / load
         rows.append(row)
     return rows
+
+
+#: The on-chip latencies :func:`other_latencies` tabulates (cycles).
+OTHER_LATENCIES = ("alu_lat", "sfu_lat", "shared_lat", "l1_lat", "l2_lat")
+
+
+def other_latencies(names=GPUS):
+    """Sourced on-chip latencies (cycles) per GPU: FP32 add, SFU (fast square root), shared memory,
+    L1 and L2 hits, one column each (:data:`OTHER_LATENCIES`; the methods and sources are in
+    :func:`measurements`). A GPU with several rows of one quantity gets their median; a quantity
+    nobody measured on a GPU stays empty (``nan``), never filled in."""
+    import pandas as pd
+
+    table = {}
+    for name in names:
+        g = gpu_name(name)
+        rows = _measurements(g)
+        table[g] = {q: statistics.median([r["value"] for r in rows if r["quantity"] == q])
+                    if any(r["quantity"] == q for r in rows) else float("nan") for q in OTHER_LATENCIES}
+    return pd.DataFrame(table).T[list(OTHER_LATENCIES)]
