@@ -209,26 +209,23 @@ def prior_summary_html(models, gpu: str, alpha: float) -> str:
     return head + _table_html(rows, ("model", "quotient range", "impossible outputs"))
 
 
-def prior_explorer(gpu: str = "Fermi"):
-    """Pick models, GPU and α: throughput vs occupancy of each model over the simulated reference."""
+def _models_explorer(models, pick, alpha, summary, draw):
+    """Wire a models × GPU × α explorer: ``summary(chosen, gpu, alpha)`` gives the HTML above the
+    figure, ``draw(ax, chosen, gpu, alpha)`` draws it (the chosen models, Volkov basic if none)."""
     import ipywidgets as W
     import matplotlib.pyplot as plt
 
-    from . import plotting, prior, volkov
+    from . import plotting
 
-    models = W.SelectMultiple(options=[(prior.LABELS[k], k) for k in prior.MODELS],
-                              value=("sim2012", "volkov_basic"), description="models", rows=9)
-    pick = W.Dropdown(options=list(volkov.GENERATIONS), value=volkov.params(gpu).gpu, description="GPU")
-    alpha = W.SelectionSlider(options=list(prior.reference.ALPHAS), value=32, description="α (adds/load)")
     html_out, plot_out = W.HTML(), W.Output()
 
     def update(*_):
-        chosen = list(models.value) or ["volkov_basic"]
-        html_out.value = prior_summary_html(chosen, pick.value, alpha.value)
+        chosen = tuple(models.value) or ("volkov_basic",)
+        html_out.value = summary(chosen, pick.value, alpha.value)
         with plot_out:
             plot_out.clear_output(wait=True)
             fig, ax = plotting.figure(width=6.4, height=3.8)
-            prior.compare.plot_panel(ax, chosen, volkov.params(pick.value), alpha.value)
+            draw(ax, chosen, pick.value, alpha.value)
             ax.legend(fontsize=7)
             plt.show()
 
@@ -236,6 +233,20 @@ def prior_explorer(gpu: str = "Fermi"):
         w.observe(update, names="value")
     update()
     return W.VBox([W.HBox([models, W.VBox([pick, alpha])]), html_out, plot_out])
+
+
+def prior_explorer(gpu: str = "Fermi"):
+    """Pick models, GPU and α: throughput vs occupancy of each model over the simulated reference."""
+    import ipywidgets as W
+
+    from . import prior, volkov
+
+    models = W.SelectMultiple(options=[(prior.LABELS[k], k) for k in prior.MODELS],
+                              value=("sim2012", "volkov_basic"), description="models", rows=9)
+    pick = W.Dropdown(options=list(volkov.GENERATIONS), value=volkov.params(gpu).gpu, description="GPU")
+    alpha = W.SelectionSlider(options=list(prior.reference.ALPHAS), value=32, description="α (adds/load)")
+    return _models_explorer(models, pick, alpha, lambda c, g, a: prior_summary_html(list(c), g, a),
+                            lambda ax, c, g, a: prior.compare.plot_panel(ax, list(c), volkov.params(g), a))
 
 
 def modern_summary_html(gpu: str, models, fraction: float = 0.9) -> str:
@@ -261,9 +272,7 @@ def modern_explorer(gpu: str = "H100 PCIe"):
     """Pick a modern GPU, α and models: throughput vs occupancy of each model with its band over the
     sourced latencies and bandwidths, and the needed occupancy and cusp of each."""
     import ipywidgets as W
-    import matplotlib.pyplot as plt
 
-    from . import plotting
     from .volkov import modern
 
     models = W.SelectMultiple(options=[(modern.label(k), k) for k in modern.MODELS],
@@ -271,22 +280,8 @@ def modern_explorer(gpu: str = "H100 PCIe"):
     pick = W.Dropdown(options=list(modern.GPUS), value=modern.gpu_name(gpu), description="GPU")
     alpha = W.SelectionSlider(options=[0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, float("inf")],
                               value=16.0, description="α (adds/load)")
-    html_out, plot_out = W.HTML(), W.Output()
-
-    def update(*_):
-        chosen = tuple(models.value) or ("volkov_basic",)
-        html_out.value = modern_summary_html(pick.value, chosen)
-        with plot_out:
-            plot_out.clear_output(wait=True)
-            fig, ax = plotting.figure(width=6.4, height=3.8)
-            modern.plot_models([ax], pick.value, (alpha.value,), chosen)
-            ax.legend(fontsize=7)
-            plt.show()
-
-    for w in (models, pick, alpha):
-        w.observe(update, names="value")
-    update()
-    return W.VBox([W.HBox([models, W.VBox([pick, alpha])]), html_out, plot_out])
+    return _models_explorer(models, pick, alpha, lambda c, g, a: modern_summary_html(g, c),
+                            lambda ax, c, g, a: modern.plot_models([ax], g, (a,), c))
 
 
 def transit_summary_html(n: float, Z: float, R: float, k_delta: float, M: float, units: str = "GB/s per SM") -> str:
