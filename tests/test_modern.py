@@ -183,11 +183,18 @@ def test_model_pivot_cells():
         modern.model_pivot(rows, "cusp")
 
 
-def test_modern_summary_html():
+def test_modern_summary_html_and_explorer():
     from gpumodels import widgets
 
     text = widgets.modern_summary_html("A100 80GB", ("hong_kim2009", "volkov_basic"))
     assert "not evaluated" in text and "warps at α" in text
+    pytest.importorskip("ipywidgets")
+    box = widgets.modern_explorer("L40")
+    models, pick, alpha = box.children[0].children[0], *box.children[0].children[1].children
+    pick.value = "GH200"
+    alpha.value = 0.0
+    models.value = ("cuda_guide", "sim2012")
+    assert "GH200" in box.children[1].value and "Sim et al. 2012" in box.children[1].value
 
 
 def test_sequential_chase_rows():
