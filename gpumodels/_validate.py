@@ -40,12 +40,19 @@ def check_int(name: str, value, lo: int, hi: int | None = None, context: str | N
 
 def check_real(name: str, value, lo: float | None = None, hi: float | None = None,
                context: str | None = None, lo_open: bool = False) -> float:
-    """Return ``value`` as ``float`` if it is finite and within bounds; raise ``ValueError`` otherwise."""
+    """Return ``value`` as ``float`` if it is finite and within bounds; raise ``ValueError`` otherwise.
+
+    ``-0.0`` is returned as ``0.0`` (so that nothing downstream divides by a negative zero).
+    """
     lo_b = "(" if lo_open else "["
     rng = f"{lo_b}{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
+    try:
+        ok = not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(float(value))
+    except OverflowError:          # an int too large for a float
+        ok = False
+    if not ok:
         raise ValueError(f"{name} must be a finite number in {rng}{_where(context)}, got {value!r}")
-    v = float(value)
+    v = float(value) + 0.0
     if (lo is not None and (v < lo or (lo_open and v == lo))) or (hi is not None and v > hi):
         raise ValueError(f"{name} must be a finite number in {rng}{_where(context)}, got {v}")
     return v
@@ -55,15 +62,26 @@ def check_real(name: str, value, lo: float | None = None, hi: float | None = Non
 
 
 def as_array(name: str, value, lo: float = 0.0, allow_inf: bool = False, lo_open: bool = False) -> np.ndarray:
-    """``value`` as a float array; ``ValueError`` naming ``name`` if it is not numeric, NaN or out of range."""
-    if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be a number or an array of numbers, got {value!r}")
+    """``value`` as a float array; ``ValueError`` naming ``name`` if it is not numeric, NaN or out of range.
+
+    Only real numbers are taken: strings (``"8"``), booleans and boolean arrays are refused rather
+    than converted, an integer too large for a float is refused, and ``-0.0`` becomes ``0.0``.
+    """
+    what = f"{name} must be a number or an array of numbers"
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        raise ValueError(f"{what}, got {value!r}")
     try:
-        arr = np.asarray(value, dtype=float)
+        raw = np.asarray(value)
+        if raw.dtype.kind == "O" and not all(isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+                                             for x in raw.flat):
+            raise TypeError
+        if raw.dtype.kind not in "iufO":
+            raise TypeError
+        arr = raw.astype(float) + 0.0              # + 0.0 turns -0.0 into 0.0
+    except OverflowError:
+        raise ValueError(f"{name} must be a finite number, got a value too large for a float") from None
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number or an array of numbers, got {value!r}") from None
-    if arr.dtype == bool:
-        raise ValueError(f"{name} must be a number or an array of numbers, got booleans")
+        raise ValueError(f"{what}, got {value!r}") from None
     rng = f"{'(' if lo_open else '['}{lo}, {'inf]' if allow_inf else 'inf)'}"
     bad = np.isnan(arr) | (arr < lo) | ((arr == lo) if lo_open else False)
     if not allow_inf:
@@ -74,12 +92,23 @@ def as_array(name: str, value, lo: float = 0.0, allow_inf: bool = False, lo_open
     return arr
 
 
+def broadcast(**arrays) -> list[np.ndarray]:
+    """``np.broadcast_arrays`` of the named arrays; ``ValueError`` naming them and their shapes if
+    they do not broadcast."""
+    try:
+        return np.broadcast_arrays(*arrays.values())
+    except ValueError:
+        shapes = ", ".join(f"{k} {np.shape(v)}" for k, v in arrays.items())
+        raise ValueError(f"shapes do not broadcast together: {shapes}") from None
+
+
 def out(x: np.ndarray):
     """Return a 0-d result as a Python float and anything else as an array."""
     return float(x) if np.ndim(x) == 0 else x
 
 
 def check_fraction(name: str, value) -> float:
+    """Return ``value`` as ``float`` if it is a number in (0, 1]; ``ValueError`` otherwise."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (0 < float(value) <= 1):
         raise ValueError(f"{name} must be a number in (0, 1], got {value!r}")
     return float(value)
@@ -90,3 +119,11 @@ def check_choice(name: str, value, allowed) -> str:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
     return value
+
+
+def check_flag(name: str, value) -> bool:
+    """Return ``value`` if it is ``True`` or ``False`` (numpy booleans too); ``ValueError`` otherwise —
+    the string ``"False"`` is not taken as true."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from .._data import read_rows
-from .._validate import check_int, check_real
+from .._validate import check_flag, check_int, check_real
 from ..occupancy import occupancy
 from .coalescing import transactions_cc13
 from .model import divergent_counts, machine, predict
@@ -274,6 +274,7 @@ def dependence_sweep(warps: Sequence[int], independent: bool, use_npw: bool = Tr
 
     ``use_npw=False`` is the original model (MODEL_NOPW), which ignores independence.
     """
+    independent, use_npw = check_flag("independent", independent), check_flag("use_npw", use_npw)
     preds = []
     for w in warps:
         ind = 100 if (independent and use_npw) else 0
@@ -310,8 +311,9 @@ def divergence_example():
 def sync_inputs(threads_per_block: int, synchronised: bool, blocks_per_sm: int = 1, all_sms: bool = False) -> dict:
     """:func:`predict` arguments for Figure 29's programs A (``synchronised``) and B (``BENCHMARK_ASSUMPTIONS["sync"]``)."""
     m = machine("FX5600")
+    check_flag("synchronised", synchronised)
+    sms = m.sm_count if check_flag("all_sms", all_sms) else 1
     bps = check_int("blocks_per_sm", blocks_per_sm, 1, 8)
-    sms = m.sm_count if all_sms else 1
     return dict(gpu=m.gpu, threads_per_block=threads_per_block, blocks=bps * sms, active_sms=sms,
                 active_blocks_per_sm=bps, comp_insts=10, coal_mem_insts=2, synch_insts=1 if synchronised else 0)
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import hardware
-from .._validate import as_array
+from .._validate import as_array, broadcast
 from ..volkov.synthetic import WARP_SIZE, Params
 
 _RTOL = 1e-9
@@ -115,7 +115,7 @@ def grid(n, alpha, n_lo: float = 0.0):
     """Check and broadcast ``n`` (warps per SM, > ``n_lo``) and ``alpha`` (>= 0, may be inf)."""
     n_ = as_array("n", n, lo=n_lo, lo_open=True)
     a_ = as_array("alpha", alpha, allow_inf=True)
-    return np.broadcast_arrays(n_, a_)
+    return broadcast(n=n_, alpha=a_)
 
 
 def _join(flags: np.ndarray, cond, reason: str) -> np.ndarray:

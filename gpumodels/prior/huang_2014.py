@@ -42,7 +42,7 @@ import warnings
 import numpy as np
 
 from .._data import read_rows
-from .._validate import check_int, check_real
+from .._validate import check_flag, check_int, check_real
 from ..volkov.synthetic import BYTES_PER_LOAD, Params
 from .estimate import Estimate, ModelValidityWarning, add_fraction, grid, load_fraction, make, pin_bandwidth
 
@@ -191,8 +191,7 @@ def huang2014(p: Params, n, alpha, *, policy: str = "rr", bandwidth: bool = Fals
     ``"MSHR_delay not modelled"``. Regime: the policy, with ``"+bandwidth"`` when the term is on.
     """
     n_, a_ = grid(n, alpha)
-    if not isinstance(bandwidth, bool):
-        raise ValueError(f"bandwidth must be True or False, got {bandwidth!r}")
+    bandwidth = check_flag("bandwidth", bandwidth)
     units = issue_units(p)
     ipc = units / np.asarray(cpi_multithreading(n_ / units, a_, mem_lat=p.mem_lat, alu_lat=p.alu_lat,
                                                 policy=policy))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import check_real
+from .._validate import check_flag, check_real
 from ..volkov.synthetic import Params, _ch6
 from .estimate import Estimate, grid, load_fraction, make
 from .hong_kim_2009 import mwp_peak_bw
@@ -62,8 +62,7 @@ def sim2012(p: Params, n, alpha, *, mwp_peak: float | None = None, cwp_minus_one
     sustained GB/s. Regimes: ``"CWP > MWP"`` or ``"CWP <= MWP"`` (which ``T_exec`` formula applies).
     """
     n_, a_ = grid(n, alpha)
-    if not isinstance(cwp_minus_one, bool):
-        raise ValueError(f"cwp_minus_one must be True or False, got {cwp_minus_one!r}")
+    cwp_minus_one = check_flag("cwp_minus_one", cwp_minus_one)
     mwp_bw = (sim2012_mwp_peak_bw(sustained_gbs(p), p.sm_count, p.clock_ghz, p.mem_lat) if mwp_peak is None
               else check_real("mwp_peak", mwp_peak, 0.0, lo_open=True))
     g = load_fraction(a_)

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_array, check_real, out
+from .._validate import as_array, broadcast, check_real, out
 
 BOUNDS = ("thread", "memory", "computation", "capacity")
 """The four performance bounds of Li et al. 2015, §2.4."""
@@ -88,7 +88,7 @@ def _inputs(n, Z, R, k_delta, M):
     R = as_array("R", R, lo_open=True)
     k_delta = as_array("k_delta", k_delta, lo_open=True)
     M = as_array("M", M, lo_open=True)
-    return np.broadcast_arrays(n, Z, R, k_delta, M)
+    return broadcast(n=n, Z=Z, R=R, k_delta=k_delta, M=M)
 
 
 @dataclass(frozen=True)

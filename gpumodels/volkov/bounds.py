@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 from .._data import read_rows
 import numpy as np
 
-from .._validate import as_array, check_real, out
+from .._validate import as_array, check_flag, check_real, out
 
 WARP_SIZE = 32
 RESOURCES = ("cuda_cores", "sfu", "shared_banks", "memory", "issue")
@@ -286,6 +286,7 @@ def program_graph(program: Sequence[Instruction], dependency_latency: Mapping[st
     if not program:
         raise ValueError("program must contain at least one instruction")
     check_real("ilp_latency", ilp_latency, 0.0)
+    dual_issue = check_flag("dual_issue", dual_issue)
     g = ProgramGraph()
     names = [g.add_node(f"i{k}", ins.text) for k, ins in enumerate(program)]
     groups = dual_issue_groups(program, can_pair if dual_issue else None)

@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import hardware
 from .._data import read_rows
-from .._validate import as_array, check_fraction, out
+from .._validate import as_array, broadcast, check_flag, check_fraction, out
 
 WARP_SIZE = 32
 BYTES_PER_LOAD = 128          # a fully coalesced 32-bit load of one warp (§4.1, §6.5)
@@ -243,6 +243,7 @@ def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
     ``kind="memory"`` returns :func:`params` (optionally with §4.12's 8 issue cycles per load on
     Maxwell).
     """
+    issue_costs = check_flag("issue_costs", issue_costs)
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     base = params(name)
@@ -445,7 +446,7 @@ def refined_memory_throughput(p: Params, n, alpha):
     _require_memory(p)
     n_ = as_array("n", n)
     a = as_array("alpha", alpha, allow_inf=True)
-    n_, a = np.broadcast_arrays(n_, a)
+    n_, a = broadcast(n=n_, alpha=a)
     bound = np.asarray(throughput_bound(p, a), dtype=float)
     c_min = min(c for _, c in p.latency_terms) / p.gbs_per_ipc
     finite = np.isfinite(a) & (n_ > 0)
