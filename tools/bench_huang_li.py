@@ -13,7 +13,8 @@ is reported, not asserted.
 from __future__ import annotations
 
 import sys
-import time
+
+from _timing import best_of
 
 from gpumodels.huang_li import analysis, kernels
 
@@ -23,11 +24,7 @@ def main(repeats: int = 3) -> int:
     traces = [kernels.kernel(b).trace() for b in kernels.GENERATORS]
     for tr in traces:                                   # warm-up: numba compilation, caches
         analysis.analyze(tr, m)
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        ans = [analysis.analyze(tr, m) for tr in traces]
-        best = min(best, time.perf_counter() - t0)
+    best, ans = best_of(repeats, lambda: [analysis.analyze(tr, m) for tr in traces])
     warp_insts = sum(tr.n_ops for tr in traces)
     lanes = sum(int((tr.addr >= 0).sum()) for tr in traces)
     cache_reqs = sum(a.offchip_requests + a.l2_accesses for a in ans)

@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 
+from _timing import best_of
+
 
 def jit_seconds() -> float:
     code = ("import time; from gpumodels.huang_li import refsim; t = time.perf_counter(); "
@@ -40,11 +42,8 @@ def main(repeats: int = 3) -> int:
         streams.append(refsim.kernel_streams(k.trace(placements.parse_moves(t["moves"])), rm))
     prep = time.perf_counter() - t0
     refsim.run_streams(streams[0], rm)                     # warm (cached JIT)
-    best, reqs = float("inf"), 0
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        res = [refsim.run_streams(s, rm) for s in streams]
-        best = min(best, time.perf_counter() - t0)
+    best, res = best_of(repeats, lambda: [refsim.run_streams(s, rm) for s in streams])
+    reqs = 0
     for r in res:
         c = r.counters
         reqs += (c["tex_requests"] + c["const_requests"] + c["l2_read_requests"] + c["l2_write_requests"]

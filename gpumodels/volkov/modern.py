@@ -255,6 +255,17 @@ def variants(name: str) -> list:
             for la, bw in product(lats, bws)]
 
 
+def _unique_variants(name: str) -> list:
+    """:func:`variants` with one parameter set per distinct (``mem_lat``, ``mem_thru``) pair: two
+    sources that give the same number make the same model curve."""
+    seen, out = set(), []
+    for p in variants(name):
+        if (p.mem_lat, p.mem_thru) not in seen:
+            seen.add((p.mem_lat, p.mem_thru))
+            out.append(p)
+    return out
+
+
 def spread(name: str) -> dict[str, tuple[float, float]]:
     """Smallest and largest sourced ``mem_lat`` (cycles) and ``mem_thru`` (IPC/SM) of a GPU."""
     vs = variants(name)
@@ -263,8 +274,9 @@ def spread(name: str) -> dict[str, tuple[float, float]]:
 
 
 def band(fn, name: str, *args, **kwargs) -> tuple[np.ndarray, np.ndarray]:
-    """Elementwise minimum and maximum of ``fn(p, *args, **kwargs)`` over :func:`variants` of ``name``."""
-    vals = np.array([np.asarray(fn(p, *args, **kwargs), dtype=float) for p in variants(name)])
+    """Elementwise minimum and maximum of ``fn(p, *args, **kwargs)`` over :func:`variants` of ``name``
+    (each distinct parameter pair once)."""
+    vals = np.array([np.asarray(fn(p, *args, **kwargs), dtype=float) for p in _unique_variants(name)])
     return vals.min(axis=0), vals.max(axis=0)
 
 
@@ -315,6 +327,9 @@ EXCLUDED = {"volkov_refined": "needs a Table 6.5 fit of latency under load, whic
 #: α grid of :func:`needed_occupancy` and :func:`cusp`: 0, then 2^(k/4) from 1/4 to 1024, then ∞.
 CUSP_ALPHAS = np.concatenate(([0.0], 2.0 ** np.arange(-2.0, 10.0 + 1e-9, 0.25), [np.inf]))
 
+#: Models that take only α > 0 (the CUDA guide's estimate divides by α).
+POSITIVE_ALPHA_ONLY = frozenset({"cuda_guide"})
+
 #: Occupancy step (warps per SM) of :func:`needed_occupancy`'s search.
 STEP = 0.1
 
@@ -351,6 +366,12 @@ def evaluate(model: str, p: Params, n, alpha):
     return prior.evaluate(model, p, n, alpha)
 
 
+def _takes(model: str, alpha) -> np.ndarray:
+    """Which of ``alpha`` the model takes (all but α = 0 for :data:`POSITIVE_ALPHA_ONLY`)."""
+    a = np.asarray(alpha, dtype=float)
+    return a > 0 if model in POSITIVE_ALPHA_ONLY else np.ones(a.shape, dtype=bool)
+
+
 def _quiet_ipc(model: str, p: Params, n, alpha) -> np.ndarray:
     """:func:`evaluate`'s IPC with the models' validity warnings silenced (flags are counted apart)."""
     import warnings
@@ -377,7 +398,7 @@ def needed_occupancy(model: str, p: Params, alpha=CUSP_ALPHAS, fraction: float =
     f = check_fraction("fraction", fraction)
     a = np.atleast_1d(as_array("alpha", alpha, allow_inf=True)).ravel()
     n = np.arange(STEP, 2 * p.max_warps_per_sm + STEP / 2, STEP)
-    ok = a > 0 if model == "cuda_guide" else np.ones(a.shape, dtype=bool)   # the guide divides by α
+    ok = _takes(model, a)
     out = np.full(a.shape, np.nan)
     if ok.any():
         ipc = _quiet_ipc(model, p, n[:, None], a[ok][None, :])
@@ -390,7 +411,7 @@ def needed_occupancy(model: str, p: Params, alpha=CUSP_ALPHAS, fraction: float =
 
 def _cusp_of(need: np.ndarray, model: str) -> dict:
     """The cusp of one :func:`needed_occupancy` row over :data:`CUSP_ALPHAS` (see :func:`cusp`)."""
-    take = CUSP_ALPHAS > 0 if model == "cuda_guide" else np.ones(CUSP_ALPHAS.shape, dtype=bool)
+    take = _takes(model, CUSP_ALPHAS)
     need, alphas = need[take], CUSP_ALPHAS[take]
     if np.isnan(need).any():
         return {"alpha": float("nan"), "warps": float("nan"), "is_cusp": False}
@@ -408,15 +429,6 @@ def cusp(model: str, p: Params, fraction: float = 0.9) -> dict:
     return _cusp_of(needed_occupancy(model, p, CUSP_ALPHAS, fraction), model)
 
 
-def _unique_variants(name: str) -> list:
-    seen, out = set(), []
-    for p in variants(name):
-        if (p.mem_lat, p.mem_thru) not in seen:
-            seen.add((p.mem_lat, p.mem_thru))
-            out.append(p)
-    return out
-
-
 @lru_cache(maxsize=None)
 def _needed_grid(model: str, g: str, fraction: float) -> tuple[np.ndarray, np.ndarray]:
     """Needed occupancy over :data:`CUSP_ALPHAS`: default parameters, and one row per variant."""
@@ -429,7 +441,6 @@ def needed_band(model: str, name: str, fraction: float = 0.9) -> dict[str, np.nd
     """:func:`needed_occupancy` over :data:`CUSP_ALPHAS` (``alpha``) for the default parameters
     (``value``) and its smallest and largest over every sourced latency × bandwidth pair (``lo``,
     ``hi``; ``nan`` where some variant has no peak)."""
-    _check_model(model)
     default, every = _needed_grid(model, gpu_name(name), float(fraction))
     return {"alpha": CUSP_ALPHAS.copy(), "value": default.copy(), "lo": every.min(axis=0), "hi": every.max(axis=0)}
 
@@ -482,8 +493,8 @@ def plot_models(axes, name: str, alphas=(0.0, 1.0, 4.0, 16.0, 64.0, np.inf), mod
         raise ValueError(f"axes must have one axis per alpha ({len(alphas)}), got {len(axes)}")
     for ax, a in zip(axes, alphas):
         for i, m in enumerate(models):
-            if m == "cuda_guide" and a == 0:
-                skipped[m] = "the CUDA guide's estimate divides by α (not drawn at α = 0)"
+            if not _takes(m, a):
+                skipped[m] = "takes only α > 0 (not drawn at α = 0)"
                 continue
             try:
                 lo, hi = model_band(m, name, n, a)
