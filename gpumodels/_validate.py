@@ -1,7 +1,9 @@
 """Input checks shared by the public functions.
 
-Every public function checks its arguments here so that bad input fails early with a
-``ValueError`` that names the parameter, the allowed range and the value received, e.g.
+Every public function checks its arguments here so that bad input fails early with an error that
+names the parameter, the allowed range and the value received: ``InputTypeError`` (a ``TypeError``
+that is also a ``ValueError``) for a wrong type, ``ValueError`` for a bad value,
+``UnknownNameError`` for an unknown choice (see :mod:`gpumodels.errors`), e.g.
 ``threads_per_block must be an integer in [1, 1024] for compute capability 7.0, got 2048``.
 """
 
@@ -11,6 +13,8 @@ import math
 import numbers
 
 import numpy as np
+
+from .errors import InputTypeError, UnknownNameError
 
 
 def _where(context: str | None) -> str:
@@ -24,8 +28,8 @@ def check_int(name: str, value, lo: int, hi: int | None = None, context: str | N
     are accepted; ``256.5`` is not.
     """
     rng = f"[{lo}, {hi}]" if hi is not None else f"[{lo}, inf)"
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be an integer in {rng}{_where(context)}, got {value!r}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InputTypeError(f"{name} must be an integer in {rng}{_where(context)}, got {value!r}")
     if isinstance(value, numbers.Integral):
         ivalue = int(value)
     else:
@@ -46,8 +50,10 @@ def check_real(name: str, value, lo: float | None = None, hi: float | None = Non
     """
     lo_b = "(" if lo_open else "["
     rng = f"{lo_b}{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InputTypeError(f"{name} must be a finite number in {rng}{_where(context)}, got {value!r}")
     try:
-        ok = not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(float(value))
+        ok = math.isfinite(float(value))
     except OverflowError:          # an int too large for a float
         ok = False
     if not ok:
@@ -68,8 +74,8 @@ def as_array(name: str, value, lo: float = 0.0, allow_inf: bool = False, lo_open
     than converted, an integer too large for a float is refused, and ``-0.0`` becomes ``0.0``.
     """
     what = f"{name} must be a number or an array of numbers"
-    if isinstance(value, (bool, np.bool_, str, bytes)):
-        raise ValueError(f"{what}, got {value!r}")
+    if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
+        raise InputTypeError(f"{what}, got {value!r}")
     try:
         raw = np.asarray(value)
         if raw.dtype.kind == "O" and not all(isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
@@ -81,7 +87,7 @@ def as_array(name: str, value, lo: float = 0.0, allow_inf: bool = False, lo_open
     except OverflowError:
         raise ValueError(f"{name} must be a finite number, got a value too large for a float") from None
     except (TypeError, ValueError):
-        raise ValueError(f"{what}, got {value!r}") from None
+        raise InputTypeError(f"{what}, got {value!r}") from None
     rng = f"{'(' if lo_open else '['}{lo}, {'inf]' if allow_inf else 'inf)'}"
     bad = np.isnan(arr) | (arr < lo) | ((arr == lo) if lo_open else False)
     if not allow_inf:
@@ -109,15 +115,21 @@ def out(x: np.ndarray):
 
 def check_fraction(name: str, value) -> float:
     """Return ``value`` as ``float`` if it is a number in (0, 1]; ``ValueError`` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (0 < float(value) <= 1):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InputTypeError(f"{name} must be a number in (0, 1], got {value!r}")
+    if not (0 < float(value) <= 1):                 # NaN fails this too
         raise ValueError(f"{name} must be a number in (0, 1], got {value!r}")
     return float(value)
 
 
 def check_choice(name: str, value, allowed) -> str:
     """Return ``value`` if it is one of ``allowed``; ``ValueError`` naming the choices otherwise."""
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
+    try:
+        ok = value in allowed
+    except TypeError:                    # an unhashable value looked up in a set or dict
+        ok = False
+    if not ok:
+        raise UnknownNameError(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
     return value
 
 
@@ -125,5 +137,5 @@ def check_flag(name: str, value) -> bool:
     """Return ``value`` if it is ``True`` or ``False`` (numpy booleans too); ``ValueError`` otherwise —
     the string ``"False"`` is not taken as true."""
     if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
+        raise InputTypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ._validate import check_int
 from .volkov import experiment as _ex
+from .errors import UnknownNameError
 
 BENCH_DIR = Path(__file__).resolve().parents[1] / "bench"
 """The CUDA sources (``bench/`` at the repository root)."""
@@ -58,7 +59,7 @@ def compile_command(source: str, arch: str = "sm_90", output: str | Path | None 
                     compile_only: bool = False) -> list[str]:
     """The ``nvcc`` command line for one source (``compile_only``: object file, no link)."""
     if source not in SOURCES:
-        raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
+        raise UnknownNameError(f"source must be one of {SOURCES}, got {source!r}")
     if not (isinstance(arch, str) and arch.startswith(("sm_", "compute_"))):
         raise ValueError(f"arch must look like 'sm_90', got {arch!r}")
     exe = nvcc() or "nvcc"

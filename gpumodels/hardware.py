@@ -24,6 +24,7 @@ from typing import Mapping
 from ._data import read_rows
 from ._validate import check_real
 from .occupancy import ComputeCapability, limits
+from .errors import InputTypeError, UnknownNameError
 
 # parameter in data/hardware.csv -> (GPU field, unit, type)
 PARAMETERS: dict[str, tuple[str, str, type]] = {
@@ -220,13 +221,14 @@ def get_gpu(name: str) -> GPU:
 
     Spaces, hyphens and the prefixes "NVIDIA", "GeForce", "Tesla" and "Quadro" are ignored, so
     ``"GTX 280"``, ``"gtx280"`` and ``"GT200"`` (Volkov's name for it) are the same GPU. An
-    unknown name raises ``KeyError`` listing the known ones.
+    unknown name raises :class:`~gpumodels.errors.UnknownNameError` (a ``KeyError`` and a
+    ``ValueError``) listing the known ones; a name that is not a string raises ``InputTypeError``.
     """
     if not isinstance(name, str):
-        raise KeyError(f"GPU name must be a string; known GPUs: {', '.join(list_gpus())}; got {name!r}")
+        raise InputTypeError(f"GPU name must be a string; known GPUs: {', '.join(list_gpus())}; got {name!r}")
     key = _index().get(_norm(name))
     if key is None:
-        raise KeyError(f"unknown GPU {name!r}; known GPUs: {', '.join(list_gpus())} "
+        raise UnknownNameError(f"unknown GPU {name!r}; known GPUs: {', '.join(list_gpus())} "
                        f"(aliases: {', '.join(a for g in _gpus().values() for a in g.aliases)})")
     return _gpus()[key]
 
@@ -287,7 +289,7 @@ def generation_tables(generation: str):
     t = full[full["generation"] == generation]
     if t.empty:
         known = sorted(set(full["generation"]))
-        raise ValueError(f"generation must be one of {', '.join(known)}, got {generation!r}")
+        raise UnknownNameError(f"generation must be one of {', '.join(known)}, got {generation!r}")
     t = t[~t["attribute"].isin(["generation"])]
     label = t["attribute"] + t["unit"].map(lambda u: f" ({u})" if u else "")
     values = (t.assign(attribute=label).pivot(index="attribute", columns="gpu", values="value")

@@ -37,6 +37,7 @@ from typing import Iterable, Mapping
 
 from ._data import read_rows
 from ._validate import check_int
+from .errors import UnknownNameError
 
 WARP_SIZE = 32
 """Threads per warp on every CUDA GPU so far (Volkov 2016, §2.2)."""
@@ -45,7 +46,7 @@ RESOURCES = ("warps", "blocks", "registers", "shared_memory")
 """The resources that can limit the number of resident blocks, in the order reported."""
 
 
-class UnknownComputeCapabilityError(ValueError):
+class UnknownComputeCapabilityError(UnknownNameError):
     """An unknown compute capability; the message lists the known ones."""
 
 
@@ -137,7 +138,9 @@ def normalize_cc(cc) -> str:
     elif isinstance(cc, tuple) and len(cc) == 2 and all(isinstance(p, numbers.Integral) for p in cc):
         return f"{int(cc[0])}.{int(cc[1])}"
     elif isinstance(cc, numbers.Real) and not isinstance(cc, bool) and math.isfinite(float(cc)):
-        return f"{float(cc):.1f}"
+        text = f"{float(cc):.1f}"
+        if float(text) == float(cc) and float(cc) >= 0:    # 8.96 is not 9.0: never round silently
+            return text
     raise UnknownComputeCapabilityError(
         f"cc must be a compute capability such as '7.0'; known: {', '.join(list_compute_capabilities())}; got {cc!r}")
 

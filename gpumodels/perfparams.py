@@ -38,6 +38,7 @@ from typing import Mapping
 
 from . import hardware, occupancy
 from ._data import read_rows
+from .errors import UnknownNameError
 from ._validate import check_real
 
 PARAMETERS = ("cp_aa", "cp_oa", "cp_ao", "cp_oo", "gmb_aa", "gmb_oa", "gmb_ao", "gmb_oo")
@@ -128,7 +129,7 @@ def measured(gpu: str) -> Parameters:
     """The paper's eight measured parameters for ``gpu`` (GTS250, GTX260 or GTX470)."""
     name = _canonical(gpu)
     if name not in _measured():
-        raise ValueError(f"gpu must be one the paper measured ({', '.join(gpus())}), got {gpu!r}")
+        raise UnknownNameError(f"gpu must be one the paper measured ({', '.join(gpus())}), got {gpu!r}")
     return _measured()[name]
 
 
@@ -136,7 +137,7 @@ def _canonical(gpu: str) -> str:
     try:
         return hardware.get_gpu(gpu).name
     except KeyError:
-        raise ValueError(f"gpu must be one the paper measured ({', '.join(gpus())}), got {gpu!r}") from None
+        raise UnknownNameError(f"gpu must be one the paper measured ({', '.join(gpus())}), got {gpu!r}") from None
 
 
 def flops_per_sp_cycle(gpu: str) -> float:

@@ -15,6 +15,7 @@ each GPU generation the same colour in every chapter.
 from __future__ import annotations
 
 import matplotlib as mpl
+from .errors import UnknownNameError
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 """Okabe-Ito colours (blue, orange, green, vermillion, purple, sky blue, yellow, black)."""
@@ -67,7 +68,7 @@ def figure(nrows: int = 1, ncols: int = 1, *, width: float | None = None, height
 def generation_color(generation: str) -> str:
     """The colour of a GPU generation (``"Kepler"`` -> blue); unknown names raise ``ValueError``."""
     if generation not in _GEN_COLORS:
-        raise ValueError(f"generation must be one of {', '.join(GENERATIONS)}, got {generation!r}")
+        raise UnknownNameError(f"generation must be one of {', '.join(GENERATIONS)}, got {generation!r}")
     return _GEN_COLORS[generation]
 
 

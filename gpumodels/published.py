@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Mapping
 
 from ._data import read_rows
+from .errors import UnknownNameError
 from ._validate import check_real
 
 _FILE = "published/published_values.csv"
@@ -51,7 +52,7 @@ def value(key: str) -> float:
     if key not in rows:
         stem = key.rsplit(".", 1)[0]
         close = [k for k in rows if k.startswith(stem)][:8]
-        raise KeyError(f"no published value {key!r}" + (f"; similar keys: {', '.join(close)}" if close else ""))
+        raise UnknownNameError(f"no published value {key!r}" + (f"; similar keys: {', '.join(close)}" if close else ""))
     return float(rows[key]["value"])
 
 
@@ -168,7 +169,7 @@ def scoreboard(*prefixes: str):
                          difference=comp - printed, tolerance=tol, status=status, declared=r["status"],
                          note=r["note"], producer=reproduce.producer_of(key) if key in values else ""))
     if not rows:
-        raise KeyError(f"no scored published value starts with {prefixes}")
+        raise UnknownNameError(f"no scored published value starts with {prefixes}")
     return pd.DataFrame(rows)
 
 

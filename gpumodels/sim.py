@@ -45,6 +45,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from ._validate import check_flag, check_int, check_real
+from .volkov.synthetic import check_params
 
 _EPS = 1e-9
 
@@ -373,6 +374,7 @@ def volkov_sm(p, *, mem_issue: int = 1, issue: bool = True, contention: bool = F
     ``contention=True`` the memory latency follows Table 6.5's ``a + b·x/(c − x)`` of the
     recent memory throughput.
     """
+    p = check_params(p)
     issue, contention = check_flag("issue", issue), check_flag("contention", contention)
     if contention:
         cap = 0.999 * min(c for _, c in p.latency_terms)    # stay below the latency model's singularity

@@ -11,6 +11,7 @@ import html
 import math
 
 from . import hardware, occupancy as occ
+from .errors import UnknownNameError
 
 
 def _table_html(rows: list[tuple[str, str, str]], header: tuple[str, str, str]) -> str:
@@ -392,10 +393,10 @@ def huang_li_summary_html(benchmark: str, test: str, variant: str = "sim2012") -
 
     rows = [r for r in placements.tests(None, counted_only=False) if r["benchmark"] == benchmark]
     if not rows:
-        raise ValueError(f"benchmark must be one of Table IV's or vecAdd, got {benchmark!r}")
+        raise UnknownNameError(f"benchmark must be one of Table IV's or vecAdd, got {benchmark!r}")
     row = next((r for r in rows if r["test"] == test), None)
     if row is None:
-        raise ValueError(f"test must be one of {', '.join(r['test'] for r in rows)}, got {test!r}")
+        raise UnknownNameError(f"test must be one of {', '.join(r['test'] for r in rows)}, got {test!r}")
     sample = next(r for r in rows if r["sample"] == "yes")
     prof = model.profile(kernels.kernel(benchmark), placements.parse_moves(sample["moves"]))
     p = model.predict(prof, placements.parse_moves(row["moves"]), variant=variant)
@@ -451,10 +452,10 @@ def huang_li_evaluation_html(variant: str = "full", benchmark: str = "neuralnet"
     ev = evaluation.run()
     t = ev.table
     if variant not in set(t["variant"]):
-        raise ValueError(f"variant must be one of {', '.join(dict.fromkeys(t['variant']))}, got {variant!r}")
+        raise UnknownNameError(f"variant must be one of {', '.join(dict.fromkeys(t['variant']))}, got {variant!r}")
     rows = t[(t["variant"] == variant) & (t["benchmark"] == benchmark)]
     if rows.empty:
-        raise ValueError(f"benchmark must be one of {', '.join(dict.fromkeys(t['benchmark']))}, got {benchmark!r}")
+        raise UnknownNameError(f"benchmark must be one of {', '.join(dict.fromkeys(t['benchmark']))}, got {benchmark!r}")
     cells = "".join(
         f"<tr><td>{r.test}</td><td>{r.set}</td><td>{r.reference_ns / 1e3:.2f}</td><td>{r.predicted_ns / 1e3:.2f}</td>"
         f"<td>{r.T_comp_ns / 1e3:.2f}</td><td>{r.T_mem_ns / 1e3:.2f}</td><td>{r.T_overlap_ns / 1e3:.2f}</td>"

@@ -5,6 +5,8 @@ import re
 
 import pytest
 
+from gpumodels.errors import UnknownNameError
+
 from gpumodels.hardware import GPU, PARAMETERS, get_gpu, list_gpus, table
 from gpumodels.occupancy import limits
 
@@ -26,9 +28,16 @@ def test_names_and_aliases(alias, name):
     assert get_gpu(alias).name == name
 
 
-@pytest.mark.parametrize("bad", ["GTX 1080", "", "Pascal", None, 480])
+@pytest.mark.parametrize("bad", ["GTX 1080", "", "Pascal"])
 def test_unknown_gpu_raises_keyerror_listing_known(bad):
-    with pytest.raises(KeyError, match="GTX680"):
+    with pytest.raises(UnknownNameError, match="GTX680") as e:
+        get_gpu(bad)
+    assert isinstance(e.value, KeyError) and isinstance(e.value, ValueError)
+
+
+@pytest.mark.parametrize("bad", [None, 480])
+def test_gpu_name_of_wrong_type_is_a_type_error(bad):
+    with pytest.raises(TypeError, match="must be a string.*GTX680"):
         get_gpu(bad)
 
 

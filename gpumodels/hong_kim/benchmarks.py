@@ -18,6 +18,7 @@ from .._validate import check_flag, check_int, check_real
 from ..occupancy import occupancy
 from .coalescing import transactions_cc13
 from .model import divergent_counts, machine, predict
+from ..errors import UnknownNameError
 
 _CC13_ASSUMED = transactions_cc13(1, aligned=False, element_size=4)
 GTX280_UNCOAL_PER_MW = _CC13_ASSUMED.per_warp
@@ -141,7 +142,7 @@ def micro_inputs(name: str, gpu: str, coalesced: bool, threads_per_block: int = 
     """
     rows = {r["benchmark"]: r for r in read_rows("hong_kim/table_4.csv")}
     if name not in rows:
-        raise ValueError(f"name must be one of {', '.join(rows)}, got {name!r}")
+        raise UnknownNameError(f"name must be one of {', '.join(rows)}, got {name!r}")
     r = rows[name]
     m = machine(gpu)
     loops = int(r["loop_iterations"])
@@ -196,7 +197,7 @@ def merge_inputs(benchmark: str, threads_per_block: int, gpu: str, uncoal_per_mw
     """
     rows = {r["benchmark"]: r for r in read_rows("hong_kim/table_5.csv")}
     if benchmark not in rows:
-        raise ValueError(f"benchmark must be one of {', '.join(rows)}, got {benchmark!r}")
+        raise UnknownNameError(f"benchmark must be one of {', '.join(rows)}, got {benchmark!r}")
     r = rows[benchmark]
     m = machine(gpu)
     tpb = check_int("threads_per_block", threads_per_block, 1, 512)

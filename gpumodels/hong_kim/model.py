@@ -29,6 +29,7 @@ import numpy as np
 from .._validate import as_array, check_int, check_real, out
 from ..hardware import GPU, get_gpu
 from ..occupancy import limits, occupancy
+from ..errors import OutsideDomainError, UnknownNameError
 
 READINGS: Mapping[str, str] = MappingProxyType({
     "no_memory_instructions": (
@@ -119,7 +120,7 @@ def machine(gpu: str | GPU) -> Machine:
     g = gpu if isinstance(gpu, GPU) else get_gpu(gpu)
     rows = _machine_rows()
     if g.name not in rows:
-        raise ValueError(f"gpu must be one of {', '.join(machines())} (Hong & Kim's Table 3), got {g.name!r}")
+        raise UnknownNameError(f"gpu must be one of {', '.join(machines())} (Hong & Kim's Table 3), got {g.name!r}")
     r = rows[g.name]
     src = {k: s for k, (_, s) in r.items()}
     src.update(freq_ghz=g.source("clock_ghz"), mem_bandwidth_gbs=g.source("pin_bandwidth_gbs"),
@@ -519,6 +520,13 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
         bw_w = _round(decimals, "bw_per_warp", bw_per_warp(freq, bytes_w, mem_l))   # (7)
         mwp_bw = _round(decimals, "mwp_peak_bw", mwp_peak_bw(bw, bw_w, sms))          # (6)
         mwp = min(mwp_wo, mwp_bw, n_pw)                                        # (5), (30)
+        if mwp < 1:     # Eqs. 22, 23 and 26 assume at least one warp's requests in flight
+            why = ("MWP_peak_bw (Eq. 6): mem_bandwidth_gbs is too small to serve one warp's requests"
+                   if mwp_bw < 1 else "MWP_without_BW (Eq. 16): the departure delay exceeds Mem_L")
+            raise OutsideDomainError(
+                f"MWP = {mwp:.4g} < 1, outside Hong & Kim's model (Comp_p·(MWP − 1) in Eqs. 22–23 and "
+                f"N_pwb − 1 in Eq. 26 would make the time negative); the limit is {why} "
+                f"(MWP_peak_bw = {mwp_bw:.4g}, MWP_without_BW = {mwp_wo_full:.4g})")
         mem_cycles = l_u * uncoal + l_c * coal                                 # (18)
     else:                                                                      # READINGS["no_memory_instructions"]
         w_u = w_c = 0.0
@@ -544,6 +552,10 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
     synch_cost = dep * (npwb - 1) * synch * abs_ * rep                         # (26)
     exec_sync = exec_app + synch_cost                                          # (28)
     cpi = exec_app * tpw * sms / (total * tpb * nblocks)                        # (25), ordered so no factor underflows
+    for name, v in (("exec_cycles_app", exec_app), ("synch_cost", synch_cost), ("cpi", cpi)):
+        if not (math.isfinite(v) and v >= 0):
+            raise OutsideDomainError(f"{name} = {v!r}: the inputs are outside the range where Hong & "
+                                     f"Kim's model gives a finite, non-negative time")
     issue_bound = comp_cycles * n * rep
     bw_bound = (mem * n * rep * bytes_w * freq * sms / bw) if mem > 0 else 0.0
     return Prediction(
@@ -587,7 +599,7 @@ def m_factor_of(counts: Mapping[str, float], source: str = "experiment") -> floa
     total = weighted = 0.0
     for name, c in counts.items():
         if name not in t:
-            raise ValueError(f"instruction must be one of {', '.join(t)}, got {name!r}")
+            raise UnknownNameError(f"instruction must be one of {', '.join(t)}, got {name!r}")
         c = check_real(f"counts[{name!r}]", c, 0.0)
         f = t[name][f"m_factor_{source}"]
         if not f:

@@ -27,6 +27,7 @@ import numpy as np
 
 from .._data import read_rows
 from .._validate import check_int, check_real
+from ..errors import UnknownNameError
 
 HIT, MISS, CONFLICT = 0, 1, 2
 OUTCOMES = ("hit", "miss", "conflict")
@@ -114,7 +115,7 @@ def address_map(preset: str) -> AddressMap:
     """
     rows = _map_rows()
     if preset not in rows:
-        raise ValueError(f"preset must be one of {', '.join(rows)}, got {preset!r}")
+        raise UnknownNameError(f"preset must be one of {', '.join(rows)}, got {preset!r}")
     f = {r["field"]: _parse_bits(r["bits"]) for r in rows[preset]}
     mod = [r["modulo"] for r in rows[preset] if r["field"] == "channel" and r["modulo"]]
     return AddressMap(name=preset, column_bits=f.get("column", ()), row_bits=f.get("row", ()),

@@ -33,6 +33,7 @@ from .kernels import kernel
 from .model import (FEATURES, VARIANTS, OverlapModel, Prediction, Profile, amat, evaluate, instructions_per_warp,
                     overlap_features, profile)
 from .placements import parse_moves, tests
+from ..errors import UnknownNameError
 
 REFERENCE = "simulated/huang_li_reference.csv"
 ALGORITHM1 = "simulated/huang_li_algorithm1.csv"
@@ -58,7 +59,7 @@ def reference_time_ns(test: str) -> float:
     """The simulated reference time of a placement test (ns)."""
     rows = _ref_rows()
     if test not in rows:
-        raise ValueError(f"test must be one of the simulated placements ({len(rows)}), got {test!r}")
+        raise UnknownNameError(f"test must be one of the simulated placements ({len(rows)}), got {test!r}")
     return float(rows[test]["time_ns"])
 
 

@@ -35,6 +35,7 @@ import numpy as np
 from .._validate import check_int
 from ..occupancy import occupancy
 from .trace import DTYPE_BYTES, OFF_CHIP, READ_ONLY, SPACES, addressing_instructions, check_dtype, check_space
+from ..errors import UnknownNameError
 
 WARP = 32
 CONSTANT_LIMIT = 64 * 1024              # CUDA C Programming Guide, cc 3.x: 64 KB of constant memory
@@ -122,7 +123,7 @@ class Kernel:
         p = self.sample_placement()
         for name, space in (moves or {}).items():
             if name not in self.arrays:
-                raise ValueError(f"array must be one of {', '.join(self.arrays)} for kernel {self.name}, got {name!r}")
+                raise UnknownNameError(f"array must be one of {', '.join(self.arrays)} for kernel {self.name}, got {name!r}")
             p[name] = check_space(space)
         check_placement(self, p)
         return p
@@ -694,7 +695,7 @@ GENERATORS: dict[str, Callable[[], Kernel]] = {
 def kernel(benchmark: str) -> Kernel:
     """The default-size synthetic kernel of a benchmark (cached; see :data:`GENERATORS`)."""
     if benchmark not in GENERATORS:
-        raise ValueError(f"benchmark must be one of {', '.join(GENERATORS)}, got {benchmark!r}")
+        raise UnknownNameError(f"benchmark must be one of {', '.join(GENERATORS)}, got {benchmark!r}")
     return GENERATORS[benchmark]()
 
 

@@ -7,6 +7,7 @@ from functools import lru_cache
 from .._data import read_rows
 from .._validate import check_choice
 from .trace import check_space
+from ..errors import UnknownNameError
 
 SETS = ("train", "eval", "illustration")
 
@@ -68,4 +69,4 @@ def sample_of(benchmark: str) -> dict[str, str]:
     for r in _rows():
         if r["benchmark"] == benchmark and r["sample"] == "yes" and r["set"] != "illustration":
             return dict(r)
-    raise ValueError(f"benchmark must be one of Table IV's, got {benchmark!r}")
+    raise UnknownNameError(f"benchmark must be one of Table IV's, got {benchmark!r}")

@@ -58,6 +58,7 @@ from .dram import address_map
 from .kernels import GENERATORS, WARP, Kernel, Trace, kernel as _kernel_of
 from .placements import parse_moves, tests as _placement_tests
 from .trace import SPACES, shared_conflict_replays_batch
+from ..errors import UnknownNameError
 
 MAPPING = "gddr5_6x16"
 """The simulated GPU's address map (``data/huang_li/address_maps.csv``), fixed before any result."""
@@ -901,7 +902,7 @@ def _resolve(kernel_name: str) -> Kernel:
     for b in GENERATORS:
         if kernel_name == b or kernel_name == _kernel_of(b).name:
             return _kernel_of(b)
-    raise ValueError(f"kernel must be one of {', '.join(kernels())} (or a benchmark name), got {kernel_name!r}")
+    raise UnknownNameError(f"kernel must be one of {', '.join(kernels())} (or a benchmark name), got {kernel_name!r}")
 
 
 def _moves(k: Kernel, placement) -> dict[str, str]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import check_real
-from ..volkov.synthetic import Params
+from ..volkov.synthetic import check_params, Params
 from .estimate import Estimate, add_fraction, grid, load_fraction, make
 
 MODEL = "Baghsorkhi et al. 2010"
@@ -38,6 +38,7 @@ def baghsorkhi2010(p: Params, n, alpha, *, issue_cycles: float | None = None, al
     sustained throughput; the text rounds it to 37 on G80). Regimes name the term of the warp
     latency that wins: ``"bandwidth"`` (``mem_cpi``), ``"compute"`` (``x``) or ``"exposed latency"``.
     """
+    p = check_params(p)
     n_, a_ = grid(n, alpha)
     issue = 1.0 / p.alu_thru if issue_cycles is None else check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
     alu_c = 1.0 / p.alu_thru if alu_cpi is None else check_real("alu_cpi", alu_cpi, 0.0, lo_open=True)

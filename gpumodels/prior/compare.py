@@ -17,8 +17,9 @@ from typing import Callable
 
 import numpy as np
 
+from .._validate import check_choice, check_fraction, check_real
 from ..volkov import synthetic as vk
-from ..volkov.synthetic import Params
+from ..volkov.synthetic import check_params, Params
 from . import reference
 from .baghsorkhi_2010 import baghsorkhi2010
 from .estimate import Estimate, add_fraction, expected_invalid, grid, make
@@ -28,6 +29,11 @@ from .li_2015 import transit2015
 from .huang_2014 import huang2014
 from .sim_2012 import sim2012
 from .zhang_owens_2011 import simulated_curves, zhang_owens2011
+from ..errors import UnknownNameError
+
+
+MAX_GRID_POINTS = 100_000
+"""The most occupancies :func:`cusp_occupancy` evaluates a model at (``n_max / step``)."""
 
 
 def _volkov(fn_adds, fn_mem, label):
@@ -54,6 +60,7 @@ def cuda_guide(p: Params, n, alpha) -> Estimate:
     with ``instruction_time = 1/alu_thru``; read as a curve, throughput grows linearly with ``n``
     and reaches the throughput bound of §4.1 at that many warps. Defined for α > 0.
     """
+    p = check_params(p)
     n_, a_ = grid(n, alpha)
     if np.any(a_ == 0):
         raise ValueError("alpha must be > 0 for the CUDA guide's estimate (it divides by α)")
@@ -97,8 +104,9 @@ LABELS = {
 
 def evaluate(model: str, p: Params, n, alpha) -> Estimate:
     """``MODELS[model](p, n, alpha)``; an unknown key raises ``ValueError`` listing the known ones."""
+    p = check_params(p)
     if model not in MODELS:
-        raise ValueError(f"model must be one of {sorted(MODELS)}, got {model!r}")
+        raise UnknownNameError(f"model must be one of {sorted(MODELS)}, got {model!r}")
     return MODELS[model](p, n, alpha)
 
 
@@ -106,6 +114,7 @@ def errors(model: str, p: Params, alphas=reference.ALPHAS):
     """Per α, the smallest and largest quotient estimate / simulated reference over the reference
     occupancies (§7.9; Figs. 7.11–7.13). Columns ``alpha, q_min, q_max, n_at_min, n_at_max, flagged``
     (``flagged``: estimates at those points the model itself flags as impossible)."""
+    p = check_params(p)
     import pandas as pd
 
     ns = reference.occupancies(p)
@@ -145,6 +154,15 @@ def cusp_occupancy(model: str | None, p: Params, alpha, fraction: float = 0.9, n
     occupancies; for the others over ``step, 2·step, … n_max`` warps per SM (beyond the GPU's maximum,
     to show how far off a model is); ``nan`` if not reached (Fig. 7.14; §4.5's cusp).
     """
+    p = check_params(p)
+    if model is not None:
+        check_choice("model", model, sorted(MODELS))
+    fraction = check_fraction("fraction", fraction)
+    step = check_real("step", step, 0.0, lo_open=True)
+    n_max = check_real("n_max", n_max, step)
+    if n_max / step > MAX_GRID_POINTS:
+        raise ValueError(f"n_max / step must be at most {MAX_GRID_POINTS} grid points, got "
+                         f"n_max={n_max!r}, step={step!r} ({n_max / step:.3g} points)")
     ns = reference.occupancies(p)
     ref = reference.ipc(p, ns, alpha)
     target = fraction * ref.max()
@@ -164,6 +182,7 @@ def curves(models, p: Params, alpha, n=None):
     ``n`` defaults to 0.25-warp steps up to the GPU's maximum; models fed with reference curves
     (Zhang & Owens) are evaluated at the reference occupancies only.
     """
+    p = check_params(p)
     import pandas as pd
 
     fine = np.arange(0.25, p.max_warps_per_sm + 0.125, 0.25) if n is None else np.asarray(n, dtype=float)
@@ -182,6 +201,7 @@ def plot_panel(ax, models, p: Params, alpha, with_reference: bool = True, title:
 
     Adds per cycle per SM for α > 0, GB/s of loads at α = 0. Returns the :func:`curves` table.
     """
+    p = check_params(p)
     from .. import plotting
 
     a = float(alpha)
@@ -207,6 +227,7 @@ def plot_panel(ax, models, p: Params, alpha, with_reference: bool = True, title:
 def plot_error_band(ax, model: str, p: Params, color: str, label: str):
     """Shade the range of ``model``'s quotients estimate / simulated reference over α (§7.9) and return
     the :func:`errors` table: the shape of Figs. 7.11–7.13."""
+    p = check_params(p)
     e = errors(model, p)
     ax.fill_between(e.alpha, e.q_min, e.q_max, color=color, alpha=0.35, label=label)
     ax.plot(e.alpha, e.q_max, color=color, linewidth=1)
@@ -217,6 +238,7 @@ def plot_error_band(ax, model: str, p: Params, color: str, label: str):
 def plot_pair(models, p: Params, alpha, title: str):
     """The dissertation's two-panel layout: prior ``models`` (left) and Volkov's basic model (right) at one
     ``alpha``, both against the simulated reference (:func:`plot_panel`). Returns the figure."""
+    p = check_params(p)
     from .. import plotting
 
     fig, axes = plotting.figure(1, 2, width=9.0, height=3.3, sharey=True)

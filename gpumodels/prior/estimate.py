@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import hardware
 from .._validate import as_array, broadcast
-from ..volkov.synthetic import WARP_SIZE, Params
+from ..volkov.synthetic import check_params, WARP_SIZE, Params
 
 _RTOL = 1e-9
 
@@ -105,6 +105,7 @@ def load_fraction(alpha) -> np.ndarray:
 
 def pin_bandwidth(p: Params) -> float:
     """The pin bandwidth of ``p``'s GPU in GB/s (``data/hardware.csv``); ``ValueError`` if it is not recorded."""
+    p = check_params(p)
     bw = hardware.get_gpu(p.gpu).pin_bandwidth_gbs
     if bw is None:
         raise ValueError(f"peak_gbs must be given for {p.gpu}: data/hardware.csv has no pin bandwidth for it")
@@ -133,6 +134,7 @@ def make(model: str, p: Params, n, alpha, ipc, regime, extra: dict[str, np.ndarr
     ``<= 32·alu_thru``, and load throughput ``<= pin_gbs`` (GB/s, if given). ``extra`` maps
     further reasons to boolean masks (model-specific warnings).
     """
+    p = check_params(p)
     ipc = np.asarray(ipc, dtype=float)
     shape = np.broadcast(n, alpha, ipc).shape
     n, alpha, ipc = (np.broadcast_to(x, shape).astype(float) for x in (n, alpha, ipc))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import as_array, out
-from ..volkov.synthetic import WARP_SIZE, Params
+from ..volkov.synthetic import check_params, WARP_SIZE, Params
 
 
 def cuda_guide_warps(mem_lat, instruction_time, alpha):
@@ -62,18 +62,21 @@ def better_estimate_warps(p: Params, alpha):
     (the number of memory plus the number of arithmetic instructions in execution when the
     add throughput is at its peak).
     """
+    p = check_params(p)
     a = as_array("alpha", alpha, lo_open=True, allow_inf=True)
     return out(p.mem_lat * p.alu_thru / a + p.alu_lat * p.alu_thru)
 
 
 def arithmetic_time(p: Params, n):
     """Cycles per add instruction per SM when only adds run: ``max(alu_lat / n, 1 / alu_thru)`` (§4.10)."""
+    p = check_params(p)
     n_ = as_array("n", n, lo_open=True)
     return out(np.maximum(p.alu_lat / n_, 1.0 / p.alu_thru))
 
 
 def memory_time(p: Params, n):
     """Cycles per memory instruction per SM when only loads run: ``max(mem_lat / n, 1 / mem_thru)`` (§4.11)."""
+    p = check_params(p)
     n_ = as_array("n", n, lo_open=True)
     return out(np.maximum(p.mem_lat / n_, 1.0 / p.mem_thru))
 
@@ -94,6 +97,7 @@ def times_overlap_throughput(p: Params, n, alpha):
 
     ``n`` and ``alpha`` broadcast; ``alpha = inf`` gives the all-add throughput.
     """
+    p = check_params(p)
     return _merged_throughput(p, n, alpha, np.maximum)
 
 
@@ -104,6 +108,7 @@ def times_add_throughput(p: Params, n, alpha):
 
     ``n`` and ``alpha`` broadcast; ``alpha = inf`` gives the all-add throughput.
     """
+    p = check_params(p)
     return _merged_throughput(p, n, alpha, np.add)
 
 

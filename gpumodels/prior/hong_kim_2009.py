@@ -29,7 +29,8 @@ import numpy as np
 
 from .._validate import check_choice, check_real
 from ..hong_kim import model as hk
-from ..volkov.synthetic import BYTES_PER_LOAD, Params
+from ..volkov.synthetic import check_params, BYTES_PER_LOAD, Params
+from ..errors import OutsideDomainError
 from .estimate import Estimate, grid, load_fraction, make, pin_bandwidth
 
 MODEL = "Hong & Kim 2009"
@@ -51,7 +52,15 @@ def mwp_peak_bw(peak_gbs, sm_count, clock_ghz, mem_lat, bytes_per_warp=BYTES_PER
     clk = check_real("clock_ghz", clock_ghz, 0.0, lo_open=True)
     lat = check_real("mem_lat", mem_lat, 0.0, lo_open=True)
     b = check_real("bytes_per_warp", bytes_per_warp, 0.0, lo_open=True)
-    return float(hk.mwp_peak_bw(bw, hk.bw_per_warp(clk, b, lat), sms))
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        per_warp = hk.bw_per_warp(clk, b, lat)
+        # Eq. 6-7 as Hong & Kim write them; in one quotient where BW_per_warp under- or overflows
+        mwp = hk.mwp_peak_bw(bw, per_warp, sms) if 0 < per_warp < np.inf else (lat * bw) / sms / clk / b
+    if not np.isfinite(mwp) or mwp <= 0:
+        raise OutsideDomainError(f"MWP_peak_bw = {mwp!r} is outside the floating-point range for "
+                                 f"peak_gbs={bw!r}, sm_count={sms!r}, clock_ghz={clk!r}, mem_lat={lat!r}, "
+                                 f"bytes_per_warp={b!r}")
+    return float(mwp)
 
 
 def cwp_full(mem_lat, issue_cycles, alpha):
@@ -76,6 +85,7 @@ def hong_kim2009(p: Params, n, alpha, *, peak_gbs: float | None = None, issue_cy
     selection, default) or ``"printed"`` (Hong & Kim's §3.4.2). Regimes: ``"latency"`` (Eq. 22),
     ``"memory"`` (Eq. 23), ``"compute"`` (Eq. 24).
     """
+    p = check_params(p)
     check_choice("cases", cases, ("volkov", "printed"))
     n_, a_ = grid(n, alpha)
     pin = pin_bandwidth(p)
@@ -102,6 +112,7 @@ def case_rule_comparison(p: Params, n, alpha):
     """The §7.1 reduction beside Hong & Kim's printed case rule (``cases="printed"``) at one α: IPC, the
     equation each picks, their ratio and the printed rule's flags (its impossible outputs are shown, not
     warned about)."""
+    p = check_params(p)
     import pandas as pd
 
     from .estimate import expected_invalid

@@ -43,8 +43,9 @@ import numpy as np
 
 from .._data import read_rows
 from .._validate import check_flag, check_int, check_real
-from ..volkov.synthetic import BYTES_PER_LOAD, Params
+from ..volkov.synthetic import check_params, BYTES_PER_LOAD, Params
 from .estimate import Estimate, ModelValidityWarning, add_fraction, grid, load_fraction, make, pin_bandwidth
+from ..errors import UnknownNameError
 
 MODEL = "Huang et al. 2014"
 POLICIES = ("rr", "gto")
@@ -56,7 +57,7 @@ def parameters(context: str) -> dict[str, float]:
     rows = {r["parameter"]: float(r["value"]) for r in read_rows(_PARAMS) if r["context"] == context}
     if not rows:
         known = sorted({r["context"] for r in read_rows(_PARAMS)})
-        raise ValueError(f"context must be one of {known}, got {context!r}")
+        raise UnknownNameError(f"context must be one of {known}, got {context!r}")
     return rows
 
 
@@ -175,6 +176,7 @@ def cpi_final(n, alpha, *, mem_lat, alu_lat, policy: str = "rr", cores=None, s=N
 def issue_units(p: Params) -> int:
     """Schedulers the model is applied to separately: ``max(1, floor(issue_thru))`` — 4 on Kepler and
     Maxwell (§7.5: n per scheduler), 1 on Fermi (1 issue per cycle per SM) and on G80/GT200."""
+    p = check_params(p)
     return max(1, int(p.issue_thru))
 
 
@@ -190,6 +192,7 @@ def huang2014(p: Params, n, alpha, *, policy: str = "rr", bandwidth: bool = Fals
     NaN and flagged. Flags added here: ``"utilisation above 1"``, ``"negative Bandwidth_delay"``,
     ``"MSHR_delay not modelled"``. Regime: the policy, with ``"+bandwidth"`` when the term is on.
     """
+    p = check_params(p)
     n_, a_ = grid(n, alpha)
     bandwidth = check_flag("bandwidth", bandwidth)
     units = issue_units(p)

@@ -22,12 +22,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import transit
-from ..volkov.synthetic import Params
+from ..volkov.synthetic import check_params, Params
 from .estimate import Estimate, grid, make
 
 
 def transit2015(p: Params, n, alpha) -> Estimate:
     """Transit's CS/MS flow balance (Li et al. 2015, Eq. 3 and §2.4) for ``n`` warps per SM at ``alpha``."""
+    p = check_params(p)
     n_, a_ = grid(n, alpha)
     inner = np.isfinite(a_) & (a_ > 0) & (n_ > 0)
     e = transit.equilibrium(np.where(inner, n_, 1.0), np.where(inner, a_, 1.0) * p.alu_lat, p.mem_thru,

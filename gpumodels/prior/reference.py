@@ -27,7 +27,7 @@ from .. import sim
 from .._data import read_rows
 from .._validate import check_int
 from ..volkov import synthetic as vk
-from ..volkov.synthetic import Params
+from ..volkov.synthetic import check_params, Params
 
 ALPHAS = (1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256, 362, 512)
 LIMIT_ALPHAS = (0.0, np.inf)
@@ -38,6 +38,7 @@ SOURCE = ("simulated: gpumodels.sim.volkov_sm(contention=True) with Volkov 2016 
 
 def occupancies(p: Params) -> np.ndarray:
     """Warps per SM with a whole number of warps per scheduler, up to the GPU's maximum (§7, §7.9)."""
+    p = check_params(p)
     return np.arange(p.schedulers, p.max_warps_per_sm + 1, p.schedulers, dtype=float)
 
 
@@ -49,6 +50,7 @@ def window(p: Params, alpha: float, n: int | None = None) -> tuple[int, int]:
     the fewer the warps, the more trips (120 at one warp per scheduler), so that the rate is steady
     to 0.3 % where a warp's latency is the whole story (tested against Little's law).
     """
+    p = check_params(p)
     trip = p.alu_lat if np.isinf(alpha) else p.mem_lat + alpha * p.alu_lat
     trips = 3.0 if n is None else max(3.0, 120.0 * p.schedulers / check_int("n", n, 1))
     start = int(max(2000, 2 * trip))
@@ -75,6 +77,7 @@ def measure(p: Params, n: int, alpha: float) -> tuple[float, float, int]:
     each warp's own mean trip time in the window — Little's law, the rate the latencies allow —
     and ``trips`` the number of warp 0's whole trips measured.
     """
+    p = check_params(p)
     n = check_int("n", n, 1, p.max_warps_per_sm, context=p.gpu)
     a = float(alpha)
     if not (np.isinf(a) or (a >= 0 and a == int(a))):
@@ -94,11 +97,13 @@ def measure(p: Params, n: int, alpha: float) -> tuple[float, float, int]:
 def simulate(p: Params, n: int, alpha: float) -> float:
     """Simulated instructions per cycle per SM of the α-workload with ``n`` warps (one run, deterministic;
     measured over whole loop trips, :func:`measure`)."""
+    p = check_params(p)
     return measure(p, n, alpha)[0]
 
 
 def rows(p: Params, alphas=ALPHAS + LIMIT_ALPHAS) -> list[dict]:
     """Simulate the whole sweep for one GPU (minutes); rows as written to the cache."""
+    p = check_params(p)
     out = []
     for a in alphas:
         for n in occupancies(p):
@@ -125,6 +130,7 @@ def table():
 
 def ipc(p: Params, n, alpha) -> np.ndarray:
     """Cached simulated IPC per SM at occupancies ``n`` (must be among :func:`occupancies`) and one ``alpha``."""
+    p = check_params(p)
     cache = _cache()
     n_arr = np.atleast_1d(np.asarray(n, dtype=float))
     missing = [x for x in n_arr.ravel() if (p.gpu, float(x), float(alpha)) not in cache]
@@ -138,6 +144,7 @@ def ipc(p: Params, n, alpha) -> np.ndarray:
 
 def curve(p: Params, alpha: float):
     """A function of ``n`` giving the cached simulated IPC at one ``alpha`` (Zhang & Owens' input curves)."""
+    p = check_params(p)
     def f(n):
         return ipc(p, n, alpha)
     return f

@@ -23,9 +23,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import check_flag, check_real
-from ..volkov.synthetic import Params, _ch6
+from ..volkov.synthetic import check_params, Params, _ch6
 from .estimate import Estimate, grid, load_fraction, make
 from .hong_kim_2009 import mwp_peak_bw
+from ..errors import UnknownNameError
 
 MODEL = "Sim et al. 2012"
 
@@ -45,6 +46,7 @@ def sim2012_mwp_peak_bw(peak_gbs, sm_count, clock_ghz, mem_lat) -> float:
 
 def sustained_gbs(p: Params) -> float:
     """Table 6.4's best sustained streaming throughput of ``p``'s GPU in GB/s (Volkov 2016)."""
+    p = check_params(p)
     try:
         return _ch6(p.gpu, "6.4", "peak")
     except KeyError as e:
@@ -52,7 +54,7 @@ def sustained_gbs(p: Params) -> float:
 
         if p.gpu in modern.GPUS:          # a modern GPU: its mem_thru is a sustained bandwidth already
             return p.mem_thru_gbs
-        raise ValueError(f"p must be one of Volkov's five GPUs or a modern GPU: {e}") from None
+        raise UnknownNameError(f"p must be one of Volkov's five GPUs or a modern GPU: {e}") from None
 
 
 def sim2012(p: Params, n, alpha, *, mwp_peak: float | None = None, cwp_minus_one: bool = True) -> Estimate:
@@ -61,6 +63,7 @@ def sim2012(p: Params, n, alpha, *, mwp_peak: float | None = None, cwp_minus_one
     ``mwp_peak`` (warps per SM) defaults to :func:`sim2012_mwp_peak_bw` of Table 6.4's
     sustained GB/s. Regimes: ``"CWP > MWP"`` or ``"CWP <= MWP"`` (which ``T_exec`` formula applies).
     """
+    p = check_params(p)
     n_, a_ = grid(n, alpha)
     cwp_minus_one = check_flag("cwp_minus_one", cwp_minus_one)
     mwp_bw = (sim2012_mwp_peak_bw(sustained_gbs(p), p.sm_count, p.clock_ghz, p.mem_lat) if mwp_peak is None

@@ -26,7 +26,7 @@ from typing import Callable
 import numpy as np
 
 from ..volkov import synthetic as vk
-from ..volkov.synthetic import Params
+from ..volkov.synthetic import check_params, Params
 from .estimate import Estimate, add_fraction, grid, load_fraction, make
 
 MODEL = "Zhang & Owens 2011"
@@ -35,6 +35,7 @@ Curve = Callable[[np.ndarray], np.ndarray]
 
 def model_curves(p: Params) -> tuple[Curve, Curve]:
     """``(alu, mem)`` from Volkov's basic model: instruction throughputs per SM at α = ∞ and α = 0 (§4.2)."""
+    p = check_params(p)
     def alu(n):
         return np.asarray(vk.arithmetic_throughput(p, n, np.inf)) / vk.WARP_SIZE
 
@@ -45,6 +46,7 @@ def model_curves(p: Params) -> tuple[Curve, Curve]:
 
 def simulated_curves(p: Params) -> tuple[Curve, Curve]:
     """``(alu, mem)`` from the cached simulated reference (α = ∞ and α = 0), at its occupancies only."""
+    p = check_params(p)
     from . import reference
 
     return reference.curve(p, np.inf), reference.curve(p, 0.0)
@@ -59,6 +61,7 @@ def zhang_owens2011(p: Params, n, alpha, *, curves: tuple[Curve, Curve] | None =
     two times, the model) or ``"add"`` (their sum). ``inputs`` names the curves in the model label.
     Regimes: ``"alu"`` or ``"memory"`` (the longer time) with ``"overlap"``; ``"sum"`` with ``"add"``.
     """
+    p = check_params(p)
     if merge not in ("overlap", "add"):
         raise ValueError(f"merge must be 'overlap' or 'add', got {merge!r}")
     n_, a_ = grid(n, alpha)

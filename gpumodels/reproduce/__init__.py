@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import others, volkov
+from ..errors import UnknownNameError
 
 MODULES = (volkov, others)
 
@@ -45,5 +46,5 @@ def producer_of(key: str) -> str:
     """The dotted name of the function that computes ``key``; ``KeyError`` if none does."""
     origin = _run()[1]
     if key not in origin:
-        raise KeyError(f"no function computes {key!r}")
+        raise UnknownNameError(f"no function computes {key!r}")
     return origin[key]

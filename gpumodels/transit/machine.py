@@ -40,6 +40,7 @@ from .. import hardware
 from .._data import read_rows
 from .._validate import as_array, check_real, out
 from .model import Equilibrium, equilibrium
+from ..errors import UnknownNameError
 
 PRECISIONS = ("SP", "DP")
 """Single and double precision, the two machine descriptions §3 gives per GPU."""
@@ -78,7 +79,7 @@ class Machine:
 
     def __post_init__(self):
         if self.precision not in PRECISIONS:
-            raise ValueError(f"precision must be one of {PRECISIONS}, got {self.precision!r}")
+            raise UnknownNameError(f"precision must be one of {PRECISIONS}, got {self.precision!r}")
         for name, point in (("k_delta", "δ"), ("R", "δ"), ("M", "π"), ("pi_height", "π")):
             check_real(name, getattr(self, name), 0.0, None, context=f"a coordinate of {point}", lo_open=True)
 
@@ -155,17 +156,22 @@ def machines() -> list[Machine]:
 def machine(gpu: str, precision: str = "SP") -> Machine:
     """The Transit machine of ``gpu`` (``"C2075"`` or ``"GTX690"``) at ``precision``."""
     if precision not in PRECISIONS:
-        raise ValueError(f"precision must be one of {PRECISIONS}, got {precision!r}")
+        raise UnknownNameError(f"precision must be one of {PRECISIONS}, got {precision!r}")
     known = sorted({g for g, _ in _machines()})
     try:
         return _machines()[(hardware.get_gpu(gpu).name, precision)]
     except KeyError:
-        raise ValueError(f"gpu must be one with Transit machine points ({', '.join(known)}), got {gpu!r}") from None
+        raise UnknownNameError(f"gpu must be one with Transit machine points ({', '.join(known)}), got {gpu!r}") from None
 
 
 def fp64_lanes(gpu: str) -> float:
     """Double-precision results per clock per SM, as ``data/transit/machines.csv`` sources them."""
+    known = sorted({r["gpu"] for r in read_rows(_FILE) if r["parameter"] == "fp64_lanes"})
+    try:
+        name = hardware.get_gpu(gpu).name        # any alias or case, as machine() takes it
+    except UnknownNameError:
+        name = None
     for row in read_rows(_FILE):
-        if row["gpu"] == gpu and row["parameter"] == "fp64_lanes":
+        if row["gpu"] == name and row["parameter"] == "fp64_lanes":
             return float(row["value"])
-    raise ValueError(f"gpu must be one with a sourced fp64_lanes row, got {gpu!r}")
+    raise UnknownNameError(f"gpu must be one with a sourced fp64_lanes row ({', '.join(known)}), got {gpu!r}")

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import as_array, broadcast, check_real, out
+from ..errors import OutsideDomainError, UnknownNameError
 
 BOUNDS = ("thread", "memory", "computation", "capacity")
 """The four performance bounds of Li et al. 2015, §2.4."""
@@ -153,6 +154,11 @@ def equilibrium(n, Z, R, k_delta, M) -> Equilibrium:
     See the module docstring for the solution and the bounds.
     """
     n, Z, R, k_delta, M = _inputs(n, Z, R, k_delta, M)
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        return _equilibrium(n, Z, R, k_delta, M)
+
+
+def _equilibrium(n, Z, R, k_delta, M) -> Equilibrium:
     L = k_delta / R
     t_thread = n / (L + Z)
     cs_cap = M / Z
@@ -170,9 +176,20 @@ def equilibrium(n, Z, R, k_delta, M) -> Equilibrium:
     mem = (t_thread > cap) & (R < cs_cap)
     comp = (t_thread > cap) & (cs_cap < R)
     even = bound == "capacity"
-    k = np.select([even, mem, comp], [k_need + surplus / 2, n - R * Z, cs_cap * L], default=n * L / (L + Z))
-    x = np.select([even, mem, comp], [x_need + surplus / 2, R * Z, n - cs_cap * L], default=n * Z / (L + Z))
+    # thread bound: k = n·L/(L + Z), written with the smaller of L/Z and Z/L so that an extreme L
+    # (k_delta/R overflowing to inf, or underflowing to 0) gives the limit instead of inf/inf
+    r = np.where(L >= Z, Z / L, L / Z)                      # in [0, 1]
+    share_big, share_small = 1 / (1 + r), r / (1 + r)
+    k_thread = n * np.where(L >= Z, share_big, share_small)
+    x_thread = n * np.where(L >= Z, share_small, share_big)
+    k = np.select([even, mem, comp], [k_need + surplus / 2, n - R * Z, cs_cap * L], default=k_thread)
+    x = np.select([even, mem, comp], [x_need + surplus / 2, R * Z, n - cs_cap * L], default=x_thread)
     idle = np.where(even, surplus, 0.0)
+    for name, v in (("k", k), ("x", x), ("throughput", T)):
+        if not np.all(np.isfinite(v) & (v >= 0)):
+            raise OutsideDomainError(f"the inputs leave the floating-point range of the model ({name} = "
+                                     f"{np.asarray(v)[~(np.isfinite(v) & (v >= 0))].flat[0]!r}); "
+                                     f"k_delta/R = {np.asarray(L).flat[0]!r}")
     return Equilibrium(n=out(n), Z=out(Z), R=out(R), k_delta=out(k_delta), M=out(M),
                        k=out(k), x=out(x), ms_throughput=out(T), cs_throughput=out(Z * T),
                        bound=bound.item() if bound.ndim == 0 else bound, idle=out(idle))
@@ -186,7 +203,7 @@ def raised(n, Z, R, k_delta, M, direction: str, factor: float = 2.0) -> dict:
     grows with ``R``.
     """
     if direction not in DIRECTIONS:
-        raise ValueError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
+        raise UnknownNameError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
     factor = check_real("factor", factor, 0.0, None, lo_open=True)
     p = dict(n=n, Z=Z, R=R, k_delta=k_delta, M=M)
     p[direction] = np.asarray(p[direction], dtype=float) * factor

@@ -34,6 +34,7 @@ from functools import lru_cache
 from .. import hardware, occupancy
 from .._data import read_rows
 from .machine import machines
+from ..errors import UnknownNameError
 
 WARP_SIZE = 32
 TRANSACTION_BYTES = 32
@@ -223,11 +224,11 @@ def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]
     Keys: ``app, kernel, n, Z, bound, k, ms_predicted, ms_measured, PCT, RCT, ratio`` (PCT / RCT).
     """
     if counter not in COUNTERS:
-        raise ValueError(f"counter must be one of {COUNTERS}, got {counter!r}")
+        raise UnknownNameError(f"counter must be one of {COUNTERS}, got {counter!r}")
     zcol, ccol = ("Z", "cs_measured") if counter == "inst_executed" else ("Z_issued1", "cs_measured_issued1")
     rows = table(gpu, available=True)
     if not rows:
-        raise ValueError(f"gpu must be one of the profiled GPUs "
+        raise UnknownNameError(f"gpu must be one of the profiled GPUs "
                          f"{sorted({r['gpu'] for r in table(available=True)})}, got {gpu!r}")
     out = []
     for r in rows:

@@ -20,6 +20,7 @@ from .._data import read_rows
 import numpy as np
 
 from .._validate import as_array, check_flag, check_real, out
+from ..errors import UnknownNameError
 
 WARP_SIZE = 32
 RESOURCES = ("cuda_cores", "sfu", "shared_banks", "memory", "issue")
@@ -51,7 +52,7 @@ class InstructionClass:
 
     def __post_init__(self):
         if self.resource not in RESOURCES[:-1]:
-            raise ValueError(f"resource must be one of {RESOURCES[:-1]}, got {self.resource!r} ({self.name})")
+            raise UnknownNameError(f"resource must be one of {RESOURCES[:-1]}, got {self.resource!r} ({self.name})")
         check_real("count", self.count, 0.0, context=self.name)
         check_real("conflict_degree", self.conflict_degree, 1.0, context=self.name)
         check_real("bytes", self.bytes, 0.0, context=self.name)

@@ -46,8 +46,9 @@ import numpy as np
 
 from .. import hardware
 from .._data import read_rows
-from .synthetic import BYTES_PER_LOAD, Params
+from .synthetic import check_params, BYTES_PER_LOAD, Params
 from .synthetic import params as volkov_params
+from ..errors import UnknownNameError
 
 GPUS = ("V100PCIe", "A100", "A100-80", "H100PCIe", "H100", "GH200", "L40")
 """The modern GPUs with a parameter set, by their records in ``data/gpus.csv``."""
@@ -92,7 +93,7 @@ def gpu_name(name: str) -> str:
         g = None
     g = STAND_INS.get(g, g)
     if g not in GPUS:
-        raise ValueError(f"name must be one of the modern GPUs {GPUS} (or an alias of one), got {name!r}")
+        raise UnknownNameError(f"name must be one of the modern GPUs {GPUS} (or an alias of one), got {name!r}")
     return g
 
 
@@ -225,9 +226,9 @@ def params(name: str, method: str | None = None, bandwidth: str = "read"):
     """
     g = gpu_name(name)
     if method is not None and method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS} or None, got {method!r}")
+        raise UnknownNameError(f"method must be one of {METHODS} or None, got {method!r}")
     if bandwidth not in BANDWIDTHS:
-        raise ValueError(f"bandwidth must be one of {BANDWIDTHS}, got {bandwidth!r}")
+        raise UnknownNameError(f"bandwidth must be one of {BANDWIDTHS}, got {bandwidth!r}")
     have = [m for m in METHODS if _latencies(g, m)]
     if method is None:
         method = have[0]
@@ -352,12 +353,13 @@ def _check_model(model: str) -> None:
     if model in EXCLUDED:
         raise ValueError(f"model {model!r} is not evaluated on modern GPUs: {EXCLUDED[model]}")
     if model not in MODELS:
-        raise ValueError(f"model must be one of {MODELS}, got {model!r}")
+        raise UnknownNameError(f"model must be one of {MODELS}, got {model!r}")
 
 
 def evaluate(model: str, p: Params, n, alpha):
     """``prior.evaluate(model, p, n, alpha)`` for a modern parameter set, except that Zhang & Owens
     get the basic model's α = 0 and α = ∞ curves as inputs (:data:`MODELS`)."""
+    p = check_params(p)
     from .. import prior
 
     _check_model(model)
@@ -393,6 +395,7 @@ def needed_occupancy(model: str, p: Params, alpha=CUSP_ALPHAS, fraction: float =
     range: its throughput still grows by more than 1 % over the last tenth of it (a model that
     never saturates), or the model does not take that α (the CUDA guide at α = 0).
     """
+    p = check_params(p)
     from .._validate import as_array, check_fraction
 
     f = check_fraction("fraction", fraction)
@@ -426,6 +429,7 @@ def cusp(model: str, p: Params, fraction: float = 0.9) -> dict:
     maximum is a peak at intermediate α (inside the grid and above both ends by
     :data:`CUSP_MARGIN`). ``nan`` (and ``is_cusp`` False) when the model has no peak at some α it
     takes. The CUDA guide's grid starts at the smallest positive α."""
+    p = check_params(p)
     return _cusp_of(needed_occupancy(model, p, CUSP_ALPHAS, fraction), model)
 
 

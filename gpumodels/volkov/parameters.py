@@ -26,6 +26,7 @@ from .._data import read_rows
 from .._validate import as_array, check_real
 from .bounds import chapter6
 from .synthetic import GENERATIONS, WARP_SIZE, params, refined_memory_throughput, refined_needed_occupancy
+from ..errors import UnknownNameError
 
 COLUMNS = ("add", "sfu", "smem", "smem2", "stream", "random")
 """Instruction columns of Tables 6.1–6.3: CUDA-core add, SFU (rsqrt), shared-memory load, the same
@@ -36,7 +37,7 @@ def table(name: str):
     """One of Tables 6.1–6.4 (``"6.1"`` …) as a wide DataFrame, one row per GPU (measured values)."""
     df = chapter6(name)
     if df.empty:
-        raise ValueError(f"name must be one of '6.1', '6.2', '6.3', '6.4', '6.6', got {name!r}")
+        raise UnknownNameError(f"name must be one of '6.1', '6.2', '6.3', '6.4', '6.6', got {name!r}")
     wide = df.pivot(index="gpu", columns="column", values="value")
     order = [c for c in COLUMNS if c in wide.columns] + [c for c in wide.columns if c not in COLUMNS]
     return wide.reindex([g for g in GENERATIONS if g in wide.index])[order]

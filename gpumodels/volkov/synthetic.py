@@ -30,7 +30,8 @@ import numpy as np
 
 from .. import hardware
 from .._data import read_rows
-from .._validate import as_array, broadcast, check_flag, check_fraction, out
+from .._validate import as_array, broadcast, check_choice, check_flag, check_fraction, check_int, check_real, out
+from ..errors import InputTypeError, UnknownNameError
 
 WARP_SIZE = 32
 BYTES_PER_LOAD = 128          # a fully coalesced 32-bit load of one warp (§4.1, §6.5)
@@ -113,8 +114,45 @@ class Params:
         return out(_latency(self, x))
 
     def replace(self, **changes) -> "Params":
-        """A copy with some fields changed (e.g. ``p.replace(mem_issue=8)`` for §4.12's variant)."""
+        """A copy with some fields changed (e.g. ``p.replace(mem_issue=8)`` for §4.12's variant);
+        the copy is validated like a new record."""
         return dataclasses.replace(self, **changes)
+
+    def __post_init__(self) -> None:
+        """Validate every field on construction (and so on :meth:`replace`)."""
+        for name in ("gpu", "product", "latency_model"):
+            if not isinstance(getattr(self, name), str):
+                raise InputTypeError(f"Params.{name} must be a string, got {getattr(self, name)!r}")
+        check_choice("Params.kind", self.kind, KINDS)
+        for name in ("mem_lat", "alu_lat", "clock_ghz", "mem_issue"):
+            check_real(f"Params.{name}", getattr(self, name), lo=0.0, lo_open=True, context=self.gpu)
+        for name in ("mem_thru", "alu_thru", "issue_thru"):        # inf: the limit is switched off
+            as_array(f"Params.{name} ({self.gpu})", getattr(self, name), lo=0.0, lo_open=True, allow_inf=True)
+        for name in ("a", "b"):
+            check_real(f"Params.{name}", getattr(self, name), lo=0.0, context=self.gpu)
+        as_array(f"Params.c ({self.gpu})", self.c, lo=0.0, lo_open=True, allow_inf=True)  # inf: no contention
+        if self.mem_lat_to_alu is not None:
+            check_real("Params.mem_lat_to_alu", self.mem_lat_to_alu, lo=0.0, lo_open=True, context=self.gpu)
+        for name in ("sm_count", "schedulers", "max_warps_per_sm"):
+            check_int(f"Params.{name}", getattr(self, name), 1, context=self.gpu)
+        terms = self.latency_terms
+        if not isinstance(terms, tuple) or not all(isinstance(t, tuple) and len(t) == 2 for t in terms):
+            raise InputTypeError(f"Params.latency_terms must be a tuple of (b, c) pairs (empty: no contention), got {terms!r}")
+        for b, c in terms:
+            check_real("Params.latency_terms b", b, lo=0.0, context=self.gpu)
+            as_array(f"Params.latency_terms c ({self.gpu})", c, lo=0.0, lo_open=True, allow_inf=True)
+
+
+def check_params(p, name: str = "p") -> Params:
+    """``p`` if it is a :class:`Params` record; ``InputTypeError`` saying how to get one otherwise."""
+    if isinstance(p, Params):
+        return p
+    hint = "volkov.params('Kepler')"
+    if isinstance(p, str):
+        hint = f"volkov.params({p!r})"
+    elif isinstance(p, hardware.GPU):
+        hint = f"volkov.params({p.name!r}) for that GPU"
+    raise InputTypeError(f"{name} must be a volkov Params record (e.g. {hint}), got {type(p).__name__} {p!r:.60}")
 
 
 def _latency(p: Params, x_gbs: np.ndarray) -> np.ndarray:
@@ -146,7 +184,7 @@ def _generation(name: str) -> str:
             if hardware.get_gpu(gen).name == g.name:
                 return gen
     allowed = ", ".join(f"{gen} ({hardware.get_gpu(gen).name})" for gen in GENERATIONS)
-    raise ValueError(f"name must be one of the five GPUs of Volkov 2016: {allowed}; got {name!r}")
+    raise UnknownNameError(f"name must be one of the five GPUs of Volkov 2016: {allowed}; got {name!r}")
 
 
 def _ch6(gen: str, table: str, column: str) -> float:
@@ -198,7 +236,7 @@ def params(name: str, latency_model: str = "table_6_5", *, method: str | None = 
             if isinstance(name, str) and name.upper() in modern.AMD:
                 raise ValueError(str(e)) from None
             allowed = ", ".join(GENERATIONS) + ", " + ", ".join(modern.GPUS)
-            raise ValueError(f"name must be one of Volkov's five GPUs or a modern GPU: {allowed}; "
+            raise UnknownNameError(f"name must be one of Volkov's five GPUs or a modern GPU: {allowed}; "
                              f"got {name!r}") from None
         return modern.params(name, method=method, bandwidth=bandwidth)
     if method is not None or bandwidth != "read":
@@ -207,7 +245,7 @@ def params(name: str, latency_model: str = "table_6_5", *, method: str | None = 
     rows65 = [r for r in read_rows(_T65) if r["gpu"] == gen]
     models = sorted({r["variant"] for r in rows65})
     if latency_model not in models:
-        raise ValueError(f"latency_model must be one of {models} for {gen}, got {latency_model!r}")
+        raise UnknownNameError(f"latency_model must be one of {models} for {gen}, got {latency_model!r}")
     base = next(r for r in rows65 if r["variant"] == "table_6_5")
     terms = [r for r in rows65 if r["variant"] == latency_model]
     g = hardware.get_gpu(gen)
@@ -245,7 +283,7 @@ def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
     """
     issue_costs = check_flag("issue_costs", issue_costs)
     if kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+        raise UnknownNameError(f"kind must be one of {KINDS}, got {kind!r}")
     base = params(name)
     gen = base.gpu
     if issue_costs and gen != "Maxwell":
@@ -280,6 +318,7 @@ def _other_latency(p: Params, alpha: np.ndarray) -> np.ndarray:
 
 def latency(p: Params, alpha):
     """Warp latency per group of one memory instruction and α adds: ``mem_lat + α·alu_lat`` (§4.1)."""
+    p = check_params(p)
     a = as_array("alpha", alpha, allow_inf=True)
     return out(_other_latency(p, a) + a * p.alu_lat)
 
@@ -299,11 +338,13 @@ def _limits(p: Params, a: np.ndarray) -> np.ndarray:
 
 def throughput_bound(p: Params, alpha):
     """Memory-instruction throughput bound in IPC/SM: ``min(mem_thru, alu_thru/α, issue_thru/(α+1))`` (§4.1)."""
+    p = check_params(p)
     return out(_limits(p, as_array("alpha", alpha, allow_inf=True)).min(axis=0))
 
 
 def binding_limit(p: Params, alpha):
     """Which throughput limit binds at ``alpha``: ``"memory"``, ``"alu"`` or ``"issue"`` (ties go left)."""
+    p = check_params(p)
     lims = _limits(p, as_array("alpha", alpha, allow_inf=True))
     names = np.array(["memory" if p.kind == "memory" else p.kind, "alu", "issue"])
     res = names[np.argmin(lims, axis=0)]
@@ -317,6 +358,7 @@ def memory_throughput(p: Params, n, alpha):
 
     ``n`` and ``alpha`` broadcast; ``alpha = inf`` gives 0.
     """
+    p = check_params(p)
     n_ = as_array("n", n)
     a = as_array("alpha", alpha, allow_inf=True)
     lat = _other_latency(p, a) + a * p.alu_lat
@@ -332,6 +374,7 @@ def arithmetic_throughput(p: Params, n, alpha):
     that ``alpha = inf`` gives the all-add limit ``32·min(n/alu_lat, alu_thru, issue_thru)`` of
     §4.2 and ``alpha = 0`` gives 0.
     """
+    p = check_params(p)
     n_ = as_array("n", n)
     a = as_array("alpha", alpha, allow_inf=True)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -348,6 +391,7 @@ def needed_occupancy(p: Params, alpha, fraction: float = 1.0):
     At α = 0 this is ``mem_lat·mem_thru`` and at α = ∞ ``alu_lat·min(alu_thru, issue_thru)``
     (§4.2); the maximum, near α = alu_thru/mem_thru, is about their sum — the cusp.
     """
+    p = check_params(p)
     f = check_fraction("fraction", fraction)
     a = as_array("alpha", alpha, allow_inf=True)
     return out(_occupancy_at(p, a, f, _other_latency(p, a)))
@@ -362,6 +406,7 @@ def cusp_closed_form(p: Params) -> tuple[float, float]:
     >>> round(a, 1), round(w, 2)
     (49.1, 53.96)
     """
+    p = check_params(p)
     return p.alu_thru / p.mem_thru, p.mem_lat * p.mem_thru + p.alu_lat * p.alu_thru
 
 
@@ -375,6 +420,7 @@ def cusp_exact(p: Params) -> tuple[float, float]:
     >>> round(a, 1), round(w, 1)
     (48.1, 53.5)
     """
+    p = check_params(p)
     # the corner of min(mem_thru, alu_thru/α, issue_thru/(α+1)) where the memory branch ends
     a_alu = p.alu_thru / p.mem_thru
     a_issue = p.issue_thru / p.mem_thru - 1.0
@@ -400,6 +446,7 @@ def instruction_concurrency(p: Params, n, alpha):
     (instructions per SM). Their sum never exceeds ``n`` since each warp has at most one
     instruction in execution; it equals ``n`` in the latency-bound mode.
     """
+    p = check_params(p)
     a = as_array("alpha", alpha, allow_inf=True)
     mem = memory_throughput(p, n, a)
     alu = arithmetic_throughput(p, n, a) / WARP_SIZE
@@ -425,6 +472,7 @@ def refined_latency(p: Params, x, alpha):
 
     ``x`` and ``alpha`` broadcast.
     """
+    p = check_params(p)
     _require_memory(p)
     x_ = as_array("x", x)
     a = as_array("alpha", alpha, allow_inf=True)
@@ -441,6 +489,7 @@ def refined_memory_throughput(p: Params, n, alpha):
     at once with ``scipy.optimize.elementwise.find_root`` (Chandrupatla's method). If the
     latency branch exceeds the throughput bound the bound is returned.
     """
+    p = check_params(p)
     from scipy.optimize.elementwise import find_root
 
     _require_memory(p)
@@ -473,6 +522,7 @@ def refined_arithmetic_throughput(p: Params, n, alpha):
 
     At ``alpha = inf`` memory latency plays no role and the basic all-add limit is returned.
     """
+    p = check_params(p)
     a = as_array("alpha", alpha, allow_inf=True)
     x = np.asarray(refined_memory_throughput(p, n, a))
     basic_inf = np.asarray(arithmetic_throughput(p, n, np.inf))
@@ -487,6 +537,7 @@ def refined_needed_occupancy(p: Params, alpha, fraction: float = 0.9):
     Closed form: at the target throughput x the latency is known, so ``n = x·Latency(x)``;
     ``inf`` where the target lies beyond the latency model's singularity ``c`` (Fig. 4.6).
     """
+    p = check_params(p)
     _require_memory(p)
     f = check_fraction("fraction", fraction)
     a = as_array("alpha", alpha, allow_inf=True)
