@@ -5,8 +5,15 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
+
+# The notebook kernels must draw with matplotlib's inline backend: an MPLBACKEND such as Agg in
+# the caller's environment would make every figure cell print nothing (nbval fails, the book has
+# no figures). Keep it out of every recipe's environment.
+unexport MPLBACKEND
 VENV   := .venv
 BIN    := $(VENV)/bin
+# pytest-xdist workers; --dist loadfile keeps each notebook's cells in one worker and one kernel
+JOBS   ?= 2
 STAMP  := $(VENV)/.installed
 
 .PHONY: book test venv clean notebooks
@@ -26,7 +33,7 @@ book: $(STAMP)
 	@echo "HTML book: _build/html/index.html"
 
 test: $(STAMP)
-	$(BIN)/python -m pytest tests $$($(BIN)/python tools/toc_notebooks.py) \
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile tests $$($(BIN)/python tools/toc_notebooks.py) \
 	    --nbval --nbval-current-env --nbval-sanitize-with tools/nbval_sanitize.cfg
 
 # Re-execute every notebook in place (commit the result): run after changing code they use.

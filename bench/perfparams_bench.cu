@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
     CHECK(cudaGetDeviceProperties(&prop, 0));
     int sms = prop.multiProcessorCount, full = prop.maxThreadsPerBlock;
     int many_blocks = sms * prop.maxBlocksPerMultiProcessor * 4;
-    printf("# device,%s,cc,%d.%d,sms,%d\n", prop.name, prop.major, prop.minor, sms);
+    printf("# device,\"%s\",cc,%d.%d,sms,%d\n", prop.name, prop.major, prop.minor, sms);
     printf("kind,shape,blocks,threads,ms,work,value,unit\n");
     float *buf;
     CHECK(cudaMalloc(&buf, words * sizeof(float)));

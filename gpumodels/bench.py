@@ -87,12 +87,18 @@ def build(out_dir: str | Path, arch: str = "sm_90", compile_only: bool = False) 
 def parse_output(text: str):
     """Split ``volkov_bench`` output into its ``# key=value`` header (dict) and the warp table.
 
-    The table is a dict of lists ``warp, sm, start, end`` (integers). Malformed lines raise
-    ``ValueError`` naming the line number.
+    The table is a dict of lists ``warp, sm, start, end`` (integers). The parser is strict, so that
+    a damaged run is never summarised as a measurement: malformed or repeated header lines, header
+    values out of range (``sm_count``, ``clock_khz``, ``repeats_per_warp`` must be positive
+    integers), a repeated warp, an SM index beyond ``sm_count``, a warp whose ``end`` is not after
+    its ``start`` (no elapsed time), fewer warps than the launch had (``arg.blocks`` ×
+    ``arg.threads``) and output that stops in the middle of a line all raise ``ValueError`` naming
+    the line or the value.
     """
     meta: dict[str, str] = {}
     cols = None
     rows: dict[str, list[int]] = {}
+    seen: dict[int, int] = {}
     for no, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -100,6 +106,8 @@ def parse_output(text: str):
             key, sep, val = line[1:].strip().partition("=")
             if not sep or not key:
                 raise ValueError(f"line {no}: header lines look like '# key=value', got {line!r}")
+            if key.strip() in meta:
+                raise ValueError(f"line {no}: header {key.strip()!r} given twice")
             meta[key.strip()] = val.strip()
         elif cols is None:
             cols = [c.strip() for c in line.split(",")]
@@ -114,6 +122,13 @@ def parse_output(text: str):
                 raise ValueError(f"line {no}: expected four integers, got {line!r}") from None
             if len(vals) != 4:
                 raise ValueError(f"line {no}: expected four integers, got {line!r}")
+            warp, sm, start, end = vals
+            if warp in seen:
+                raise ValueError(f"line {no}: warp {warp} already recorded on line {seen[warp]}")
+            if end <= start:
+                raise ValueError(f"line {no}: warp {warp} has end {end} <= start {start}: no elapsed "
+                                 f"time, so the run is not a measurement")
+            seen[warp] = no
             for c, v in zip(cols, vals):
                 rows[c].append(v)
     if cols is None or not rows["warp"]:
@@ -121,7 +136,31 @@ def parse_output(text: str):
     for key in ("gpu", "sm_count", "clock_khz", "repeats_per_warp"):
         if key not in meta:
             raise ValueError(f"output lacks the header line '# {key}=...'")
+    if not text.endswith("\n"):
+        raise ValueError("the output stops in the middle of its last line (cut short?)")
+    if not meta["gpu"]:
+        raise ValueError("header 'gpu' is empty")
+    sm_count = _header_int(meta, "sm_count")
+    _header_int(meta, "clock_khz")
+    _header_int(meta, "repeats_per_warp")
+    if max(rows["sm"]) >= sm_count:
+        raise ValueError(f"an SM index {max(rows['sm'])} is beyond sm_count={sm_count}")
+    if "arg.blocks" in meta and "arg.threads" in meta:
+        expected = _header_int(meta, "arg.blocks") * -(-_header_int(meta, "arg.threads") // 32)
+        if len(rows["warp"]) != expected or set(rows["warp"]) != set(range(expected)):
+            raise ValueError(f"the launch had {expected} warps (arg.blocks x arg.threads/32) but the table "
+                             f"records {len(rows['warp'])}: output cut short or corrupted")
     return meta, rows
+
+
+def _header_int(meta: dict[str, str], key: str) -> int:
+    try:
+        v = int(meta[key])
+    except ValueError:
+        v = 0
+    if v < 1:
+        raise ValueError(f"header {key} must be a positive integer, got {meta[key]!r}")
+    return v
 
 
 def parse_smi(text: str) -> dict[str, str]:
@@ -147,7 +186,9 @@ def summarize(meta: dict[str, str], rows: dict, *, date: str | None = None, driv
     instr = reps * ilp
     sm_count = int(meta["sm_count"])
     clock_mhz = int(meta["clock_khz"]) / 1000
-    ipc = instr * t.warps / (t.time * sm_count) if t.time > 0 else float("nan")
+    if not t.time > 0:
+        raise ValueError("the warps' timestamps span no time: the run is not a measurement")
+    ipc = instr * t.warps / (t.time * sm_count)
     kind = meta.get("arg.kind", "")
     gbs = ipc * 32 * BYTES_PER_THREAD_ACCESS * sm_count * clock_mhz / 1000 if kind == "chase" else float("nan")
     when = date or _dt.date.today().isoformat()

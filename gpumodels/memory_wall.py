@@ -20,9 +20,9 @@ def table():
     """The dataset as a pandas DataFrame with ``year`` (fractional) and ``ratio`` (B per core-cycle)."""
     import pandas as pd
 
-    from ._data import data_dir
+    from ._data import read_frame
 
-    df = pd.read_csv(data_dir() / _FILE)
+    df = read_frame(_FILE)
     df["release_date"] = pd.to_datetime(df["release_date"], format="%Y-%m-%d")
     df["year"] = df["release_date"].dt.year + (df["release_date"].dt.day_of_year - 1) / 365.25
     df["core_ghz"] = df["cuda_cores"] * df["clock_mhz"] / 1000.0

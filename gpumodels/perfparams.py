@@ -31,6 +31,9 @@ Example
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from types import MappingProxyType
@@ -213,18 +216,22 @@ BENCH_FIELDS = ("gpu", "cc", "sm_count", "driver", "date", "kind", "shape", "par
 def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
     """Parse the output of ``perfparams_bench``: the device line and one dict per measurement.
 
-    Raises ``ValueError`` naming the problem for output that is not the program's.
+    Strict, so that damaged output never becomes "measured" rows: the device line is CSV (a
+    quoted name may hold commas; an unquoted one is read up to its ``cc`` field), ``cc`` must look
+    like ``9.0`` and ``sms`` be a positive integer; a measurement repeated, a time or value that is
+    not positive, a number not printed in the program's format (``%.6f``: a row cut short) or output
+    that stops in the middle of a line raise ``ValueError`` naming the problem.
     """
     device: dict[str, str] = {}
     rows: list[dict] = []
     header = None
+    seen: set[tuple[str, str]] = set()
     for line in text.splitlines():
         line = line.strip()
         if not line:
             continue
         if line.startswith("# device,"):
-            parts = line[2:].split(",")
-            device = dict(zip(parts[0::2], parts[1::2]))
+            device = _device_line(line)
             continue
         cells = line.split(",")
         if header is None:
@@ -237,15 +244,44 @@ def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
         r = dict(zip(header, cells))
         if r["kind"] not in ("compute", "memory") or r["shape"] not in SHAPES:
             raise ValueError(f"unknown kind or shape in perfparams_bench line: {line!r}")
+        if (r["kind"], r["shape"]) in seen:
+            raise ValueError(f"measurement {r['kind']},{r['shape']} appears twice: {line!r}")
+        seen.add((r["kind"], r["shape"]))
+        unit = "GFLOP/s" if r["kind"] == "compute" else "GB/s"
+        if r.get("unit") != unit:
+            raise ValueError(f"a {r['kind']} row must be in {unit}, got {r.get('unit')!r}: {line!r}")
+        for c in ("ms", "value"):
+            if not re.fullmatch(r"\d+\.\d{6}", r[c]):
+                raise ValueError(f"{c} must be printed as %.6f by perfparams_bench (a row cut short?), "
+                                 f"got {r[c]!r}: {line!r}")
         for c in ("blocks", "threads"):
             r[c] = int(r[c])
         for c in ("ms", "work", "value"):
             r[c] = float(r[c])
+        if min(r["blocks"], r["threads"]) < 1 or not (r["ms"] > 0 and r["work"] > 0 and r["value"] > 0):
+            raise ValueError(f"blocks, threads, ms, work and value must be positive: {line!r}")
         r["parameter"] = ("cp_" if r["kind"] == "compute" else "gmb_") + r["shape"]
         rows.append(r)
     if not device or header is None:
         raise ValueError("perfparams_bench output must contain its '# device,' line and CSV header")
+    if not text.endswith("\n"):
+        raise ValueError("perfparams_bench output stops in the middle of its last line (cut short?)")
     return device, rows
+
+
+def _device_line(line: str) -> dict[str, str]:
+    """``# device,<name>,cc,<X.Y>,sms,<n>``; the name may be quoted, or unquoted with commas."""
+    parts = next(csv.reader(io.StringIO(line[2:])))
+    if len(parts) >= 6 and parts[-4] == "cc" and parts[-2] == "sms":
+        parts = [parts[0], ",".join(parts[1:-4]), *parts[-4:]]
+    d = dict(zip(parts[0::2], parts[1::2]))
+    if set(d) != {"device", "cc", "sms"} or not d["device"].strip():
+        raise ValueError(f"device line must read '# device,<name>,cc,<X.Y>,sms,<n>', got {line!r}")
+    if not re.fullmatch(r"\d+\.\d+", d["cc"]):
+        raise ValueError(f"device line: cc must look like '9.0', got {d['cc']!r}")
+    if not (d["sms"].isdigit() and int(d["sms"]) >= 1):
+        raise ValueError(f"device line: sms must be a positive integer, got {d['sms']!r}")
+    return d
 
 
 def bench_rows(text: str, *, driver: str, date: str) -> list[dict]:

@@ -108,6 +108,22 @@ def test_parse_errors_name_the_problem(text, match):
         bench.parse_output(text)
 
 
+@pytest.mark.parametrize("name,text,match", [
+    ("sm_count -2", CANNED.replace("sm_count=2", "sm_count=-2"), "sm_count must be a positive integer"),
+    ("sm_count 0", CANNED.replace("sm_count=2", "sm_count=0"), "sm_count must be a positive integer"),
+    ("repeated header", CANNED.replace("# cc=9.0", "# cc=9.0\n# cc=8.0"), "given twice"),
+    ("repeated warp", CANNED + "3,1,50,1050\n", "warp 3 already recorded"),
+    ("no elapsed time", CANNED.replace("3,1,50,1050", "3,1,50,50"), "no elapsed time"),
+    ("cut short", CANNED[:-3], "no elapsed time|middle of its last line"),
+    ("no final newline", CANNED[:-1], "middle of its last line"),
+    ("missing warps", CANNED.replace("# arg.smem=0", "# arg.smem=0\n# arg.blocks=3"), "had 6 warps"),
+    ("sm beyond count", CANNED.replace("3,1,50", "3,5,50"), "beyond sm_count"),
+])
+def test_parser_refuses_damaged_runs(name, text, match):
+    with pytest.raises(ValueError, match=match):
+        bench.parse_output(text)
+
+
 def test_parse_smi():
     d = bench.parse_smi("NVIDIA H100 80GB HBM3, 570.86.15, 1980 MHz, 1980 MHz, 2619 MHz\n")
     assert d["name"] == "NVIDIA H100 80GB HBM3" and d["clock_mem"] == "2619 MHz"

@@ -101,16 +101,16 @@ def test_every_perez_row_is_sourced():
     assert len(read_rows("perez/parameters.csv")) == 24
 
 
-BENCH_OUTPUT = """# device,NVIDIA H100 80GB HBM3,cc,9.0,sms,132
+BENCH_OUTPUT = """# device,"NVIDIA H100 80GB HBM3",cc,9.0,sms,132
 kind,shape,blocks,threads,ms,work,value,unit
-compute,aa,16896,1024,10.0,2267742732288,226774.273229,GFLOP/s
-compute,oa,1,1024,5.0,134217728,26.843546,GFLOP/s
-compute,ao,16896,1,4.0,2214592512,553.648128,GFLOP/s
-compute,oo,1,1,2.0,8192,0.004096,GFLOP/s
-memory,aa,16896,1024,0.2,536870912,2684.354560,GB/s
-memory,oa,1,1024,1.0,8388608,8.388608,GB/s
-memory,ao,16896,1,2.0,8388608,4.194304,GB/s
-memory,oo,1,1,400.0,8388608,0.020972,GB/s
+compute,aa,16896,1024,10.000000,2267742732288,226774.273229,GFLOP/s
+compute,oa,1,1024,5.000000,134217728,26.843546,GFLOP/s
+compute,ao,16896,1,4.000000,2214592512,553.648128,GFLOP/s
+compute,oo,1,1,2.000000,8192,0.004096,GFLOP/s
+memory,aa,16896,1024,0.200000,536870912,2684.354560,GB/s
+memory,oa,1,1024,1.000000,8388608,8.388608,GB/s
+memory,ao,16896,1,2.000000,8388608,4.194304,GB/s
+memory,oo,1,1,400.000000,8388608,0.020972,GB/s
 """
 
 
@@ -136,6 +136,35 @@ def test_bench_output_parses_into_tidy_measured_rows():
 def test_bench_parse_errors(text, match):
     with pytest.raises(ValueError, match=match):
         pp.parse_bench(text)
+
+
+def _lines():
+    return BENCH_OUTPUT.splitlines(keepends=True)
+
+
+@pytest.mark.parametrize("name,text,match", [
+    ("duplicate row", "".join(_lines() + [_lines()[2]]), "appears twice"),
+    ("cut short", BENCH_OUTPUT[:-8], "fields, expected|%.6f|middle of its last line"),
+    ("cut in a number", BENCH_OUTPUT[:-12] + ",GB/s\n", "%.6f"),
+    ("no final newline", BENCH_OUTPUT.rstrip("\n"), "middle of its last line"),
+    ("sms 0", BENCH_OUTPUT.replace("sms,132", "sms,0"), "sms must be a positive integer"),
+    ("sms -2", BENCH_OUTPUT.replace("sms,132", "sms,-2"), "sms must be a positive integer"),
+    ("bad cc", BENCH_OUTPUT.replace("cc,9.0", "cc,nine"), "cc must look like"),
+    ("zero time", BENCH_OUTPUT.replace(",2.000000,8192,", ",0.000000,8192,"), "must be positive"),
+    ("wrong unit", BENCH_OUTPUT.replace("0.020972,GB/s", "0.020972,GFLOP/s"), "must be in GB/s"),
+])
+def test_bench_parser_is_strict(name, text, match):
+    with pytest.raises(ValueError, match=match):
+        pp.parse_bench(text)
+
+
+@pytest.mark.parametrize("line", ['# device,"NVIDIA H100, 80GB",cc,9.0,sms,132',
+                                  "# device,NVIDIA H100, 80GB,cc,9.0,sms,132"])
+def test_device_name_with_a_comma(line):
+    device, rows = pp.parse_bench(BENCH_OUTPUT.replace(_lines()[0].rstrip("\n"), line))
+    assert device == {"device": "NVIDIA H100, 80GB", "cc": "9.0", "sms": "132"}
+    tidy = pp.bench_rows(BENCH_OUTPUT.replace(_lines()[0].rstrip("\n"), line), driver="x", date="2026-11-24")
+    assert tidy[0]["gpu"] == "NVIDIA H100, 80GB" and tidy[0]["sm_count"] == "132"
 
 
 def test_bench_source_is_built_with_the_others():
