@@ -17,6 +17,10 @@ import numpy as np
 from .errors import InputTypeError, UnknownNameError
 
 
+MAX_INT = 2**63
+"""The largest integer an unbounded count may take (no count in the book comes near it)."""
+
+
 def _where(context: str | None) -> str:
     return f" for {context}" if context else ""
 
@@ -37,6 +41,8 @@ def check_int(name: str, value, lo: int, hi: int | None = None, context: str | N
         if not math.isfinite(fvalue) or fvalue != int(fvalue):
             raise ValueError(f"{name} must be an integer in {rng}{_where(context)}, got {value!r}")
         ivalue = int(fvalue)
+    if hi is None and abs(ivalue) > MAX_INT:
+        raise ValueError(f"{name} must be an integer in {rng}{_where(context)} no larger than 2**63, got {value!r:.40}")
     if ivalue < lo or (hi is not None and ivalue > hi):
         raise ValueError(f"{name} must be an integer in {rng}{_where(context)}, got {ivalue}")
     return ivalue
@@ -117,8 +123,12 @@ def check_fraction(name: str, value) -> float:
     """Return ``value`` as ``float`` if it is a number in (0, 1]; ``ValueError`` otherwise."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InputTypeError(f"{name} must be a number in (0, 1], got {value!r}")
-    if not (0 < float(value) <= 1):                 # NaN fails this too
-        raise ValueError(f"{name} must be a number in (0, 1], got {value!r}")
+    try:
+        v = float(value)
+    except OverflowError:                           # an int too large for a float
+        v = math.inf
+    if not (0 < v <= 1):                            # NaN fails this too
+        raise ValueError(f"{name} must be a number in (0, 1], got {value!r:.40}")
     return float(value)
 
 

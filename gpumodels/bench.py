@@ -22,7 +22,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ._validate import check_int
+from ._validate import check_flag, check_int
 from .volkov import experiment as _ex
 from .errors import UnknownNameError
 
@@ -58,6 +58,7 @@ def nvcc() -> str | None:
 def compile_command(source: str, arch: str = "sm_90", output: str | Path | None = None,
                     compile_only: bool = False) -> list[str]:
     """The ``nvcc`` command line for one source (``compile_only``: object file, no link)."""
+    compile_only = check_flag("compile_only", compile_only)
     if source not in SOURCES:
         raise UnknownNameError(f"source must be one of {SOURCES}, got {source!r}")
     if not (isinstance(arch, str) and arch.startswith(("sm_", "compute_"))):
@@ -70,6 +71,7 @@ def compile_command(source: str, arch: str = "sm_90", output: str | Path | None 
 
 def build(out_dir: str | Path, arch: str = "sm_90", compile_only: bool = False) -> list[Path]:
     """Compile every source into ``out_dir``; ``RuntimeError`` with nvcc's messages on failure."""
+    compile_only = check_flag("compile_only", compile_only)
     if nvcc() is None:
         raise RuntimeError("nvcc not found (PATH or /usr/local/cuda/bin); install the CUDA toolkit to build bench/")
     out_dir = Path(out_dir)

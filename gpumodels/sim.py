@@ -38,13 +38,17 @@ answers throughput, concurrency and occupancy questions.
 
 from __future__ import annotations
 
-from collections import deque
+import heapq
+import math
+from collections import OrderedDict, deque
+from itertools import islice
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
 from ._validate import check_flag, check_int, check_real
+from .errors import InputTypeError
 from .volkov.synthetic import check_params
 
 _EPS = 1e-9
@@ -99,12 +103,18 @@ class SM:
             check_int("issue_per_scheduler", self.issue_per_scheduler, 1, context="SM")
         check_int("ilp_latency", self.ilp_latency, 1, context="SM")
         check_int("window", self.window, 1, context="SM")
+        for key, lat in dict(self.dependent_latency).items():
+            if not (isinstance(key, tuple) and len(key) == 2 and all(u in self.units for u in key)):
+                raise ValueError(f"dependent_latency keys must be (producer, consumer) pairs of the SM's units "
+                                 f"{sorted(self.units)}, got {key!r}")
+            check_real(f"dependent_latency[{key!r}]", lat, 0.0, context="SM")
 
 
 @dataclass(frozen=True)
 class Trace:
     """Simulated issue records: arrays ``warp`` (launch order), ``seq`` (position in the warp's
-    stream), ``unit``, ``issue`` and ``ready`` cycles, plus the occupancy per cycle."""
+    stream), ``unit``, ``issue`` and ``ready`` cycles, plus the occupancy per cycle; ``warp_start``
+    and ``warp_end`` per launched warp (``warp_end`` is NaN for a warp that did not finish)."""
 
     warp: np.ndarray
     seq: np.ndarray
@@ -143,7 +153,7 @@ class Trace:
     @property
     def warp_latency(self) -> np.ndarray:
         """Start-to-finish cycles of every warp that finished (finite launches)."""
-        done = self.warp_end >= 0
+        done = np.isfinite(self.warp_end)
         return (self.warp_end - self.warp_start)[done]
 
 
@@ -168,18 +178,30 @@ def rate_between(issue, t1: float, t2: float) -> float:
     return float(((issue >= t1) & (issue < t2)).sum() / (t2 - t1))
 
 
+MAX_ALPHA = 100_000
+"""The largest α :func:`alpha_program` builds (a loop body of α + 1 ops is held in memory)."""
+
+MAX_CYCLES = 1_000_000_000
+"""The most cycles one :func:`simulate` call may run (``cycles`` or ``max_cycles``)."""
+
+
+class SimulationLimitError(RuntimeError):
+    """A finite run reached ``max_cycles`` before every warp finished."""
+
+
 def alpha_program(alpha: int, other: str = "mem", alu: str = "alu") -> tuple[Op, ...]:
     """Volkov's §4.1 workload as one loop body: a load followed by α dependent adds.
 
     All ops read and write the same register, so they are back-to-back dependent.
     """
-    alpha = check_int("alpha", alpha, 0)
+    alpha = check_int("alpha", alpha, 0, MAX_ALPHA)
     return (Op(other, "r", ("r",), "LD"),) + tuple(Op(alu, "r", ("r",), "FADD") for _ in range(alpha))
 
 
 def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: int, cycles: int | None = None,
              *, repeat: bool = True, total_warps: int | None = None, warps_per_block: int = 1,
-             launch_latency: int = 0, policy: str = "oldest", max_cycles: int = 10_000_000) -> Trace:
+             launch_latency: int = 0, policy: str = "oldest", max_cycles: int = 10_000_000,
+             skip_idle: bool = True) -> Trace:
     """Run ``n_warps`` concurrent warps on ``sm`` and record every issue (simulated data).
 
     Parameters
@@ -199,8 +221,20 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
         Block size in warps and the delay before a finished block's slots are refilled.
     policy : str
         ``"oldest"`` or ``"round_robin"``.
+    max_cycles : int
+        Finite runs without ``cycles`` stop here; if warps are still unfinished then,
+        :class:`SimulationLimitError` says how many.
+
+    Cycles in which no warp can issue are skipped to the next event (a result becoming ready, a
+    unit or scheduler coming free, a block refilled), so long memory stalls cost no time; the
+    trace is the same as stepping every cycle (``skip_idle=False``, the slow reference the tests
+    compare against).
     """
+    if not isinstance(sm, SM):
+        raise InputTypeError(f"sm must be an SM record (e.g. sim.volkov_sm(volkov.params('Kepler'))), got {sm!r:.80}")
     n_warps = check_int("n_warps", n_warps, 1, 4096)
+    repeat = check_flag("repeat", repeat)
+    skip_idle = check_flag("skip_idle", skip_idle)
     if policy not in ("oldest", "round_robin"):
         raise ValueError(f"policy must be 'oldest' or 'round_robin', got {policy!r}")
     progs = _programs(programs, n_warps, sm)
@@ -214,7 +248,8 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
     if n_warps % warps_per_block:
         raise ValueError(f"n_warps ({n_warps}) must be a multiple of warps_per_block ({warps_per_block})")
     launch_latency = check_int("launch_latency", launch_latency, 0)
-    limit = check_int("cycles", cycles, 1) if cycles is not None else check_int("max_cycles", max_cycles, 1)
+    limit = (check_int("cycles", cycles, 1, MAX_CYCLES) if cycles is not None
+             else check_int("max_cycles", max_cycles, 1, MAX_CYCLES))
 
     slots_of = [list(range(s, n_warps, sm.schedulers)) for s in range(sm.schedulers)]   # slot i -> scheduler i mod S
     slot_warp = list(range(n_warps))               # launch index of the warp in each slot (-1: empty)
@@ -226,8 +261,8 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
     block_left = [warps_per_block] * (n_warps // warps_per_block)
     unit_free = {u: 0.0 for u in sm.units}
     recent = {u: deque() for u in sm.units}
-    in_flight: dict[str, list[float]] = {u: [] for u in sm.units}   # ready times of capped units' ops
-    waiting: dict[str, list[int]] = {u: [] for u in sm.units}       # slots queued (FIFO) for a capped unit
+    in_flight: dict[str, list[float]] = {u: [] for u in sm.units}   # heap: ready times of capped units' ops
+    waiting: dict[str, OrderedDict] = {u: OrderedDict() for u in sm.units}  # slots queued (FIFO), capped units
     sched_busy = [0] * sm.schedulers
     rr_last = [-1] * sm.schedulers
     warp_start = [0] * total
@@ -236,6 +271,7 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
     seq = [0] * n_warps
 
     t = 0
+    issued_any = False
     while t < limit:
         for blk, when in list(refill_at.items()):
             if when <= t:
@@ -273,21 +309,23 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
                 if unit.throughput is not None and unit_free[op.unit] >= t + 1 - _EPS:
                     continue
                 if unit.max_in_flight is not None:
-                    busy = in_flight[op.unit] = [r for r in in_flight[op.unit] if r > t]
+                    busy = in_flight[op.unit]
+                    while busy and busy[0] <= t:            # results ready: their servers are free
+                        heapq.heappop(busy)
                     queue = waiting[op.unit]
                     free = unit.max_in_flight - len(busy)
                     if i not in queue:
-                        queue.append(i)
-                    if queue.index(i) >= free:
-                        continue
-                    queue.remove(i)
+                        queue[i] = None
+                    if free <= 0 or all(k != i for k in islice(queue, free)):
+                        continue                            # not among the first `free` waiting
+                    del queue[i]
                 # issue
                 if unit.throughput is not None:
                     unit_free[op.unit] = max(unit_free[op.unit], t) + 1.0 / unit.throughput
                 lat = _latency(unit, recent[op.unit], t, sm.window)
                 recent[op.unit].append(t)
                 if unit.max_in_flight is not None:
-                    in_flight[op.unit].append(t + lat)
+                    heapq.heappush(in_flight[op.unit], t + lat)
                 if op.dst is not None:
                     regs[i][op.dst] = (t, op.unit, lat)
                 rec_w.append(slot_warp[i]); rec_s.append(seq[i]); rec_u.append(op.unit)
@@ -307,10 +345,23 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
                                 launch_latency, launched, total)
                 if sched_busy[sch] > t:
                     break
-        t += 1
+            issued_any = issued_any or issued > 0
+        if issued_any or not skip_idle:
+            t += 1
+            issued_any = False
+            continue
+        # nothing issued: jump to the next cycle at which anything can change
+        nxt = min(_next_event(sm, progs, t, slot_warp, pc, next_ok, regs, unit_free, in_flight, sched_busy,
+                              refill_at), limit)
+        occ.extend([active] * (nxt - t - 1))
+        t = nxt
+    if not repeat and cycles is None and any(e < 0 for e in warp_end):
+        done = sum(1 for e in warp_end if e >= 0)
+        raise SimulationLimitError(f"max_cycles={limit} reached with {done} of {total} warps finished; "
+                                   f"raise max_cycles (up to {MAX_CYCLES}) or give cycles to stop early on purpose")
     return Trace(np.array(rec_w, dtype=int), np.array(rec_s, dtype=int), np.array(rec_u, dtype=object),
                  np.array(rec_i, dtype=float), np.array(rec_r, dtype=float), np.array(occ, dtype=int), t,
-                 np.array(warp_start, dtype=float), np.array(warp_end, dtype=float))
+                 np.array(warp_start, dtype=float), np.where(np.array(warp_end) < 0, np.nan, warp_end).astype(float))
 
 
 def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
@@ -331,6 +382,31 @@ def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
             if op.unit not in sm.units:
                 raise ValueError(f"Op unit {op.unit!r} is not one of the SM's units {sorted(sm.units)}")
     return progs
+
+
+def _next_event(sm, progs, t, slot_warp, pc, next_ok, regs, unit_free, in_flight, sched_busy, refill_at) -> int:
+    """The first cycle after ``t`` at which a warp that could not issue at ``t`` might issue."""
+    times = [w for w in refill_at.values()]
+    times += [b for b in sched_busy if b > t]
+    for u, unit in sm.units.items():
+        if unit.throughput is not None and unit_free[u] >= t + 1 - _EPS:
+            times.append(math.floor(unit_free[u] - 1 + _EPS) + 1)   # first t' with unit_free < t' + 1 - eps
+        if in_flight[u]:
+            times.append(math.ceil(min(in_flight[u])))
+    for i, w in enumerate(slot_warp):
+        if w < 0:
+            continue
+        if next_ok[i] > t:
+            times.append(next_ok[i])
+        op = progs[i][pc[i]]
+        for r in op.srcs:
+            if r in regs[i]:
+                t0, producer, lat = regs[i][r]
+                ready = t0 + sm.dependent_latency.get((producer, op.unit), lat)
+                if ready > t:
+                    times.append(math.ceil(ready))
+    later = [x for x in times if x > t]
+    return int(min(later)) if later else t + 1
 
 
 def _operands_ready(sm: SM, regs: dict, op: Op, t: int) -> bool:

@@ -152,3 +152,83 @@ def test_trip_starts_and_rate_between():
     assert sim.rate_between(issue, 0, 20) == 8 / 20
     with pytest.raises(ValueError, match="t2 must be greater"):
         sim.rate_between(issue, 5, 5)
+
+
+# ---- robustness (issue 21): limits, validation, idle skipping
+
+def _same(a, b):
+    for f in ("warp", "seq", "unit", "issue", "ready", "occupancy", "warp_start", "warp_end"):
+        assert np.array_equal(getattr(a, f), getattr(b, f), equal_nan=getattr(a, f).dtype.kind == "f"), f
+    assert a.cycles == b.cycles
+
+
+@settings(max_examples=40, deadline=None)
+@given(mem_lat=st.integers(1, 300), mem_thru=st.sampled_from([None, 0.05, 0.5, 1.0]),
+       cap=st.sampled_from([None, 1, 3, 8]), alpha=st.integers(0, 6), n=st.integers(1, 24),
+       schedulers=st.integers(1, 4), issue_cycles=st.integers(1, 3), policy=st.sampled_from(["oldest", "round_robin"]),
+       dep=st.sampled_from([{}, {("mem", "alu"): 3.5}]), contention=st.booleans())
+def test_skipping_idle_cycles_gives_the_same_trace(mem_lat, mem_thru, cap, alpha, n, schedulers, issue_cycles,
+                                                   policy, dep, contention):
+    lat = (lambda x: mem_lat * (1 + x)) if contention else mem_lat
+    sm = sim.SM(units={"mem": sim.Unit(lat, mem_thru, issue_cycles=issue_cycles, max_in_flight=cap),
+                       "alu": sim.Unit(6, 2)}, schedulers=schedulers, dependent_latency=dep, window=64)
+    prog = sim.alpha_program(alpha)
+    _same(sim.simulate(sm, prog, n, 700, policy=policy), sim.simulate(sm, prog, n, 700, policy=policy, skip_idle=False))
+    wpb = 1 if n % 2 else 2
+    fin = dict(repeat=False, total_warps=2 * n, warps_per_block=wpb, launch_latency=17, policy=policy)
+    _same(sim.simulate(sm, prog, n, **fin), sim.simulate(sm, prog, n, **fin, skip_idle=False))
+
+
+def test_prior_reference_rows_are_unchanged_by_idle_skipping():
+    from gpumodels.prior import reference
+    p = volkov.params("GT200")
+    sm = sim.volkov_sm(p, contention=True)
+    a = sim.simulate(sm, sim.alpha_program(64), 8, 6000)
+    b = sim.simulate(sm, sim.alpha_program(64), 8, 6000, skip_idle=False)
+    _same(a, b)
+    assert reference.ipc(p, 8.0, 64) > 0
+
+
+def test_a_finite_run_that_hits_max_cycles_says_so():
+    sm = sim.SM(units={"mem": sim.Unit(1000)})
+    with pytest.raises(sim.SimulationLimitError, match="0 of 8 warps finished"):
+        sim.simulate(sm, sim.alpha_program(1, alu="mem"), 8, repeat=False, max_cycles=500)
+    tr = sim.simulate(sm, sim.alpha_program(1, alu="mem"), 8, 500, repeat=False)   # cycles: stop on purpose
+    assert tr.cycles == 500 and np.isnan(tr.warp_end).all()
+
+
+@pytest.mark.parametrize("lat", [float("nan"), -1.0, float("inf"), "3"])
+def test_dependent_latency_must_be_a_finite_non_negative_number(lat):
+    with pytest.raises(ValueError, match="dependent_latency"):
+        sim.SM(units={"mem": sim.Unit(10), "alu": sim.Unit(6)}, dependent_latency={("mem", "alu"): lat})
+
+
+def test_dependent_latency_keys_are_unit_pairs():
+    with pytest.raises(ValueError, match="producer, consumer"):
+        sim.SM(units={"mem": sim.Unit(10)}, dependent_latency={("mem", "sfu"): 3})
+
+
+def test_huge_cycle_counts_and_alphas_are_refused_not_hung():
+    sm = sim.SM(units={"mem": sim.Unit(10), "alu": sim.Unit(6)})
+    with pytest.raises(ValueError, match="cycles must be an integer in"):
+        sim.simulate(sm, sim.alpha_program(1), 1, 2**63)
+    with pytest.raises(ValueError, match="alpha must be an integer in"):
+        sim.alpha_program(2**63)
+    with pytest.raises(TypeError, match="repeat must be True or False"):
+        sim.simulate(sm, sim.alpha_program(1), 1, 10, repeat="False")
+
+
+def test_a_long_idle_stall_is_skipped():
+    sm = sim.SM(units={"mem": sim.Unit(1_000_000), "alu": sim.Unit(6)})
+    tr = sim.simulate(sm, sim.alpha_program(1), 1, 5_000_001)
+    assert tr.issue.tolist() == [0, 1_000_000, 1_000_006, 2_000_006, 2_000_012, 3_000_012, 3_000_018,
+                                 4_000_018, 4_000_024, 5_000_024][: len(tr.issue)]
+    assert len(tr.occupancy) == 5_000_001
+
+
+def test_many_warps_with_a_capped_unit():
+    sm = sim.SM(units={"mem": sim.Unit(400, 0.5, max_in_flight=32), "alu": sim.Unit(6, 4)}, schedulers=4)
+    tr = sim.simulate(sm, sim.alpha_program(4), 4096, 1300)
+    assert tr.concurrency("mem", np.arange(1300)).max() == 32
+    first = tr.issue[(tr.unit == "mem")]
+    assert (np.diff(first[:64]) >= 0).all()

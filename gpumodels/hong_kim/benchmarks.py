@@ -344,6 +344,7 @@ def sync_delta(threads_per_block: int, blocks_per_sm: int = 1, all_sms: bool = F
 
     ``Exec_cycles_with_synch`` of A minus that of B, both from :func:`sync_inputs`.
     """
+    all_sms = check_flag("all_sms", all_sms)
     a = predict(**sync_inputs(threads_per_block, True, blocks_per_sm, all_sms))
     b = predict(**sync_inputs(threads_per_block, False, blocks_per_sm, all_sms))
     return a.exec_cycles_with_synch - b.exec_cycles_with_synch

@@ -26,7 +26,7 @@ from typing import Mapping, Sequence
 from .._data import read_rows
 import numpy as np
 
-from .._validate import as_array, check_int, check_real, out
+from .._validate import broadcast, as_array, check_int, check_real, out
 from ..hardware import GPU, get_gpu
 from ..occupancy import limits, occupancy
 from ..errors import OutsideDomainError, UnknownNameError
@@ -163,6 +163,7 @@ def bw_per_warp(freq_ghz, load_bytes_per_warp, mem_l):
     f = as_array("freq_ghz", freq_ghz, 0.0, lo_open=True)
     b = as_array("load_bytes_per_warp", load_bytes_per_warp, 0.0, lo_open=True)
     m = as_array("mem_l", mem_l, 0.0, lo_open=True)
+    f, b, m = broadcast(freq_ghz=f, load_bytes_per_warp=b, mem_l=m)
     return out(f * b / m)
 
 
@@ -171,6 +172,7 @@ def mwp_peak_bw(mem_bandwidth_gbs, bw_per_warp_gbs, active_sms):
     bw = as_array("mem_bandwidth_gbs", mem_bandwidth_gbs, 0.0, lo_open=True)
     w = as_array("bw_per_warp_gbs", bw_per_warp_gbs, 0.0, lo_open=True)
     s = as_array("active_sms", active_sms, 1.0)
+    bw, w, s = broadcast(mem_bandwidth_gbs=bw, bw_per_warp_gbs=w, active_sms=s)
     return out(bw / (w * s))
 
 
@@ -182,6 +184,7 @@ def cwp_full(mem_cycles, comp_cycles):
     """
     m = as_array("mem_cycles", mem_cycles, 0.0)
     c = as_array("comp_cycles", comp_cycles, 0.0, lo_open=True)
+    m, c = broadcast(mem_cycles=m, comp_cycles=c)
     return out((m + c) / c)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .._data import read_rows
-from .._validate import check_choice
+from .._validate import check_flag, check_choice
 from .trace import check_space
 from ..errors import UnknownNameError
 
@@ -36,6 +36,7 @@ def parse_moves(text: str) -> dict[str, str]:
 
 def table(counted_only: bool = False):
     """The placement tests as a DataFrame (``counted_only``: the 60 the paper counts: 38 training + 22 evaluation)."""
+    counted_only = check_flag("counted_only", counted_only)
     import pandas as pd
 
     df = pd.DataFrame(_rows())
@@ -46,6 +47,7 @@ def table(counted_only: bool = False):
 
 def tests(set_: str | None = None, counted_only: bool = True) -> list[dict[str, str]]:
     """Placement rows of one set (``"train"``, ``"eval"``, ``"illustration"``) or all."""
+    counted_only = check_flag("counted_only", counted_only)
     if set_ is not None:
         check_choice("set_", set_, SETS)
     return [dict(r) for r in _rows() if (set_ is None or r["set"] == set_) and (not counted_only or r["counted"] == "yes")]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_array, check_choice, check_int, check_real, out
+from .._validate import broadcast, as_array, check_choice, check_int, check_real, out
 
 __all__ = ["kingman", "kingman_printed", "mm1", "md1", "pollaczek_khinchine", "saturated", "lindley",
            "gamma_times", "two_moment_times", "simulate_gg1", "BankStats", "bank_stats", "bank_latency", "dram_latency"]
@@ -68,6 +68,7 @@ def kingman(c_a, c_s, rho, tau_s):
     cs = as_array("c_s", c_s, 0.0)
     r = _rho(rho)
     ts = as_array("tau_s", tau_s, 0.0)
+    ca, cs, ts = broadcast(c_a=ca, c_s=cs, tau_s=ts)
     return out(_stable(r, 0.5 * (ca ** 2 + cs ** 2) * _ratio(r) * ts))
 
 
@@ -85,6 +86,7 @@ def kingman_printed(c_a, c_s, rho, tau_a):
     cs = as_array("c_s", c_s, 0.0)
     r = _rho(rho)
     ta = as_array("tau_a", tau_a, 0.0)
+    ca, cs, ta = broadcast(c_a=ca, c_s=cs, tau_a=ta)
     return out(_stable(r, 0.5 * (ca + cs) * _ratio(r) * ta))
 
 
@@ -127,6 +129,7 @@ def lindley(interarrival, service) -> np.ndarray:
     """
     a = as_array("interarrival", interarrival, 0.0)
     s = as_array("service", service, 0.0)
+    a, s = broadcast(interarrival=a, service=s)
     if a.ndim != 1 or s.ndim != 1 or a.shape != s.shape:
         raise ValueError(f"interarrival and service must be 1-D arrays of one length, got shapes {a.shape} and {s.shape}")
     if a.size == 0:
@@ -246,6 +249,7 @@ def bank_stats(bank, arrival, service, latency=None) -> BankStats:
     b = np.asarray(bank)
     t = as_array("arrival", arrival, 0.0)
     s = as_array("service", service, 0.0)
+    t, s = broadcast(arrival=t, service=s)
     lat = s if latency is None else as_array("latency", latency, 0.0)
     if not (b.ndim == t.ndim == s.ndim == lat.ndim == 1 and b.shape == t.shape == s.shape == lat.shape):
         raise ValueError(f"bank, arrival, service and latency must be 1-D arrays of one length, got {b.shape}, "

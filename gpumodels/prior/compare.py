@@ -17,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from .._validate import check_choice, check_fraction, check_real
+from .._validate import check_flag, check_choice, check_fraction, check_real
 from ..volkov import synthetic as vk
 from ..volkov.synthetic import check_params, Params
 from . import reference
@@ -201,6 +201,7 @@ def plot_panel(ax, models, p: Params, alpha, with_reference: bool = True, title:
 
     Adds per cycle per SM for α > 0, GB/s of loads at α = 0. Returns the :func:`curves` table.
     """
+    with_reference = check_flag("with_reference", with_reference)
     p = check_params(p)
     from .. import plotting
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_array, out
+from .._validate import broadcast, as_array, out
 from ..volkov.synthetic import check_params, WARP_SIZE, Params
 
 
@@ -38,6 +38,7 @@ def cuda_guide_warps(mem_lat, instruction_time, alpha):
     m = as_array("mem_lat", mem_lat)
     t = as_array("instruction_time", instruction_time, lo_open=True)
     a = as_array("alpha", alpha, lo_open=True, allow_inf=True)
+    m, t, a = broadcast(mem_lat=m, instruction_time=t, alpha=a)
     return out(m / (t * a))
 
 
@@ -51,6 +52,7 @@ def cuda_guide_refined_warps(mem_lat, instruction_time, alpha):
     m = as_array("mem_lat", mem_lat)
     t = as_array("instruction_time", instruction_time, lo_open=True)
     a = as_array("alpha", alpha, allow_inf=True)
+    m, t, a = broadcast(mem_lat=m, instruction_time=t, alpha=a)
     return out(m / (t * (a + 1)) + 1)
 
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import sim
 from .._data import read_rows
-from .._validate import check_int
+from .._validate import as_array, check_int
 from ..volkov import synthetic as vk
 from ..volkov.synthetic import check_params, Params
 
@@ -131,8 +131,9 @@ def table():
 def ipc(p: Params, n, alpha) -> np.ndarray:
     """Cached simulated IPC per SM at occupancies ``n`` (must be among :func:`occupancies`) and one ``alpha``."""
     p = check_params(p)
+    alpha = float(as_array("alpha", alpha, allow_inf=True))
     cache = _cache()
-    n_arr = np.atleast_1d(np.asarray(n, dtype=float))
+    n_arr = np.atleast_1d(as_array("n", n))
     missing = [x for x in n_arr.ravel() if (p.gpu, float(x), float(alpha)) not in cache]
     if missing:
         raise ValueError(f"the simulated reference has no point at n = {missing[0]:g}, alpha = {alpha} on {p.gpu}; "

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import plotting
 from .model import Equilibrium, demand, equilibrium, supply
+from .._validate import check_flag
 
 
 def curves(n, Z, R, k_delta, M, points: int = 401):
@@ -34,6 +35,9 @@ def draw(ax, n, Z, R, k_delta, M, *, color: str | None = None, style: str = "-",
     ``label`` prefixes the legend entries; with ``brief`` only ``label`` itself goes into the
     legend (one entry per drawn state, for figures that compare states).
     """
+    marks = check_flag("marks", marks)
+    intersection = check_flag("intersection", intersection)
+    brief = check_flag("brief", brief)
     e = equilibrium(n, Z, R, k_delta, M)
     k, f, g = _curves(e)
     cf = color or plotting.PALETTE[0]

@@ -60,6 +60,7 @@ def supply(k, R, k_delta):
     k = as_array("k", k)
     R = as_array("R", R, lo_open=True)
     k_delta = as_array("k_delta", k_delta, lo_open=True)
+    k, R, k_delta = broadcast(k=k, R=R, k_delta=k_delta)
     return out(R * np.minimum(k / k_delta, 1.0))
 
 
@@ -68,6 +69,7 @@ def demand(x, Z, M):
     x = as_array("x", x)
     Z = as_array("Z", Z, lo_open=True)
     M = as_array("M", M, lo_open=True)
+    x, Z, M = broadcast(x=x, Z=Z, M=M)
     return out(np.minimum(x, M) / Z)
 
 
@@ -80,6 +82,7 @@ def latency(R, k_delta):
     """
     R = as_array("R", R, lo_open=True)
     k_delta = as_array("k_delta", k_delta, lo_open=True)
+    R, k_delta = broadcast(R=R, k_delta=k_delta)
     return out(k_delta / R)
 
 

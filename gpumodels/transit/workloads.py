@@ -35,6 +35,7 @@ from .. import hardware, occupancy
 from .._data import read_rows
 from .machine import machines
 from ..errors import UnknownNameError
+from .._validate import check_flag
 
 WARP_SIZE = 32
 TRANSACTION_BYTES = 32
@@ -204,6 +205,7 @@ def _table() -> tuple[dict, ...]:
 def table(gpu: str | None = None, available: bool = False) -> list[dict]:
     """Rows of ``data/transit/workloads.csv`` (``None`` = not available), optionally for one GPU
     and only those with both ``n`` and ``Z``."""
+    available = check_flag("available", available)
     rows = [dict(r) for r in _table() if gpu is None or r["gpu"] == gpu]
     if available:
         rows = [r for r in rows if r["n"] is not None and r["Z"] is not None]

@@ -355,6 +355,7 @@ def section_3_8() -> dict[str, float]:
 
 def vector_add_graph(dual_issue: bool = True) -> ProgramGraph:
     """Fig. 3.5: the execution graph of Listing 3.5 with the §3.8 latencies, built from data."""
+    dual_issue = check_flag("dual_issue", dual_issue)
     s = section_3_8()
     return program_graph(listing_3_5(), {"load": s["load_latency"], "alu": s["alu_latency"],
                                          "store": s["alu_latency"]},

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._data import read_rows
-from .._validate import as_array, check_real
+from .._validate import broadcast, as_array, check_real
 from .bounds import chapter6
 from .synthetic import GENERATIONS, WARP_SIZE, params, refined_memory_throughput, refined_needed_occupancy
 from ..errors import UnknownNameError
@@ -50,6 +50,7 @@ def linear_concurrency(latency, throughput):
     """
     lat = as_array("latency", latency)
     thr = as_array("throughput", throughput)
+    lat, thr = broadcast(latency=lat, throughput=thr)
     r = lat * thr / WARP_SIZE
     return float(r) if np.ndim(r) == 0 else r
 
@@ -208,6 +209,7 @@ def fit_latency_model(throughput, latency, *, c_max: float | None = None):
     """
     x = as_array("throughput", throughput)
     y = as_array("latency", latency)
+    x, y = broadcast(throughput=x, latency=y)
     if x.shape != y.shape or x.ndim != 1 or x.size < 3:
         raise ValueError(f"throughput and latency must be 1-d arrays of equal length >= 3, got {x.shape}, {y.shape}")
     xmax = float(x.max())

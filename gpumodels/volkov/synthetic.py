@@ -361,6 +361,7 @@ def memory_throughput(p: Params, n, alpha):
     p = check_params(p)
     n_ = as_array("n", n)
     a = as_array("alpha", alpha, allow_inf=True)
+    n_, a = broadcast(n=n_, alpha=a)
     lat = _other_latency(p, a) + a * p.alu_lat
     with np.errstate(divide="ignore", invalid="ignore"):
         res = np.minimum(n_ / lat, throughput_bound(p, a))
@@ -377,6 +378,7 @@ def arithmetic_throughput(p: Params, n, alpha):
     p = check_params(p)
     n_ = as_array("n", n)
     a = as_array("alpha", alpha, allow_inf=True)
+    n_, a = broadcast(n=n_, alpha=a)
     with np.errstate(divide="ignore", invalid="ignore"):
         lat_per_add = _other_latency(p, a) / a + p.alu_lat
         res = np.minimum(n_ / lat_per_add, _arith_limit(p, a))
@@ -476,6 +478,7 @@ def refined_latency(p: Params, x, alpha):
     _require_memory(p)
     x_ = as_array("x", x)
     a = as_array("alpha", alpha, allow_inf=True)
+    x_, a = broadcast(x=x_, alpha=a)
     return out(_latency(p, x_ * p.gbs_per_ipc) + a * p.alu_lat)
 
 
