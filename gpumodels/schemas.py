@@ -1,13 +1,13 @@
 """A declared schema for every table in ``data/`` (pandera), checked whenever a table is read.
 
-Each CSV file under ``data/`` has an entry in :data:`TABLES`: its columns with their types and
+Each CSV file under ``data/`` has an entry in ``TABLES``: its columns with their types and
 allowed ranges, the columns that must be unique together, and table-wide checks. A file without an
 entry, an entry without a file, a column too many or too few, an empty ``source``, a duplicate key,
 a value out of range or of the wrong type, or a row cut short all fail, and the message names the
 file, the line (as an editor shows it: the header is line 1), the column and the value.
 
 Long tables (one row per GPU and parameter, with ``value`` and ``unit`` columns) are checked by
-unit: :data:`UNIT_RANGES` gives the range a value in each unit may take (a clock typed in MHz
+unit: ``UNIT_RANGES`` gives the range a value in each unit may take (a clock typed in MHz
 into a GHz row is out of range; a negative register count is out of range). Ranges are physical
 plausibility bounds, wide enough for any GPU the book could add, not the ranges of today's rows.
 
@@ -31,7 +31,7 @@ from .errors import DataError
 # column kinds
 
 
-def text(*, optional: bool = False, isin=None, regex: str | None = None) -> pa.Column:
+def text(*, optional: bool = False, isin=None, regex: str | None = None):
     """A string column; non-empty unless ``optional``; one of ``isin`` or matching ``regex`` if given."""
     checks = []
     if isin is not None:
@@ -45,7 +45,7 @@ def text(*, optional: bool = False, isin=None, regex: str | None = None) -> pa.C
 
 
 def number(lo: float | None = None, hi: float | None = None, *, integer: bool = False,
-           optional: bool = False, lo_open: bool = False, allow_inf: bool = False) -> pa.Column:
+           optional: bool = False, lo_open: bool = False, allow_inf: bool = False):
     """A numeric column in ``[lo, hi]`` (``(lo, hi]`` with ``lo_open``); empty cells only if ``optional``."""
     checks = []
     if lo is not None:
@@ -159,7 +159,7 @@ class Table:
     checks: list = field(default_factory=list)
     why_no_key: str = ""
 
-    def schema(self, name: str) -> pa.DataFrameSchema:
+    def schema(self, name: str):
         return pa.DataFrameSchema(self.columns, checks=self.checks, unique=self.unique, strict=True,
                                   ordered=True, name=name)
 
@@ -391,14 +391,14 @@ def _frame(text_: str, relpath: str) -> pd.DataFrame:
     return pd.read_csv(io.StringIO(text_), dtype=str, keep_default_na=False)
 
 
-def schema_of(relpath: str) -> pa.DataFrameSchema:
+def schema_of(relpath: str):
     """The pandera schema of ``data/<relpath>``; ``DataError`` if the file has none declared."""
     if relpath not in TABLES:
         raise DataError(f"data/{relpath} has no schema in gpumodels.schemas.TABLES; declare one")
     return TABLES[relpath].schema(relpath)
 
 
-def validate(relpath: str, text_: str) -> pd.DataFrame:
+def validate(relpath: str, text_: str):
     """Check the CSV text of ``data/<relpath>`` against its schema; the parsed frame, or
     ``DataError`` naming file, line, column and value of (up to five) failures."""
     df = _frame(text_, relpath)

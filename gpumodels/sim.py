@@ -204,6 +204,11 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
              skip_idle: bool = True) -> Trace:
     """Run ``n_warps`` concurrent warps on ``sm`` and record every issue (simulated data).
 
+    Cycles in which no warp can issue are skipped to the next event (a result becoming ready, a
+    unit or scheduler coming free, a block refilled), so long memory stalls cost no time; the
+    trace is the same as stepping every cycle (``skip_idle=False``, the slow reference the tests
+    compare against).
+
     Parameters
     ----------
     programs
@@ -225,10 +230,6 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
         Finite runs without ``cycles`` stop here; if warps are still unfinished then,
         :class:`SimulationLimitError` says how many.
 
-    Cycles in which no warp can issue are skipped to the next event (a result becoming ready, a
-    unit or scheduler coming free, a block refilled), so long memory stalls cost no time; the
-    trace is the same as stepping every cycle (``skip_idle=False``, the slow reference the tests
-    compare against).
     """
     if not isinstance(sm, SM):
         raise InputTypeError(f"sm must be an SM record (e.g. sim.volkov_sm(volkov.params('Kepler'))), got {sm!r:.80}")

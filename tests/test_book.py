@@ -55,3 +55,10 @@ def test_notebook_committed_executed_and_clean(nb):
         assert not re.search(r"^\s*(async\s+)?def \w+\(", src, re.M), "functions belong in gpumodels, not in a cell"
         assert not re.search(r"from gpumodels[\w.]*\._\w+ import|from gpumodels\S* import .*\b_[a-z]\w*|gpumodels[\w.]*\._[a-z]",
                              src), "notebooks use public gpumodels names only"
+
+
+def test_make_keeps_mplbackend_out_of_the_kernels():
+    """With MPLBACKEND=Agg in the environment the kernels would draw no inline figures (nbval
+    fails, the book has none); the Makefile must keep it out of every recipe."""
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text(encoding="utf-8")
+    assert any(line.strip() == "unexport MPLBACKEND" for line in makefile.splitlines())
