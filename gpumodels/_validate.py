@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from .errors import InputTypeError, UnknownNameError
+from .errors import InputTypeError, OutsideDomainError, UnknownNameError
 
 
 MAX_INT = 2**63
@@ -149,3 +149,15 @@ def check_flag(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise InputTypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
+
+
+def finite_result(what: str, value, **inputs):
+    """``value`` if every number in it is finite; ``OutsideDomainError`` naming ``what`` and the
+    ``inputs`` otherwise (valid inputs whose result leaves the floating-point range, e.g. a
+    latency of 1e300 cycles times a throughput of 1e300)."""
+    arr = np.asarray(value, dtype=float)
+    if not np.all(np.isfinite(arr)):
+        shown = ", ".join(f"{k}={v!r:.24}" for k, v in inputs.items())
+        raise OutsideDomainError(f"{what} is not a finite number for {shown}: the inputs are beyond the "
+                                 f"floating-point range of the model")
+    return value

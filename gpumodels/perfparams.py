@@ -39,10 +39,12 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping
 
+import numpy as np
+
 from . import hardware, occupancy
 from ._data import read_rows
-from .errors import UnknownNameError
-from ._validate import check_real
+from .errors import OutsideDomainError, UnknownNameError
+from ._validate import check_real, finite_result
 
 PARAMETERS = ("cp_aa", "cp_oa", "cp_ao", "cp_oo", "gmb_aa", "gmb_oa", "gmb_ao", "gmb_oo")
 """The eight parameters, computing power (GFLOP/s) then bandwidth (GB/s), All/One = blocks/threads."""
@@ -78,11 +80,18 @@ def derive(cp_aa, cp_oa, cp_ao, cp_oo, gmb_aa, gmb_oa, gmb_ao, gmb_oo) -> Featur
     """
     v = {name: check_real(name, x, 0.0, None, lo_open=True)
          for name, x in zip(PARAMETERS, (cp_aa, cp_oa, cp_ao, cp_oo, gmb_aa, gmb_oa, gmb_ao, gmb_oo))}
-    return Features(
-        p=v["cp_aa"], sm_count=v["cp_aa"] / v["cp_oa"], n_ppipe=v["cp_aa"] / v["cp_ao"],
-        l_pipe=(v["cp_ao"] * v["cp_oa"]) / (v["cp_oo"] * v["cp_aa"]),
-        b=v["gmb_aa"], n_min_bl=v["gmb_aa"] / v["gmb_oa"], w_memory_bus=v["gmb_aa"] / v["gmb_ao"],
-        t_thread_delay=v["gmb_ao"] / v["gmb_oo"])
+    n = {k: np.float64(x) for k, x in v.items()}          # numpy floats: overflow gives inf, not an error
+    with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
+        f = dict(p=n["cp_aa"], sm_count=n["cp_aa"] / n["cp_oa"], n_ppipe=n["cp_aa"] / n["cp_ao"],
+                 l_pipe=(n["cp_ao"] * n["cp_oa"]) / (n["cp_oo"] * n["cp_aa"]),
+                 b=n["gmb_aa"], n_min_bl=n["gmb_aa"] / n["gmb_oa"], w_memory_bus=n["gmb_aa"] / n["gmb_ao"],
+                 t_thread_delay=n["gmb_ao"] / n["gmb_oo"])
+    for name, x in f.items():
+        finite_result(name, x, **v)
+        if not x > 0:
+            raise OutsideDomainError(f"{name} underflows to 0 for {v}: the parameters are beyond the "
+                                     f"floating-point range of the features")
+    return Features(**{k: float(x) for k, x in f.items()})
 
 
 @dataclass(frozen=True)

@@ -172,6 +172,7 @@ def _wide(text_cols: dict, numeric: dict, *, tail=("source",), unique=None, **kw
     return Table(cols, unique=unique, **kw)
 
 
+STATUS = {"status": text(isin=("printed", "sourced", "assumption"))}    # Huang & Li parameter provenance
 VOLKOV_GPUS = ("G80", "GT200", "Fermi", "Kepler", "Maxwell")
 LAT = number(0, 1e7)                 # a latency in cycles or ns
 POS = number(0, lo_open=True)        # a positive quantity
@@ -226,13 +227,13 @@ TABLES: dict[str, Table] = {
         "space": text(), "dtype": text(isin=("double", "float", "int")), "instructions": COUNT,
         "status": text(isin=("printed", "book reading")), "source": SOURCE, "reasoning": text()},
         unique=["space", "dtype"]),
-    "huang_li/k80_parameters.csv": long_table(["parameter"], after_unit={"status": text(isin=("printed", "sourced", "assumption"))}, checks=[_positive_except()]),
+    "huang_li/k80_parameters.csv": long_table(["parameter"], after_unit=STATUS, checks=[_positive_except()]),
     "huang_li/placements.csv": Table({
         "set": text(isin=("train", "eval", "illustration")), "benchmark": text(), "suite": text(),
         "count_printed": OPT_COUNT, "kernel": text(), "test": text(), "moves": NOTE,
         "sample": text(isin=YESNO), "counted": text(isin=YESNO), "reading": NOTE, "source": SOURCE},
         unique=["test"]),
-    "huang_li/refsim_parameters.csv": long_table(["parameter"], after_unit={"status": text(isin=("printed", "sourced", "assumption"))}, checks=[_positive_except()]),
+    "huang_li/refsim_parameters.csv": long_table(["parameter"], after_unit=STATUS, checks=[_positive_except()]),
     "huang_li/table_1.csv": _wide({"kernel": text()}, {
         c: number(-1, 1, optional=True) for c in ("issue_slots", "inst_issued", "inst_integer",
                                                    "ldst_issue", "L2_trans")}, unique=["kernel"]),

@@ -142,10 +142,15 @@ SIGNED = set()      # calls whose results may be negative by definition (none to
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_hostile_scalars_get_a_clear_error_or_a_sound_result(data):
+    """Beyond the fixed grid below: one or two arguments at once, any float, any integer."""
     name, fn, base, _, allow = data.draw(st.sampled_from(CALLS), label="call")
-    arg = data.draw(st.sampled_from(sorted(base)), label="argument")
-    value = data.draw(st.sampled_from(HOSTILE), label="value")
-    _check(name, fn, {**base, arg: value}, arg, allow)
+    args = data.draw(st.lists(st.sampled_from(sorted(base)), min_size=1, max_size=2, unique=True), label="arguments")
+    # any float from 1e-300 to 1e300 in size (the issue's range; two subnormal or near-overflow
+    # arguments at once can still overflow inside numpy), any integer up to 2**70
+    floats = st.floats(min_value=-1e300, max_value=1e300).filter(lambda x: x == 0 or abs(x) >= 1e-300)
+    values = st.one_of(st.sampled_from(HOSTILE), floats, st.integers(-2**70, 2**70))
+    kwargs = {**base, **{a: data.draw(values, label=a) for a in args}}
+    _check(name, fn, kwargs, args[0], allow)
 
 
 VECTOR_CALLS = [c for c in CALLS if len(c[3]) >= 2]
@@ -163,3 +168,11 @@ def test_mismatched_shapes_name_the_arguments(name, fn, base, vec, allow):
 @pytest.mark.parametrize("name,fn,base,vec,allow", CALLS, ids=[c[0] for c in CALLS])
 def test_every_call_in_the_table_works_as_given(name, fn, base, vec, allow):
     _check(name, fn, base, next(iter(base)), allow)
+
+
+@pytest.mark.parametrize("name,fn,base,vec,allow", CALLS, ids=[c[0] for c in CALLS])
+def test_every_hostile_value_in_every_argument(name, fn, base, vec, allow):
+    """The whole grid, deterministic: every argument of every call, every hostile value."""
+    for arg in sorted(base):
+        for value in HOSTILE:
+            _check(name, fn, {**base, arg: value}, arg, allow)

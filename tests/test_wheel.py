@@ -92,5 +92,6 @@ def test_installed_wheel_runs_outside_the_source_tree(wheel, tmp_path):
     assert module_file.startswith(str(site)) and not module_file.startswith(str(ROOT))
     assert data == str(site / "gpumodels" / "data")
     from gpumodels import hardware, volkov           # the same call in the source tree
-    expected = f"{round(volkov.memory_throughput(volkov.params('Kepler'), 8, 1), 6)} {hardware.get_gpu('H100').sm_count}"
+    thru = volkov.memory_throughput(volkov.params("Kepler"), 8, 1)
+    expected = f"{round(thru, 6)} {hardware.get_gpu('H100').sm_count}"
     assert result == expected

@@ -26,7 +26,7 @@ from typing import Mapping, Sequence
 from .._data import read_rows
 import numpy as np
 
-from .._validate import broadcast, as_array, check_int, check_real, out
+from .._validate import as_array, broadcast, check_int, check_real, finite_result, out
 from ..hardware import GPU, get_gpu
 from ..occupancy import limits, occupancy
 from ..errors import OutsideDomainError, UnknownNameError
@@ -164,7 +164,8 @@ def bw_per_warp(freq_ghz, load_bytes_per_warp, mem_l):
     b = as_array("load_bytes_per_warp", load_bytes_per_warp, 0.0, lo_open=True)
     m = as_array("mem_l", mem_l, 0.0, lo_open=True)
     f, b, m = broadcast(freq_ghz=f, load_bytes_per_warp=b, mem_l=m)
-    return out(f * b / m)
+    with np.errstate(over="ignore"):       # inf: MWP_peak_bw (Eq. 6) is then 0 and predict() says so
+        return out(f * b / m)
 
 
 def mwp_peak_bw(mem_bandwidth_gbs, bw_per_warp_gbs, active_sms):
@@ -173,7 +174,8 @@ def mwp_peak_bw(mem_bandwidth_gbs, bw_per_warp_gbs, active_sms):
     w = as_array("bw_per_warp_gbs", bw_per_warp_gbs, 0.0, lo_open=True)
     s = as_array("active_sms", active_sms, 1.0)
     bw, w, s = broadcast(mem_bandwidth_gbs=bw, bw_per_warp_gbs=w, active_sms=s)
-    return out(bw / (w * s))
+    with np.errstate(over="ignore"):       # beyond float range: inf, i.e. bandwidth sets no limit
+        return out(bw / (w * s))
 
 
 def cwp_full(mem_cycles, comp_cycles):
@@ -356,7 +358,11 @@ def repetitions(blocks, active_blocks_per_sm, active_sms) -> float:
     b = check_real("blocks", blocks, 0.0, lo_open=True)
     a = check_real("active_blocks_per_sm", active_blocks_per_sm, 0.0, lo_open=True)
     s = check_real("active_sms", active_sms, 0.0, lo_open=True)
-    return b / (a * s)
+    try:
+        rep = b / (a * s)
+    except ZeroDivisionError:           # a * s underflowed to 0
+        rep = math.inf
+    return finite_result("#Rep", rep, blocks=b, active_blocks_per_sm=a, active_sms=s)
 
 
 def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_insts, coal_mem_insts=0,

@@ -68,7 +68,7 @@ def cuda_guide(p: Params, n, alpha) -> Estimate:
     with np.errstate(invalid="ignore", divide="ignore"):
         bound_adds = vk._arith_limit(p, a_)                  # add instructions per cycle per SM (§4.1)
     bound = bound_adds / add_fraction(a_)
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # n/warps = inf: the share is 1
         share = np.where(warps == 0, 1.0, np.minimum(1.0, n_ / warps))
     regime = np.where(share < 1, "below the guide's warp count", "at the throughput bound")
     return make("CUDA C Programming Guide (read as a throughput model)", p, n_, a_, bound * share, regime)

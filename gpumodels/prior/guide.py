@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import broadcast, as_array, out
+from .._validate import as_array, broadcast, finite_result, out
 from ..volkov.synthetic import check_params, WARP_SIZE, Params
 
 
@@ -39,7 +39,10 @@ def cuda_guide_warps(mem_lat, instruction_time, alpha):
     t = as_array("instruction_time", instruction_time, lo_open=True)
     a = as_array("alpha", alpha, lo_open=True, allow_inf=True)
     m, t, a = broadcast(mem_lat=m, instruction_time=t, alpha=a)
-    return out(m / (t * a))
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        res = m / (t * a)
+    return out(finite_result("the guide's warps", res, mem_lat=mem_lat, instruction_time=instruction_time,
+                             alpha=alpha))
 
 
 def cuda_guide_refined_warps(mem_lat, instruction_time, alpha):
@@ -53,7 +56,10 @@ def cuda_guide_refined_warps(mem_lat, instruction_time, alpha):
     t = as_array("instruction_time", instruction_time, lo_open=True)
     a = as_array("alpha", alpha, allow_inf=True)
     m, t, a = broadcast(mem_lat=m, instruction_time=t, alpha=a)
-    return out(m / (t * (a + 1)) + 1)
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        res = m / (t * (a + 1)) + 1
+    return out(finite_result("the refined guide's warps", res, mem_lat=mem_lat,
+                             instruction_time=instruction_time, alpha=alpha))
 
 
 def better_estimate_warps(p: Params, alpha):

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import check_choice, check_real
+from .._validate import check_choice, check_real, finite_result
 from ..hong_kim import model as hk
 from ..volkov.synthetic import check_params, BYTES_PER_LOAD, Params
 from ..errors import OutsideDomainError
@@ -73,7 +73,9 @@ def cwp_full(mem_lat, issue_cycles, alpha):
     lat = check_real("mem_lat", mem_lat, 0.0, lo_open=True)
     iss = check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
     _, a = grid(1.0, alpha)
-    return hk.cwp_full(lat * load_fraction(a), iss)           # Eq. 8 per instruction of the group
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        res = hk.cwp_full(lat * load_fraction(a), iss)        # Eq. 8 per instruction of the group
+    return finite_result("CWP_full", res, mem_lat=lat, issue_cycles=iss, alpha=alpha)
 
 
 def hong_kim2009(p: Params, n, alpha, *, peak_gbs: float | None = None, issue_cycles: float | None = None,

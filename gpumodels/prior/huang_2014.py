@@ -42,10 +42,10 @@ import warnings
 import numpy as np
 
 from .._data import read_rows
-from .._validate import check_flag, check_int, check_real
+from .._validate import check_flag, check_int, check_real, finite_result
 from ..volkov.synthetic import check_params, BYTES_PER_LOAD, Params
 from .estimate import Estimate, ModelValidityWarning, add_fraction, grid, load_fraction, make, pin_bandwidth
-from ..errors import UnknownNameError
+from ..errors import OutsideDomainError, UnknownNameError
 
 MODEL = "Huang et al. 2014"
 POLICIES = ("rr", "gto")
@@ -101,7 +101,7 @@ def service_time(clock_ghz, peak_gbs, bytes_per_transaction=BYTES_PER_LOAD) -> f
     clk = check_real("clock_ghz", clock_ghz, 0.0, lo_open=True)
     bw = check_real("peak_gbs", peak_gbs, 0.0, lo_open=True)
     b = check_real("bytes_per_transaction", bytes_per_transaction, 0.0, lo_open=True)
-    return clk * b / bw
+    return finite_result("s", clk * b / bw, clock_ghz=clk, peak_gbs=bw, bytes_per_transaction=b)
 
 
 def utilization(n, cores, mem_lat, s, transactions_per_access=1):
@@ -121,9 +121,13 @@ def _queue_inputs(n, cores, mem_lat, s, transactions_per_access):
 
 
 def _bandwidth_delay(n, cores, mem_lat, s, k):
-    lam = k * n * cores / mem_lat
-    rho = lam * s
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(over="ignore"):
+        lam = k * n * cores / mem_lat
+        rho = lam * s
+    if not np.all(np.isfinite(rho)):
+        raise OutsideDomainError(f"the utilisation k·n·cores·s/mem_lat overflows (s={s!r}, mem_lat={mem_lat!r}, "
+                                 f"cores={cores!r}): the inputs are outside the floating-point range of the model")
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):   # ±inf: the model's own singularity
         queue = lam * s * s / (2.0 * (1.0 - rho))
     queue = np.where(rho == 1.0, -np.inf, queue)   # the singularity: approached from above ρ = 1 it is −∞
     return np.minimum(queue, s * k * n * cores / 2.0), rho

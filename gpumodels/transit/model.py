@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_array, broadcast, check_real, out
+from .._validate import as_array, broadcast, check_real, finite_result, out
 from ..errors import OutsideDomainError, UnknownNameError
 
 BOUNDS = ("thread", "memory", "computation", "capacity")
@@ -61,7 +61,9 @@ def supply(k, R, k_delta):
     R = as_array("R", R, lo_open=True)
     k_delta = as_array("k_delta", k_delta, lo_open=True)
     k, R, k_delta = broadcast(k=k, R=R, k_delta=k_delta)
-    return out(R * np.minimum(k / k_delta, 1.0))
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        res = R * np.minimum(k / k_delta, 1.0)
+    return out(finite_result("f(k)", res, k=k, R=R, k_delta=k_delta))
 
 
 def demand(x, Z, M):
@@ -70,7 +72,9 @@ def demand(x, Z, M):
     Z = as_array("Z", Z, lo_open=True)
     M = as_array("M", M, lo_open=True)
     x, Z, M = broadcast(x=x, Z=Z, M=M)
-    return out(np.minimum(x, M) / Z)
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        res = np.minimum(x, M) / Z
+    return out(finite_result("g(x)", res, x=x, Z=Z, M=M))
 
 
 def latency(R, k_delta):
@@ -83,7 +87,9 @@ def latency(R, k_delta):
     R = as_array("R", R, lo_open=True)
     k_delta = as_array("k_delta", k_delta, lo_open=True)
     R, k_delta = broadcast(R=R, k_delta=k_delta)
-    return out(k_delta / R)
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        res = k_delta / R
+    return out(finite_result("L = k_delta / R", res, R=R, k_delta=k_delta))
 
 
 def _inputs(n, Z, R, k_delta, M):

@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 from .._data import read_rows
 import numpy as np
 
-from .._validate import as_array, check_flag, check_real, out
+from .._validate import as_array, check_flag, check_real, finite_result, out
 from ..errors import UnknownNameError
 
 WARP_SIZE = 32
@@ -406,7 +406,9 @@ def warp_throughput(n, latency_bound: float, cycles_per_warp: float):
     n_ = as_array("n", n)
     L = check_real("latency_bound", latency_bound, 0.0, lo_open=True)
     T = check_real("cycles_per_warp", cycles_per_warp, 0.0, lo_open=True)
-    return out(np.minimum(n_ / L, 1.0 / T))
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        res = np.minimum(n_ / L, 1.0 / T)
+    return out(finite_result("the warp throughput", res, n=n, latency_bound=L, cycles_per_warp=T))
 
 
 def table_3_1():
@@ -479,11 +481,14 @@ def littles_law(latency=None, throughput=None, concurrency=None):
     if len(missing) != 1:
         raise ValueError(f"give exactly two of latency, throughput, concurrency; missing: {missing or 'none'}")
     v = {k: as_array(k, x, lo=0.0, lo_open=True) for k, x in given.items() if x is not None}
-    if missing[0] == "concurrency":
-        return out(v["latency"] * v["throughput"])
-    if missing[0] == "throughput":
-        return out(v["concurrency"] / v["latency"])
-    return out(v["concurrency"] / v["throughput"])
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        if missing[0] == "concurrency":
+            res = v["latency"] * v["throughput"]
+        elif missing[0] == "throughput":
+            res = v["concurrency"] / v["latency"]
+        else:
+            res = v["concurrency"] / v["throughput"]
+    return out(finite_result(missing[0], res, **{k: x for k, x in given.items() if x is not None}))
 
 
 def listing_3_1() -> tuple[list[Instruction], dict[str, float]]:

@@ -137,7 +137,8 @@ class Params:
             check_int(f"Params.{name}", getattr(self, name), 1, context=self.gpu)
         terms = self.latency_terms
         if not isinstance(terms, tuple) or not all(isinstance(t, tuple) and len(t) == 2 for t in terms):
-            raise InputTypeError(f"Params.latency_terms must be a tuple of (b, c) pairs (empty: no contention), got {terms!r}")
+            raise InputTypeError(f"Params.latency_terms must be a tuple of (b, c) pairs (empty: no contention), "
+                                 f"got {terms!r}")
         for b, c in terms:
             check_real("Params.latency_terms b", b, lo=0.0, context=self.gpu)
             as_array(f"Params.latency_terms c ({self.gpu})", c, lo=0.0, lo_open=True, allow_inf=True)
@@ -234,7 +235,7 @@ def params(name: str, latency_model: str = "table_6_5", *, method: str | None = 
             modern.gpu_name(name)
         except ValueError as e:
             if isinstance(name, str) and name.upper() in modern.AMD:
-                raise ValueError(str(e)) from None
+                raise UnknownNameError(str(e)) from None    # known GPU, but no warp-based parameter set
             allowed = ", ".join(GENERATIONS) + ", " + ", ".join(modern.GPUS)
             raise UnknownNameError(f"name must be one of Volkov's five GPUs or a modern GPU: {allowed}; "
                              f"got {name!r}") from None
