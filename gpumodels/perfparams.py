@@ -45,6 +45,7 @@ from . import hardware, occupancy
 from ._data import read_rows
 from .errors import OutsideDomainError, UnknownNameError
 from ._validate import check_real, finite_result
+from .occupancy import WARP_SIZE
 
 PARAMETERS = ("cp_aa", "cp_oa", "cp_ao", "cp_oo", "gmb_aa", "gmb_oa", "gmb_ao", "gmb_oo")
 """The eight parameters, computing power (GFLOP/s) then bandwidth (GB/s), All/One = blocks/threads."""
@@ -52,7 +53,6 @@ PARAMETERS = ("cp_aa", "cp_oa", "cp_ao", "cp_oo", "gmb_aa", "gmb_oa", "gmb_ao", 
 SHAPES = MappingProxyType({"aa": ("many", "many"), "oa": (1, "many"), "ao": ("many", 1), "oo": (1, 1)})
 """Blocks and threads per block of each launch shape (§3.1)."""
 
-WARP_SIZE = 32
 
 
 @dataclass(frozen=True)

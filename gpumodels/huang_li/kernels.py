@@ -33,11 +33,11 @@ from typing import Callable, Mapping
 import numpy as np
 
 from .._validate import check_int
-from ..occupancy import occupancy
+from ..occupancy import WARP_SIZE, occupancy
 from .trace import DTYPE_BYTES, OFF_CHIP, READ_ONLY, SPACES, addressing_instructions, check_dtype, check_space
 from ..errors import UnknownNameError
 
-WARP = 32
+WARP = WARP_SIZE                     # threads per warp (gpumodels.occupancy.WARP_SIZE)
 CONSTANT_LIMIT = 64 * 1024              # CUDA C Programming Guide, cc 3.x: 64 KB of constant memory
 SHARED_LIMIT_PER_BLOCK = 48 * 1024      # CUDA C Programming Guide, cc 3.x: 48 KB of shared memory per block
 TEX1D_LINEAR_MAX = 1 << 27              # cc 3.x: 1D texture bound to linear memory, elements

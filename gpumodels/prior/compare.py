@@ -66,7 +66,7 @@ def cuda_guide(p: Params, n, alpha) -> Estimate:
         raise ValueError("alpha must be > 0 for the CUDA guide's estimate (it divides by α)")
     warps = np.asarray(cuda_guide_warps(p.mem_lat, 1.0 / p.alu_thru, a_))
     with np.errstate(invalid="ignore", divide="ignore"):
-        bound_adds = vk._arith_limit(p, a_)                  # add instructions per cycle per SM (§4.1)
+        bound_adds = vk.arithmetic_limit(p, a_)                  # add instructions per cycle per SM (§4.1)
     bound = bound_adds / add_fraction(a_)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # n/warps = inf: the share is 1
         share = np.where(warps == 0, 1.0, np.minimum(1.0, n_ / warps))

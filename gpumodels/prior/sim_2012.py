@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import check_flag, check_real
-from ..volkov.synthetic import check_params, Params, _ch6
+from ..volkov.synthetic import Params, chapter6_value, check_params
 from .estimate import Estimate, grid, load_fraction, make
 from .hong_kim_2009 import mwp_peak_bw
 from ..errors import UnknownNameError
@@ -48,7 +48,7 @@ def sustained_gbs(p: Params) -> float:
     """Table 6.4's best sustained streaming throughput of ``p``'s GPU in GB/s (Volkov 2016)."""
     p = check_params(p)
     try:
-        return _ch6(p.gpu, "6.4", "peak")
+        return chapter6_value(p.gpu, "6.4", "peak")
     except KeyError as e:
         from ..volkov import modern
 

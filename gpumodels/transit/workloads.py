@@ -36,8 +36,8 @@ from .._data import read_rows
 from .machine import machines
 from ..errors import UnknownNameError
 from .._validate import check_flag
+from ..occupancy import WARP_SIZE
 
-WARP_SIZE = 32
 TRANSACTION_BYTES = 32
 """Bytes per DRAM transaction (sector) as nvprof counts them on Fermi and Kepler."""
 

@@ -21,8 +21,8 @@ import numpy as np
 
 from .._validate import as_array, check_flag, check_real, finite_result, out
 from ..errors import UnknownNameError
+from ..occupancy import WARP_SIZE
 
-WARP_SIZE = 32
 RESOURCES = ("cuda_cores", "sfu", "shared_banks", "memory", "issue")
 
 

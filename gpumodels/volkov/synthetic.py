@@ -32,8 +32,8 @@ from .. import hardware
 from .._data import read_rows
 from .._validate import as_array, broadcast, check_choice, check_flag, check_fraction, check_int, check_real, out
 from ..errors import InputTypeError, UnknownNameError
+from ..occupancy import WARP_SIZE
 
-WARP_SIZE = 32
 BYTES_PER_LOAD = 128          # a fully coalesced 32-bit load of one warp (§4.1, §6.5)
 
 _T41 = "volkov/table_4_1.csv"
@@ -188,11 +188,13 @@ def _generation(name: str) -> str:
     raise UnknownNameError(f"name must be one of the five GPUs of Volkov 2016: {allowed}; got {name!r}")
 
 
-def _ch6(gen: str, table: str, column: str) -> float:
+def chapter6_value(gen: str, table: str, column: str) -> float:
+    """One printed value of Volkov's Tables 6.1–6.6 (``data/volkov/chapter6_metrics.csv``), e.g.
+    ``chapter6_value("Kepler", "6.4", "peak")``; ``UnknownNameError`` if the table has no such cell."""
     for r in read_rows(_CH6):
         if r["gpu"] == gen and r["table"] == table and r["column"] == column:
             return float(r["value"])
-    raise KeyError(f"Table {table} has no {column!r} value for {gen}")
+    raise UnknownNameError(f"Table {table} has no {column!r} value for {gen}")
 
 
 def _s47(quantity: str) -> float:
@@ -295,12 +297,12 @@ def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
         raise ValueError(f"kind='shared' is not defined for {gen}: Volkov §4.7 does not consider this mix "
                          "on G80 and GT200 (shared memory is addressed through extra instructions)")
     col = "sfu" if kind == "sfu" else "smem"
-    lat = _ch6(gen, "6.2", col)
+    lat = chapter6_value(gen, "6.2", col)
     lat_to_alu = lat
     if gen == "Maxwell":
         lat = _s47(f"{col}_lat_same")
         lat_to_alu = _s47(f"{col}_lat_to_alu")
-    thru = _ch6(gen, "6.1", col) * base.schedulers / WARP_SIZE
+    thru = chapter6_value(gen, "6.1", col) * base.schedulers / WARP_SIZE
     issue = _s47(f"{col}_issue_cycles") if issue_costs else 1.0
     src = "Volkov 2016, Tables 6.1-6.2" + (" and §4.7" if gen == "Maxwell" else "")
     return base.replace(kind=kind, mem_lat=lat, mem_lat_to_alu=lat_to_alu, mem_thru=thru, mem_issue=issue,
@@ -324,8 +326,9 @@ def latency(p: Params, alpha):
     return out(_other_latency(p, a) + a * p.alu_lat)
 
 
-def _arith_limit(p: Params, a: np.ndarray) -> np.ndarray:
-    """Throughput bound on adds in IPC/SM: min(α·mem_thru, alu_thru, issue_thru/(1 + mem_issue/α))."""
+def arithmetic_limit(p: Params, a: np.ndarray) -> np.ndarray:
+    """Throughput bound on adds in IPC/SM: ``min(α·mem_thru, alu_thru, issue_thru/(1 + mem_issue/α))``
+    (§4.1), for an array ``a`` of α already checked by the caller."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.minimum(np.minimum(a * p.mem_thru, p.alu_thru), p.issue_thru / (1.0 + p.mem_issue / a))
 
@@ -382,7 +385,7 @@ def arithmetic_throughput(p: Params, n, alpha):
     n_, a = broadcast(n=n_, alpha=a)
     with np.errstate(divide="ignore", invalid="ignore"):
         lat_per_add = _other_latency(p, a) / a + p.alu_lat
-        res = np.minimum(n_ / lat_per_add, _arith_limit(p, a))
+        res = np.minimum(n_ / lat_per_add, arithmetic_limit(p, a))
     return out(WARP_SIZE * np.where(a == 0, 0.0, res))
 
 
@@ -438,7 +441,7 @@ def _occupancy_at(p: Params, a: np.ndarray, f: float, mem_latency: np.ndarray) -
     """
     with np.errstate(divide="ignore", invalid="ignore"):
         mem_form = f * throughput_bound(p, a) * (mem_latency + a * p.alu_lat)
-        arith_form = f * _arith_limit(p, a) * (mem_latency / a + p.alu_lat)
+        arith_form = f * arithmetic_limit(p, a) * (mem_latency / a + p.alu_lat)
     return np.where(a <= 1.0, mem_form, arith_form)
 
 
