@@ -41,14 +41,20 @@ def read_text(relpath: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def read_rows(relpath: str) -> tuple[dict[str, str], ...]:
-    """Rows of ``data/<relpath>`` as dictionaries of strings, after the table passed its schema
-    (cached; treat as read-only)."""
+def _checked_text(relpath: str) -> str:
+    """The text of ``data/<relpath>`` once it has passed its schema (checked once per table)."""
     from .schemas import validate
 
     text = read_text(relpath)
     validate(relpath, text)
-    return tuple(dict(row) for row in csv.DictReader(io.StringIO(text, newline="")))
+    return text
+
+
+@lru_cache(maxsize=None)
+def read_rows(relpath: str) -> tuple[dict[str, str], ...]:
+    """Rows of ``data/<relpath>`` as dictionaries of strings, after the table passed its schema
+    (cached; treat as read-only)."""
+    return tuple(dict(row) for row in csv.DictReader(io.StringIO(_checked_text(relpath), newline="")))
 
 
 def read_frame(relpath: str):
@@ -56,8 +62,10 @@ def read_frame(relpath: str):
     passed its schema."""
     import pandas as pd
 
-    from .schemas import validate
+    return pd.read_csv(io.StringIO(_checked_text(relpath)))
 
-    text = read_text(relpath)
-    validate(relpath, text)
-    return pd.read_csv(io.StringIO(text))
+
+def clear_cache() -> None:
+    """Forget every table read so far (after pointing ``GPUMODELS_DATA`` elsewhere)."""
+    _checked_text.cache_clear()
+    read_rows.cache_clear()

@@ -21,6 +21,14 @@ MAX_INT = 2**63
 """The largest integer an unbounded count may take (no count in the book comes near it)."""
 
 
+def to_float(value) -> float:
+    """``float(value)``, with an integer too large for a float read as ``inf`` (never OverflowError)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
 def _where(context: str | None) -> str:
     return f" for {context}" if context else ""
 
@@ -58,13 +66,9 @@ def check_real(name: str, value, lo: float | None = None, hi: float | None = Non
     rng = f"{lo_b}{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InputTypeError(f"{name} must be a finite number in {rng}{_where(context)}, got {value!r}")
-    try:
-        ok = math.isfinite(float(value))
-    except OverflowError:          # an int too large for a float
-        ok = False
-    if not ok:
-        raise ValueError(f"{name} must be a finite number in {rng}{_where(context)}, got {value!r}")
-    v = float(value) + 0.0
+    v = to_float(value) + 0.0      # + 0.0 turns -0.0 into 0.0
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number in {rng}{_where(context)}, got {value!r:.40}")
     if (lo is not None and (v < lo or (lo_open and v == lo))) or (hi is not None and v > hi):
         raise ValueError(f"{name} must be a finite number in {rng}{_where(context)}, got {v}")
     return v
@@ -123,13 +127,10 @@ def check_fraction(name: str, value) -> float:
     """Return ``value`` as ``float`` if it is a number in (0, 1]; ``ValueError`` otherwise."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InputTypeError(f"{name} must be a number in (0, 1], got {value!r}")
-    try:
-        v = float(value)
-    except OverflowError:                           # an int too large for a float
-        v = math.inf
+    v = to_float(value)
     if not (0 < v <= 1):                            # NaN fails this too
         raise ValueError(f"{name} must be a number in (0, 1], got {value!r:.40}")
-    return float(value)
+    return v
 
 
 def check_choice(name: str, value, allowed) -> str:

@@ -14,8 +14,6 @@
 
 from __future__ import annotations
 
-from difflib import get_close_matches
-
 
 class InputTypeError(TypeError, ValueError):
     """An argument of the wrong type; the message names the parameter, what it must be and what it got."""
@@ -30,14 +28,6 @@ class UnknownNameError(KeyError, ValueError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
-
-
-def unknown(what: str, name, known) -> UnknownNameError:
-    """An :class:`UnknownNameError` for ``name``, listing ``known`` and the closest matches."""
-    known = [str(k) for k in known]
-    close = get_close_matches(name, known, n=3) if isinstance(name, str) else []
-    hint = f" (did you mean {', '.join(close)}?)" if close else ""
-    return UnknownNameError(f"unknown {what} {name!r}{hint}; known: {', '.join(known)}")
 
 
 class OutsideDomainError(ValueError):

@@ -36,7 +36,7 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from ._data import read_rows
-from ._validate import check_int
+from ._validate import check_int, to_float
 from .errors import UnknownNameError
 
 WARP_SIZE = 32
@@ -122,13 +122,6 @@ def list_compute_capabilities() -> list[str]:
     return sorted(_table(), key=lambda s: tuple(int(p) for p in s.split(".")))
 
 
-def _finite(x) -> bool:
-    try:
-        return math.isfinite(float(x))
-    except OverflowError:               # an int too large for a float
-        return False
-
-
 def normalize_cc(cc) -> str:
     """Canonical ``"X.Y"`` form of a compute capability given as ``"7.0"``, ``7.0``, ``7``, ``(7, 0)`` or ``"sm_70"``."""
     if isinstance(cc, str):
@@ -144,7 +137,7 @@ def normalize_cc(cc) -> str:
             return f"{int(s)}.0"
     elif isinstance(cc, tuple) and len(cc) == 2 and all(isinstance(p, numbers.Integral) for p in cc):
         return f"{int(cc[0])}.{int(cc[1])}"
-    elif isinstance(cc, numbers.Real) and not isinstance(cc, bool) and _finite(cc):
+    elif isinstance(cc, numbers.Real) and not isinstance(cc, bool) and math.isfinite(to_float(cc)):
         text = f"{float(cc):.1f}"
         if float(text) == float(cc) and float(cc) >= 0:    # 8.96 is not 9.0: never round silently
             return text

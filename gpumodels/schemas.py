@@ -389,7 +389,7 @@ def _frame(text_: str, relpath: str) -> pd.DataFrame:
             why = "an unquoted comma?" if len(r) > len(header) else "a row cut short?"
             raise DataError(f"data/{relpath}: line {i + 2} has {len(r)} fields, the header {len(header)} "
                             f"({why}): {','.join(r)[:120]!r}")
-    return pd.read_csv(io.StringIO(text_), dtype=str, keep_default_na=False)
+    return pd.DataFrame([r for r in body if r], columns=header, dtype=str)
 
 
 def schema_of(relpath: str):

@@ -272,7 +272,6 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
     seq = [0] * n_warps
 
     t = 0
-    issued_any = False
     while t < limit:
         for blk, when in list(refill_at.items()):
             if when <= t:
@@ -289,6 +288,7 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
         if not repeat and active == 0 and not refill_at:
             break
         occ.append(active)
+        issued_any = False
         for sch in range(sm.schedulers):
             if sched_busy[sch] > t:
                 continue
@@ -305,7 +305,7 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
                 prog = progs[i]
                 op = prog[pc[i]]
                 unit = sm.units[op.unit]
-                if not _operands_ready(sm, regs[i], op, t):
+                if _operands_ready_at(sm, regs[i], op) > t:
                     continue
                 if unit.throughput is not None and unit_free[op.unit] >= t + 1 - _EPS:
                     continue
@@ -349,7 +349,6 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
             issued_any = issued_any or issued > 0
         if issued_any or not skip_idle:
             t += 1
-            issued_any = False
             continue
         # nothing issued: jump to the next cycle at which anything can change
         nxt = min(_next_event(sm, progs, t, slot_warp, pc, next_ok, regs, unit_free, in_flight, sched_busy,
@@ -393,31 +392,27 @@ def _next_event(sm, progs, t, slot_warp, pc, next_ok, regs, unit_free, in_flight
         if unit.throughput is not None and unit_free[u] >= t + 1 - _EPS:
             times.append(math.floor(unit_free[u] - 1 + _EPS) + 1)   # first t' with unit_free < t' + 1 - eps
         if in_flight[u]:
-            times.append(math.ceil(min(in_flight[u])))
+            times.append(math.ceil(in_flight[u][0]))               # a heap: its first is the earliest
     for i, w in enumerate(slot_warp):
         if w < 0:
             continue
         if next_ok[i] > t:
             times.append(next_ok[i])
-        op = progs[i][pc[i]]
-        for r in op.srcs:
-            if r in regs[i]:
-                t0, producer, lat = regs[i][r]
-                ready = t0 + sm.dependent_latency.get((producer, op.unit), lat)
-                if ready > t:
-                    times.append(math.ceil(ready))
+        ready = _operands_ready_at(sm, regs[i], progs[i][pc[i]])
+        if ready > t:
+            times.append(math.ceil(ready))
     later = [x for x in times if x > t]
     return int(min(later)) if later else t + 1
 
 
-def _operands_ready(sm: SM, regs: dict, op: Op, t: int) -> bool:
+def _operands_ready_at(sm: SM, regs: dict, op: Op) -> float:
+    """The cycle at which every register ``op`` reads is ready (``-inf`` if it reads none in flight)."""
+    ready = -math.inf
     for r in op.srcs:
         if r in regs:
             t0, producer, lat = regs[r]
-            lat = sm.dependent_latency.get((producer, op.unit), lat)
-            if t0 + lat > t:
-                return False
-    return True
+            ready = max(ready, t0 + sm.dependent_latency.get((producer, op.unit), lat))
+    return ready
 
 
 def _latency(unit: Unit, recent: deque, t: int, window: int) -> float:

@@ -133,10 +133,7 @@ def _check(name, fn, kwargs, arg, allow):
         elif math.isinf(v):
             assert "inf" in allow and v > 0, f"{shown} returned {v}"
         else:
-            assert v >= 0 or name in SIGNED, f"{shown} returned a negative {v}"
-
-
-SIGNED = set()      # calls whose results may be negative by definition (none today)
+            assert v >= 0, f"{shown} returned a negative {v}"
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])

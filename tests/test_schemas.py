@@ -111,9 +111,9 @@ def test_a_file_without_a_schema_is_refused():
 def data_copy(tmp_path, monkeypatch):
     shutil.copytree(DATA, tmp_path / "data")
     monkeypatch.setenv("GPUMODELS_DATA", str(tmp_path / "data"))
-    _data.read_rows.cache_clear()
+    _data.clear_cache()
     yield tmp_path / "data"
-    _data.read_rows.cache_clear()
+    _data.clear_cache()
 
 
 def test_loader_refuses_a_corrupted_table_naming_file_and_line(data_copy):

@@ -45,7 +45,7 @@ from .._data import read_rows
 from .._validate import check_flag, check_int, check_real, finite_result
 from ..volkov.synthetic import check_params, BYTES_PER_LOAD, Params
 from .estimate import Estimate, ModelValidityWarning, add_fraction, grid, load_fraction, make, pin_bandwidth
-from ..errors import OutsideDomainError, UnknownNameError
+from ..errors import UnknownNameError
 
 MODEL = "Huang et al. 2014"
 POLICIES = ("rr", "gto")
@@ -124,9 +124,7 @@ def _bandwidth_delay(n, cores, mem_lat, s, k):
     with np.errstate(over="ignore"):
         lam = k * n * cores / mem_lat
         rho = lam * s
-    if not np.all(np.isfinite(rho)):
-        raise OutsideDomainError(f"the utilisation k·n·cores·s/mem_lat overflows (s={s!r}, mem_lat={mem_lat!r}, "
-                                 f"cores={cores!r}): the inputs are outside the floating-point range of the model")
+    finite_result("the utilisation ρ = k·n·cores·s/mem_lat", rho, s=s, mem_lat=mem_lat, cores=cores)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):   # ±inf: the model's own singularity
         queue = lam * s * s / (2.0 * (1.0 - rho))
     queue = np.where(rho == 1.0, -np.inf, queue)   # the singularity: approached from above ρ = 1 it is −∞

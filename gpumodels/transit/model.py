@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import as_array, broadcast, check_real, finite_result, out
-from ..errors import OutsideDomainError, UnknownNameError
+from ..errors import UnknownNameError
 
 BOUNDS = ("thread", "memory", "computation", "capacity")
 """The four performance bounds of Li et al. 2015, §2.4."""
@@ -195,10 +195,7 @@ def _equilibrium(n, Z, R, k_delta, M) -> Equilibrium:
     x = np.select([even, mem, comp], [x_need + surplus / 2, R * Z, n - cs_cap * L], default=x_thread)
     idle = np.where(even, surplus, 0.0)
     for name, v in (("k", k), ("x", x), ("throughput", T)):
-        if not np.all(np.isfinite(v) & (v >= 0)):
-            raise OutsideDomainError(f"the inputs leave the floating-point range of the model ({name} = "
-                                     f"{np.asarray(v)[~(np.isfinite(v) & (v >= 0))].flat[0]!r}); "
-                                     f"k_delta/R = {np.asarray(L).flat[0]!r}")
+        finite_result(name, v, n=n, Z=Z, R=R, k_delta=k_delta, M=M)
     return Equilibrium(n=out(n), Z=out(Z), R=out(R), k_delta=out(k_delta), M=out(M),
                        k=out(k), x=out(x), ms_throughput=out(T), cs_throughput=out(Z * T),
                        bound=bound.item() if bound.ndim == 0 else bound, idle=out(idle))

@@ -83,9 +83,10 @@ _METHOD_PREFIX = {"unlocked chase": "AI_kernels", "mt4g": "mt4g", "sequential ch
 
 
 def gpu_name(name: str) -> str:
-    """The record name of a modern NVIDIA GPU (``"H100 PCIe"`` → ``"H100PCIe"``); ``ValueError`` if it is not one."""
+    """The record name of a modern NVIDIA GPU (``"H100 PCIe"`` → ``"H100PCIe"``); ``UnknownNameError``
+    if it is not one (an AMD GPU included: it has no warp-based parameter set)."""
     if isinstance(name, str) and name.upper() in AMD:
-        raise ValueError(f"{name!r} is an AMD GPU: it has chase and stream data and Little's law "
+        raise UnknownNameError(f"{name!r} is an AMD GPU: it has chase and stream data and Little's law "
                          f"(modern.littles_law), but no Volkov parameter set; NVIDIA GPUs are {GPUS}")
     try:
         g = hardware.get_gpu(name).name

@@ -237,7 +237,7 @@ def params(name: str, latency_model: str = "table_6_5", *, method: str | None = 
             modern.gpu_name(name)
         except ValueError as e:
             if isinstance(name, str) and name.upper() in modern.AMD:
-                raise UnknownNameError(str(e)) from None    # known GPU, but no warp-based parameter set
+                raise e from None                           # gpu_name's own message: known, but not warp-based
             allowed = ", ".join(GENERATIONS) + ", " + ", ".join(modern.GPUS)
             raise UnknownNameError(f"name must be one of Volkov's five GPUs or a modern GPU: {allowed}; "
                              f"got {name!r}") from None
