@@ -16,9 +16,21 @@ BIN    := $(VENV)/bin
 JOBS   ?= 2
 STAMP  := $(VENV)/.installed
 
+# The kernels' own log: on every start ipykernel warns that its local TCP sockets are not
+# encrypted, and on shutdown it may log an interrupt. Neither is about the book, and a reader of
+# the build log would take them for problems. The kernels read their IPython profile from
+# IPYTHONDIR, so a profile under _build sets their log level to CRITICAL; errors in cells still
+# fail the build (nb_execution_raise_on_error) and nbval.
+export IPYTHONDIR := $(CURDIR)/_build/ipython
+KERNEL_CONFIG := $(IPYTHONDIR)/profile_default/ipython_kernel_config.py
+
 .PHONY: book test venv clean notebooks
 
 venv: $(STAMP)
+
+$(KERNEL_CONFIG):
+	@mkdir -p $(dir $@)
+	@echo 'c.IPKernelApp.log_level = "CRITICAL"' > $@
 
 $(STAMP): requirements.txt constraints.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,17 +39,17 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-book: $(STAMP)
+book: $(STAMP) $(KERNEL_CONFIG)
 	rm -rf _build/html _build/.doctrees
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "HTML book: _build/html/index.html"
 
-test: $(STAMP)
+test: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile tests $$($(BIN)/python tools/toc_notebooks.py) \
 	    --nbval --nbval-current-env --nbval-sanitize-with tools/nbval_sanitize.cfg
 
 # Re-execute every notebook in place (commit the result): run after changing code they use.
-notebooks: $(STAMP)
+notebooks: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python tools/execute_notebooks.py $$($(BIN)/python tools/toc_notebooks.py)
 
 clean:

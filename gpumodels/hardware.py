@@ -300,3 +300,28 @@ def generation_tables(generation: str):
                       include_groups=False))
     sources = grouped.rename("supplies").reset_index()
     return values, sources
+
+
+# Explorer (live kernel only; the tests call summary_html)
+
+
+def summary_html(name: str) -> str:
+    """An HTML table of one GPU's attributes with units and sources."""
+    import html
+
+    from . import widgets
+
+    g = get_gpu(name)
+    t = table([g.name])
+    rows = [(r.attribute, f"{r.value} {r.unit}".strip(), r.source) for r in t.itertuples()]
+    return f"<b>{html.escape(g.full_name)}</b>" + widgets.table_html(rows, ("attribute", "value", "source"))
+
+
+def explorer():
+    """Dropdown of all GPUs; shows the chosen GPU's attributes and their sources."""
+    import ipywidgets as W
+
+    pick = W.Dropdown(options=list_gpus(), value="GTX680", description="GPU")
+    out = W.HTML(summary_html(pick.value))
+    pick.observe(lambda change: setattr(out, "value", summary_html(change["new"])), names="value")
+    return W.VBox([pick, out])

@@ -46,3 +46,52 @@ def fit_trend(df, start: float, end: float, lines: tuple[str, ...] = ("GeForce",
         raise ValueError(f"need at least 3 GPUs released in [{start}, {end}) to fit a trend, found {len(sel)}")
     slope, intercept = np.polyfit(sel["year"].to_numpy(), np.log(sel["ratio"].to_numpy()), 1)
     return dict(factor_per_year=float(np.exp(-slope)), slope=float(slope), intercept=float(intercept), n=len(sel))
+
+
+#: The spans the chapter fits, by label: Volkov's (2006–2014), the years since, and both.
+SPANS = {
+    "2006–2014 (Volkov's span)": (2006, 2015),
+    "2016–2025": (2016, 2026),
+    "2006–2025": (2006, 2026),
+}
+
+
+def fits(df, spans: dict[str, tuple[float, float]] | None = None) -> dict[str, dict]:
+    """:func:`fit_trend` over each span of ``spans`` (by default :data:`SPANS`), by label."""
+    return {name: fit_trend(df, lo, hi) for name, (lo, hi) in (spans or SPANS).items()}
+
+
+#: The memory types of the GeForce rows in release order, for a stable colour per type.
+MEMORY_TYPES = ("DDR2", "GDDR3", "GDDR5", "GDDR5X", "GDDR6", "GDDR6X", "GDDR7", "HBM2", "HBM3")
+
+
+def plot_trend(ax, df, trend: dict[str, dict], drawn: int = 2) -> None:
+    """Fig. 4.4, extended: the ratio of every GPU against its release date (GeForce by memory
+    type; TITAN V and data-centre parts apart, not fitted) with the first ``drawn`` fitted
+    trends of ``trend`` (from :func:`fits`) over their own spans."""
+    import pandas as pd
+
+    from . import plotting
+
+    colors = dict(zip(MEMORY_TYPES, plotting.PALETTE))
+    gf = df[df.line == "GeForce"]
+    for mem, d in gf.groupby("memory_type", sort=False):
+        plotting.published(ax, d.release_date, d.ratio, label=f"GeForce, {mem}",
+                           color=colors[mem])
+    v = gf[gf.in_volkov == "yes"]
+    ax.plot(v.release_date, v.ratio, "o", color="k", markersize=3, label="GPUs used by Volkov")
+    other = df[df.line != "GeForce"]
+    plotting.published(ax, other.release_date, other.ratio,
+                       label="TITAN V / data-centre HBM (not fitted)", color="0.4", marker="^")
+    for (name, f), ls in zip(list(trend.items())[:drawn], ("-", "--", ":")):
+        lo, hi = SPANS.get(name, (df["year"].min(), df["year"].max() + 0.5))
+        yrs = np.linspace(lo, hi - 0.5, 50)
+        dates = pd.to_datetime([f"{int(y)}-01-01" for y in yrs]) + pd.to_timedelta(
+            (yrs % 1) * 365.25, unit="D")
+        plotting.model(ax, dates, np.exp(f["intercept"] + f["slope"] * yrs), color="0.3",
+                       linestyle=ls, label=f"fit {name}: ÷{f['factor_per_year']:.2f} per year")
+    ax.set_yscale("log")
+    ax.legend(fontsize=7, ncol=2)
+    plotting.label(ax, "release date", "launch", "pin bandwidth / (CUDA cores × clock)",
+                   "bytes per core-cycle",
+                   title="Fig. 4.4, extended: bandwidth per unit of arithmetic throughput")

@@ -363,3 +363,43 @@ def limits_sources(parameters: Iterable[str] | None = None):
         for src, ccs in by_src.items():
             rows.append({"parameter": p, "compute capabilities": ", ".join(ccs), "source": src})
     return pd.DataFrame(rows)
+
+
+# Explorer (live kernel only; the tests call summary_html)
+
+
+def summary_html(o: "Occupancy") -> str:
+    """An HTML summary of an :class:`~gpumodels.occupancy.Occupancy` result."""
+    import html
+
+    from . import widgets
+
+    lim = limits(o.cc)
+    rows = [(k.replace("_", " "), "no limit" if v is None else f"{v} blocks", "limiting" if k in o.limiters else "")
+            for k, v in o.limits.items()]
+    head = (f"<b>{o.blocks_per_sm} blocks/SM = {o.warps_per_sm} of {lim.max_warps_per_sm} warps/SM "
+            f"({100 * o.occupancy:.1f}% occupancy)</b>; allocated per block: "
+            f"{o.allocated_registers_per_block} registers, {o.allocated_shared_mem_per_block} B shared memory")
+    return head + widgets.table_html(rows, ("resource", "blocks it allows", ""))
+
+
+def explorer(cc: str = "8.0"):
+    """Sliders for block size, registers and shared memory; shows blocks, warps and the limiting resource."""
+    import ipywidgets as W
+
+    ccs = list_compute_capabilities()
+    cc_w = W.Dropdown(options=ccs, value=normalize_cc(cc), description="cc")
+    tpb = W.IntSlider(value=256, min=32, max=1024, step=32, description="threads/block")
+    regs = W.IntSlider(value=32, min=0, max=255, description="registers/thread")
+    smem = W.IntSlider(value=0, min=0, max=49152, step=128, description="shared B/block")
+    out = W.HTML()
+
+    def update(*_):
+        lim = limits(cc_w.value)
+        tpb.max, regs.max, smem.max = lim.max_threads_per_block, lim.max_registers_per_thread, lim.max_shared_mem_per_block
+        out.value = summary_html(occupancy(cc_w.value, tpb.value, regs.value, smem.value))
+
+    for w in (cc_w, tpb, regs, smem):
+        w.observe(update, names="value")
+    update()
+    return W.VBox([cc_w, tpb, regs, smem, out])

@@ -326,3 +326,80 @@ def printed_cells() -> dict[str, float]:
                 f"pp.t7.n_min_bl.{g}": f.n_min_bl, f"pp.t7.w_memory_bus.{g}": f.w_memory_bus,
                 f"pp.t7.t_thread_delay.{g}": f.t_thread_delay, f"pp.t5.n_ppipe.{g}": f.n_ppipe}
     return out
+
+
+def plot_littles_law(axes, names: list[str] | None = None) -> None:
+    """Little's-law predictions (bars, model) beside the paper's measured features (diamonds)
+    for each GPU: L_Pipe and N_PPipe/32 (``axes[0]``), Cp_One-One (``axes[1]``) and
+    T_Thread_Delay against its concurrency bound (``axes[2]``)."""
+    from . import plotting
+
+    names = list(names or gpus())
+    M = {g: measured(g) for g in names}
+    F = {g: M[g].features() for g in names}
+    L = {g: littles_law(g) for g in names}
+    x = np.arange(len(names))
+    a, b, c = axes
+    bars = [  # (axes, offset, width, model value, label, colour, measured value, label, colour)
+        (a, -0.2, 0.4, lambda g: L[g]["l_pipe"], "Little's law (model)", 0,
+         lambda g: F[g].l_pipe, "L_Pipe (paper's measurements)", "black"),
+        (a, 0.2, 0.4, lambda g: L[g]["n_ppipe"] / WARP_SIZE, "N_PPipe / 32, Little's law (model)", 1,
+         lambda g: F[g].n_ppipe / WARP_SIZE, "N_PPipe / 32 (paper's measurements)", plotting.PALETTE[3]),
+        (b, 0.0, 0.5, lambda g: L[g]["cp_oo"], "k·f / alu_lat (model)", 0,
+         lambda g: M[g].cp_oo, "Cp_One-One (paper's measurements)", "black"),
+        (c, 0.0, 0.5, lambda g: L[g]["t_thread_delay_max"], "SMs × block slots (model bound)", 2,
+         lambda g: F[g].t_thread_delay, "T_Thread_Delay (paper's measurements)", "black"),
+    ]
+    for ax, dx, w, model, mlabel, mcol, meas, plabel, pcol in bars:
+        ax.bar(x + dx, [model(g) for g in names], w, color=plotting.PALETTE[mcol], alpha=0.6,
+               label=mlabel)
+        plotting.published(ax, x + dx, [meas(g) for g in names], label=plabel, color=pcol)
+    plotting.label(a, "GPU", "name", "pipeline feature", "warps or ratio", title="L_Pipe and N_PPipe")
+    plotting.label(b, "GPU", "name", "one-thread computing power", "GFLOP/s", title="Cp_One-One")
+    plotting.label(c, "GPU", "name", "GMb_All-One / GMb_One-One", "ratio", title="T_Thread_Delay")
+    for ax in axes:
+        ax.set_xticks(x, names)
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.5)  # room for the legend above the bars
+        ax.legend(fontsize=6, loc="upper right")
+
+
+# Explorer (live kernel only; the tests call summary_html)
+
+
+def summary_html(gpu: str) -> str:
+    """HTML table of one GPU's eight Perez & Piccoli parameters, the derived features and Little's law."""
+    import html
+
+    from . import widgets
+
+    m = measured(gpu)
+    f = m.features()
+    ll = littles_law(gpu)
+    units = {"cp": "GFLOP/s", "gm": "GB/s"}
+    rows = [(name, f"{value:.6g}", units[name[:2]]) for name, value in m.values().items()]
+    rows += [("P (measured / theoretical)", f"{f.p:.1f} / {theoretical_p(gpu):.1f}", "GFLOP/s"),
+             ("B (measured / theoretical)", f"{f.b:.1f} / {theoretical_b(gpu):.1f}", "GB/s"),
+             ("||SM||", f"{f.sm_count:.2f}", "SMs"),
+             ("N_PPipe (Little's law)", f"{f.n_ppipe:.2f} ({ll['n_ppipe']:g})", "ratio"),
+             ("L_Pipe (Little's law)", f"{f.l_pipe:.2f} ({ll['l_pipe']:g})", "warps"),
+             ("N_MIN_Bl", f"{f.n_min_bl:.2f}", "blocks"),
+             ("W_Memory_Bus", f"{f.w_memory_bus:.2f}", "ratio"),
+             ("T_Thread_Delay (at most SMs × blocks/SM)", f"{f.t_thread_delay:.1f} ({ll['t_thread_delay_max']:g})",
+              "ratio")]
+    return f"<b>{html.escape(gpu)}: Perez & Piccoli parameters (measured by the paper's authors)</b>" + widgets.table_html(
+        rows, ("quantity", "value", "unit"))
+
+
+def explorer(gpu: str = "GTX470"):
+    """Pick one of the paper's GPUs: its eight parameters, derived features and Little's-law values."""
+    import ipywidgets as W
+
+    pick = W.Dropdown(options=gpus(), value=measured(gpu).gpu, description="GPU")
+    out = W.HTML()
+
+    def update(*_):
+        out.value = summary_html(pick.value)
+
+    pick.observe(update, names="value")
+    update()
+    return W.VBox([pick, out])

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +50,7 @@ def test_notebook_committed_executed_and_clean(nb):
     assert all("execution" not in c.get("metadata", {}) for c in code), "no wall-clock timestamps in cell metadata"
     for c in code:
         src = "".join(c["source"])
-        if "widgets." in src and "explorer(" in src:
+        if re.search(r"\bexplorer\(", src):
             assert src.startswith("# NBVAL_IGNORE_OUTPUT"), "widget cells must be marked NBVAL_IGNORE_OUTPUT"
         assert len(src.splitlines()) <= 40, "long cells belong in gpumodels"
         assert not re.search(r"^\s*(async\s+)?def \w+\(", src, re.M), "functions belong in gpumodels, not in a cell"
@@ -62,3 +63,145 @@ def test_make_keeps_mplbackend_out_of_the_kernels():
     fails, the book has none); the Makefile must keep it out of every recipe."""
     makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text(encoding="utf-8")
     assert any(line.strip() == "unexport MPLBACKEND" for line in makefile.splitlines())
+
+
+LINE_LIMIT = 88
+"""The longest code line a chapter may hold: wider lines are cut off at the page's right edge."""
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.name)
+def test_code_lines_fit_the_page(nb):
+    d = json.loads(nb.read_text())
+    long = [(i, line) for i, c in enumerate(d["cells"]) if c["cell_type"] == "code"
+            for line in "".join(c["source"]).splitlines() if len(line) > LINE_LIMIT]
+    assert not long, f"code lines over {LINE_LIMIT} characters (cell, line): {long[:3]}"
+
+
+def _figure_cells(d):
+    for i, c in enumerate(d["cells"]):
+        if c["cell_type"] == "code" and any("image/png" in o.get("data", {}) for o in c.get("outputs", [])):
+            yield i, c
+
+
+#: A caption must say what kind of numbers it shows; one of these words does.
+KINDS = re.compile(r"model|simulat|measured|printed|specification|constructed|fit", re.I)
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_figure_is_a_captioned_numbered_figure(nb):
+    """Each figure cell shows exactly one output, the image, and carries a caption and a name
+    in its ``mystnb.figure`` metadata (MyST-NB wraps it in a numbered figure)."""
+    d = json.loads(nb.read_text())
+    for i, c in _figure_cells(d):
+        shown = [o for o in c["outputs"] if o["output_type"] in ("display_data", "execute_result")]
+        assert len(shown) == 1, f"cell {i}: a figure cell shows only its figure (split tables off)"
+        fig = c["metadata"].get("mystnb", {}).get("figure", {})
+        assert fig.get("name", "").startswith("fig-"), f"cell {i}: figure without a name"
+        assert len(fig.get("caption", "")) > 40, f"cell {i}: figure without a caption"
+        assert KINDS.search(fig["caption"]), f"cell {i}: caption does not say model, simulated or measured"
+        assert "hide-input" in c["metadata"].get("tags", []), f"cell {i}: figure code is not collapsed"
+
+
+def test_figure_names_are_unique_and_referenced_ones_exist():
+    names = [c["metadata"]["mystnb"]["figure"]["name"] for nb in NOTEBOOKS
+             for _, c in _figure_cells(json.loads(nb.read_text()))]
+    assert len(names) == len(set(names))
+    text = "".join(p.read_text(encoding="utf-8") for p in NOTEBOOKS + sorted((ROOT / "book").glob("*.md")))
+    refs = set(re.findall(r"\{numref\}`(fig-[\w-]+)`", text))
+    assert refs and refs <= set(names)
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_chapter_ends_with_try_it(nb):
+    d = json.loads(nb.read_text())
+    last = d["cells"][-1]
+    assert last["cell_type"] == "markdown" and "".join(last["source"]).startswith("## Try it")
+
+
+def _data_numbers() -> set[float]:
+    import csv
+
+    out = set()
+    for f in (ROOT / "data").rglob("*.csv"):
+        with open(f, encoding="utf-8", newline="") as fh:
+            for row in csv.reader(fh):
+                for x in row:
+                    try:
+                        v = float(x)
+                    except ValueError:
+                        continue
+                    if np.isfinite(v):
+                        out.add(v)
+    return out
+
+
+def distinctive(v: float) -> bool:
+    """A number worth catching when retyped: an integer from 100 up that is neither a power of two
+    nor a round hundred, or a fraction with at least three significant digits. Smaller or rounder
+    numbers (axis limits, grid sizes, 0.9 of a peak) are everywhere and prove nothing."""
+    v = abs(float(v))
+    if v == int(v):
+        n = int(v)
+        return n >= 100 and n & (n - 1) != 0 and n % 100 != 0
+    return len(f"{v:.12g}".replace(".", "").lstrip("0")) >= 3
+
+
+#: Calls whose numeric arguments lay out a figure or a grid, not a result.
+LAYOUT_CALLS = {"figure", "linspace", "geomspace", "arange", "set_xlim", "set_ylim", "option_context", "inset_axes"}
+
+
+def _typed_numbers(src: str):
+    import ast
+
+    tree = ast.parse(src)
+    parents = {ch: node for node in ast.walk(tree) for ch in ast.iter_child_nodes(node)}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and type(node.value) in (int, float)):
+            continue
+        p, layout = parents.get(node), False
+        while p is not None and not layout:
+            layout = isinstance(p, ast.keyword) or (
+                isinstance(p, ast.Call) and getattr(p.func, "attr", getattr(p.func, "id", "")) in LAYOUT_CALLS)
+            p = parents.get(p)
+        if not layout:
+            yield node.value
+
+
+def test_distinctive_numbers_of_data_are_not_retyped_in_notebooks():
+    """A notebook cell reads a number that ``data/`` holds through the package; it does not retype it."""
+    held = _data_numbers()
+    found = [(nb.name, v) for nb in NOTEBOOKS for c in json.loads(nb.read_text())["cells"]
+             if c["cell_type"] == "code" for v in _typed_numbers("".join(c["source"]))
+             if distinctive(v) and float(v) in held]
+    assert not found, f"numbers data/ holds, typed in a notebook: {found}"
+
+
+def test_retyped_number_check_catches_the_issue_examples():
+    held = _data_numbers()
+    assert 448 in held and distinctive(448) and distinctive(0.335) and not distinctive(0.9)
+    assert sorted(_typed_numbers("x = 1 / max(448 - 4 * n, 37)")) == [1, 4, 37, 448]
+    assert list(_typed_numbers("fig = plotting.figure(width=10.5)\nax.set_ylim(250, 1100)")) == []
+
+
+def test_kernels_keep_the_build_log_quiet():
+    """The Makefile points the kernels at a profile that silences ipykernel's start-up warning."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "export IPYTHONDIR := $(CURDIR)/_build/ipython" in makefile
+    assert """echo 'c.IPKernelApp.log_level = "CRITICAL"' > $@""" in makefile
+    for target in ("book", "test", "notebooks"):
+        assert re.search(rf"^{target}: .*\$\(KERNEL_CONFIG\)", makefile, re.M), target
+
+
+def test_api_pages_link_functions_to_their_chapters():
+    """tools/used_in.py resolves the names chapter cells use to package objects."""
+    from used_in import usage
+
+    from gpumodels import prior, volkov
+    from gpumodels.transit import figure as transit_figure
+    from gpumodels.volkov import figures
+
+    used = usage()
+    assert {"book/volkov_cusp", "book/modern_gpus"} <= used[id(volkov.needed_occupancy)]
+    assert used[id(prior.plot_pair)] == {"book/volkov_prior_models"}
+    assert "book/transit_model" in used[id(transit_figure.demand_and_supply)]
+    assert "book/volkov_bounds" in used[id(figures.littles_law_examples)]

@@ -296,14 +296,14 @@ def test_algorithm1_with_two_latency_levels():
 
 
 def test_huang_li_widget_summary():
-    from gpumodels import widgets
+    from gpumodels.huang_li import explorer as huang_li_explorer
 
-    html = widgets.huang_li_summary_html("neuralnet", "NN_C")
+    html = huang_li_explorer.summary_html("neuralnet", "NN_C")
     assert "weights: C" in html and "Eq. 1 (model)" in html
     with pytest.raises(ValueError, match="test must be one of"):
-        widgets.huang_li_summary_html("neuralnet", "NN_X")
+        huang_li_explorer.summary_html("neuralnet", "NN_X")
     with pytest.raises(ValueError, match="benchmark"):
-        widgets.huang_li_summary_html("nope", "x")
+        huang_li_explorer.summary_html("nope", "x")
 
 
 def test_detect_mapping_rejects_bad_oracle():

@@ -2,7 +2,8 @@
 
 import pytest
 
-from gpumodels import memory_wall, published, widgets
+from gpumodels import memory_wall, published
+from gpumodels.volkov import explorer as volkov_explorer
 
 
 def test_dataset_covers_the_span_and_is_consistent():
@@ -28,7 +29,7 @@ def test_trend_reproduces_volkov_and_slows_after_2016():
 
 
 def test_volkov_summary_html():
-    h = widgets.volkov_summary_html("Kepler", 8, 20)
+    h = volkov_explorer.summary_html("Kepler", 8, 20)
     assert "GTX680" in h and "needed occupancy" in h and "GB/s" in h
-    h0 = widgets.volkov_summary_html("Maxwell", 0.0, 4)
+    h0 = volkov_explorer.summary_html("Maxwell", 0.0, 4)
     assert "no limit" in h0

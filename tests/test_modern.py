@@ -184,12 +184,12 @@ def test_model_pivot_cells():
 
 
 def test_modern_summary_html_and_explorer():
-    from gpumodels import widgets
+    from gpumodels.volkov import explorer as volkov_explorer
 
-    text = widgets.modern_summary_html("A100 80GB", ("hong_kim2009", "volkov_basic"))
+    text = volkov_explorer.modern_summary_html("A100 80GB", ("hong_kim2009", "volkov_basic"))
     assert "not evaluated" in text and "warps at α" in text
     pytest.importorskip("ipywidgets")
-    box = widgets.modern_explorer("L40")
+    box = volkov_explorer.modern_explorer("L40")
     models, pick, alpha = box.children[0].children[0], *box.children[0].children[1].children
     pick.value = "GH200"
     alpha.value = 0.0

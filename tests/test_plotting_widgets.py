@@ -4,7 +4,10 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 
-from gpumodels import occupancy, plotting, widgets  # noqa: E402
+from gpumodels import occupancy, plotting  # noqa: E402
+from gpumodels import hardware  # noqa: E402
+from gpumodels.hong_kim import explorer as hong_kim_explorer  # noqa: E402
+from gpumodels.prior import explorer as prior_explorer  # noqa: E402
 
 
 def test_label_requires_units():
@@ -39,11 +42,11 @@ def test_figure_rejects_bad_grid():
 
 
 def test_widget_html_and_explorers():
-    html = widgets.gpu_summary_html("Kepler")
+    html = hardware.summary_html("Kepler")
     assert "GeForce GTX 680" in html and "Volkov 2016, Table 2.6" in html
     o = occupancy.occupancy("3.0", 128, 16, 3073)
-    assert "14 blocks/SM" in widgets.occupancy_summary_html(o)
-    box = widgets.occupancy_explorer("3.0")
+    assert "14 blocks/SM" in occupancy.summary_html(o)
+    box = occupancy.explorer("3.0")
     cc_w, tpb, regs, smem, out = box.children
     tpb.value = 128
     smem.value = 3073
@@ -52,16 +55,16 @@ def test_widget_html_and_explorers():
     assert "8 blocks/SM" in out.value
     cc_w.value = "1.0"
     assert tpb.max == 512
-    g = widgets.gpu_explorer()
+    g = hardware.explorer()
     g.children[0].value = "H100"
     assert "H100 SXM5" in g.children[1].value
 
 
 def test_hong_kim_summary_and_explorer():
-    h = widgets.hong_kim_summary_html("FX5600", 8, 40, 4, 0.0)
+    h = hong_kim_explorer.summary_html("FX5600", 8, 40, 4, 0.0)
     assert "MWP_without_BW" in h and "Eq. (23)" in h and "2.28" in h
     pytest.importorskip("ipywidgets")
-    box = widgets.hong_kim_explorer("GTX280")
+    box = hong_kim_explorer.explorer("GTX280")
     assert len(box.children) == 7
 
 
@@ -78,11 +81,11 @@ def test_timeline_draws_every_period():
 
 
 def test_prior_summary_html_and_explorer():
-    h = widgets.prior_summary_html(["sim2012", "huang2014_rr"], "Fermi", 32)
+    h = prior_explorer.summary_html(["sim2012", "huang2014_rr"], "Fermi", 32)
     assert "Sim et al. 2012" in h and "quotient range" in h and "24 occupancies" in h
-    assert "flagged" in widgets.prior_summary_html(["huang2014_rr"], "Fermi", 1)
+    assert "flagged" in prior_explorer.summary_html(["huang2014_rr"], "Fermi", 1)
     pytest.importorskip("ipywidgets")
-    box = widgets.prior_explorer("Kepler")
+    box = prior_explorer.explorer("Kepler")
     models, pick, alpha = box.children[0].children[0], *box.children[0].children[1].children
     pick.value = "G80"
     alpha.value = 11

@@ -295,15 +295,15 @@ def test_ranking_and_event_selection_tables():
 
 
 def test_evaluation_widget_html_and_errors():
-    from gpumodels import widgets
+    from gpumodels.huang_li import explorer as huang_li_explorer
 
-    html = widgets.huang_li_evaluation_html("full", "neuralnet")
+    html = huang_li_explorer.evaluation_html("full", "neuralnet")
     assert html.count("<tr>") == 6 and "NN_2T" in html
     with pytest.raises(ValueError, match="variant must be one of"):
-        widgets.huang_li_evaluation_html("nope", "neuralnet")
+        huang_li_explorer.evaluation_html("nope", "neuralnet")
     with pytest.raises(ValueError, match="benchmark must be one of"):
-        widgets.huang_li_evaluation_html("full", "nope")
-    assert widgets.huang_li_evaluation_explorer() is not None
+        huang_li_explorer.evaluation_html("full", "nope")
+    assert huang_li_explorer.evaluation_explorer() is not None
 
 
 def test_an_l2_hit_takes_the_crossbar_both_ways():

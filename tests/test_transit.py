@@ -13,11 +13,12 @@ import pytest  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from gpumodels import occupancy, plotting, published, transit, volkov, widgets  # noqa: E402
+from gpumodels import occupancy, plotting, published, transit, volkov  # noqa: E402
 from gpumodels._data import data_dir, read_rows  # noqa: E402
 from gpumodels.transit import figure as tfig  # noqa: E402
 from gpumodels.transit import workloads  # noqa: E402
 from gpumodels.transit.model import closed_network_supply  # noqa: E402
+from gpumodels.transit import explorer as transit_explorer  # noqa: E402
 
 # an illustrative machine in model units: L = 400, R = 1, M = 300
 BASE = dict(R=1.0, k_delta=400.0, M=300.0)
@@ -363,11 +364,11 @@ def test_draw_returns_the_equilibrium_and_marks_the_kinks():
 
 
 def test_transit_summary_and_explorer():
-    h = widgets.transit_summary_html(1000, 100, **BASE)
+    h = transit_explorer.summary_html(1000, 100, **BASE)
     assert "memory" in h and "Z, R" in h and "L = k_delta/R = 400" in h
-    assert "none alone" in widgets.transit_summary_html(1000, 300, **BASE)
+    assert "none alone" in transit_explorer.summary_html(1000, 300, **BASE)
     pytest.importorskip("ipywidgets")
-    box = widgets.transit_explorer("C2075", "DP")
+    box = transit_explorer.explorer("C2075", "DP")
     n, Z, R, M, out = box.children[:5]
     assert "capacity" in out.value or "thread" in out.value
     n.value = 1536

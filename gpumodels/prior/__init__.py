@@ -25,7 +25,8 @@ workload. :mod:`gpumodels.prior.compare` evaluates every model against the simul
 from .baghsorkhi_2010 import alpha0_ipc as baghsorkhi2010_alpha0_ipc
 from .baghsorkhi_2010 import baghsorkhi2010
 from . import compare, reference
-from .compare import (LABELS, MODELS, cuda_guide, curves, cusp_occupancy, errors, evaluate, plot_error_band, plot_pair, plot_panel, summary,
+from .compare import (LABELS, MODELS, WORST_CASES, cuda_guide, curves, cusp_occupancy, errors, evaluate, plot_error_band,
+                      plot_error_panels, plot_huang_bandwidth, plot_pair, plot_panel, summary, worst_cases,
                       volkov_basic, volkov_refined)
 from .estimate import Estimate, ModelValidityWarning, expected_invalid
 from .guide import (arithmetic_time, better_estimate_warps, cuda_guide_refined_warps, cuda_guide_warps, memory_time,
@@ -56,6 +57,7 @@ __all__ = [
     "huang2014", "huang2014_bandwidth_delay", "huang2014_cpi_multithreading", "huang2014_cpi_final",
     "huang2014_service_time", "huang2014_utilization", "chapter7_parameters",
     "MODELS", "LABELS", "evaluate", "errors", "summary", "cusp_occupancy", "curves", "plot_panel", "plot_error_band", "plot_pair", "cuda_guide",
+    "plot_error_panels", "plot_huang_bandwidth", "WORST_CASES", "worst_cases",
     "volkov_basic", "compare", "reference",
     "volkov_refined", "transit2015",
 ]

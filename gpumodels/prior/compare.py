@@ -247,3 +247,98 @@ def plot_pair(models, p: Params, alpha, title: str):
         plot_panel(ax, ms, p, alpha, title=f"{title}: {side}")
         ax.legend(fontsize=7)
     return fig
+
+
+#: Band colours (palette indices) of Volkov's models in the error figures; every prior model
+#: gets the fourth colour.
+ERROR_COLORS = {"volkov_basic": 0, "volkov_refined": 2}
+
+
+def plot_error_panels(axes, panels, legend_loc: str = "upper left") -> None:
+    """Figs. 7.11–7.13's layout: one panel per ``(title, [(model, gpu), …])`` of ``panels``, each
+    model's band of quotients estimate / simulated reference over α (:func:`plot_error_band`),
+    with the line of agreement at 1 and α on a base-2 log axis."""
+    from .. import plotting
+
+    for ax, (title, bands) in zip(np.ravel(axes), panels):
+        for model, gpu in bands:
+            color = plotting.PALETTE[ERROR_COLORS.get(model, 3)]
+            plot_error_band(ax, model, vk.params(gpu), color, f"{LABELS[model]} (model / simulated)")
+        ax.axhline(1, color="0.3", linewidth=0.8)
+        ax.set_xscale("log", base=2)
+        plotting.label(ax, "arithmetic intensity α", "adds/load", "estimate / reference", "ratio",
+                       title=title)
+        ax.legend(fontsize=7, loc=legend_loc)
+
+
+#: Chapter 7's printed worst errors: (model, GPU, α, over- or underestimate, published key,
+#: what it would take to re-derive the printed number).
+WORST_CASES = (
+    ("hong_kim2009", "GT200", 32, "over", "v16.s7_1.worst_overestimate.GTX280",
+     "derivable: (434 + 24·32)/566"),
+    ("baghsorkhi2010", "G80", 0, "under", "v16.s7_2.alpha0_underestimate.8800GTX",
+     "lower bound derivable (above)"),
+    ("baghsorkhi2010", "G80", 32, "over", "v16.s7_2.worst_overestimate_a32.8800GTX",
+     "needs measurements"),
+    ("zhang_owens2011", "GT200", 16, "over", "v16.s7_3.worst_overestimate_a16.GTX280",
+     "needs measurements"),
+    ("zhang_owens2011", "Kepler", 32, "over", "v16.s7_3.worst_overestimate_newer",
+     "needs measurements"),
+    ("sim2012", "Fermi", 32, "over", "v16.s7_4.worst_overestimate.GTX480", "needs measurements"),
+    ("sim2012", "Kepler", 32, "over", "v16.s7_4.worst_overestimate.GTX680", "needs measurements"),
+    ("sim2012", "Maxwell", 64, "over", "v16.s7_4.worst_overestimate.GTX980", "needs measurements"),
+    ("sim2012", "Fermi", 1, "under", "v16.s7_4.n2_underestimate.GTX480",
+     "derivable: n/(n − 1) at n = 2"),
+)
+
+
+def worst_cases():
+    """Each of :data:`WORST_CASES` beside the same model's worst quotient against the simulated
+    reference at that GPU and α (the largest estimate/reference for an overestimate, the largest
+    reference/estimate for an underestimate) and the occupancy where it occurs."""
+    import pandas as pd
+
+    from .. import published
+
+    rows = []
+    for key, gpu, a, kind, pub_key, note in WORST_CASES:
+        p = vk.params(gpu)
+        e = errors(key, p, alphas=(a,)).iloc[0]
+        over = kind == "over"
+        rows.append({"model": LABELS[key], "GPU": p.gpu, "α": a, "kind": kind + "estimate",
+                     "printed (vs measurements)": published.value(pub_key),
+                     "vs simulated reference": round(e.q_max if over else 1 / e.q_min, 2),
+                     "at n": e.n_at_max if over else e.n_at_min, "status": note})
+    return pd.DataFrame(rows)
+
+
+def plot_huang_bandwidth(axes, alpha_synthetic: float = 16, alpha_fermi: float = 32) -> None:
+    """Fig. 7.10: Huang et al.'s model with the bandwidth term, both policies, on their synthetic
+    GPU (``axes[0]``) and on Fermi beside the simulated reference (``axes[1]``), in adds per
+    cycle per SM, clipped to ±60 where the estimate diverges past utilisation 1."""
+    from .. import plotting
+    from .huang_2014 import cpi_final, parameters
+
+    syn = parameters("synthetic")
+    fermi = vk.params("Fermi")
+    n_syn = np.linspace(1, syn["max_warps_per_sm"], 1241)
+    adds_syn = vk.WARP_SIZE * float(add_fraction(alpha_synthetic))
+    with expected_invalid():
+        for policy, style in (("rr", "-"), ("gto", "--")):
+            label = f"Huang {policy.upper()} + bandwidth term (model)"
+            cpi = cpi_final(n_syn, alpha_synthetic, mem_lat=syn["mem_lat"], alu_lat=syn["alu_lat"],
+                            policy=policy, cores=int(syn["cores"]), s=syn["s"])
+            plotting.model(axes[0], n_syn, adds_syn / cpi, label=label, linestyle=style)
+            est = huang2014(fermi, np.linspace(1, fermi.max_warps_per_sm, 1881), alpha_fermi,
+                            policy=policy, bandwidth=True)
+            plotting.model(axes[1], est.n, est.adds, label=label, linestyle=style)
+    ns = reference.occupancies(fermi)
+    ref = vk.WARP_SIZE * float(add_fraction(alpha_fermi)) * reference.ipc(fermi, ns, alpha_fermi)
+    plotting.simulated(axes[1], ns, ref, label="simulated reference", color="black", markersize=4)
+    titles = (f"Huang et al.'s synthetic GPU, α = {alpha_synthetic:g}", f"Fermi, α = {alpha_fermi:g}")
+    for ax, title in zip(axes, titles):
+        ax.set_ylim(-60, 60)
+        ax.axhline(0, color="0.5", linewidth=0.8)
+        plotting.label(ax, "occupancy", "warps/SM", "arithmetic throughput", "adds/cycle/SM",
+                       title=title)
+        ax.legend(fontsize=7)

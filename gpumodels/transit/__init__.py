@@ -9,8 +9,8 @@
 """
 
 from .machine import PRECISIONS, WORD_BYTES, Machine, fp64_lanes, machine, machines
-from .model import (BOUNDS, DIRECTIONS, RTOL, Equilibrium, demand, directions, equilibrium, latency, raised,
-                    supply)
+from .model import (BOUNDS, DIRECTIONS, RTOL, Equilibrium, demand, directions, equilibrium, latency, principles,
+                    raised, supply)
 
 __all__ = ["BOUNDS", "DIRECTIONS", "PRECISIONS", "RTOL", "WORD_BYTES", "Equilibrium", "Machine", "demand",
-           "directions", "equilibrium", "fp64_lanes", "latency", "machine", "machines", "raised", "supply"]
+           "directions", "equilibrium", "fp64_lanes", "latency", "machine", "machines", "principles", "raised", "supply"]

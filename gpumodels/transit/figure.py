@@ -71,3 +71,80 @@ def label_axes(ax, title: str, n=None) -> None:
     plotting.label(ax, "threads in MS, k", "threads/SM", "MS throughput", "GB/s per SM", title=title)
     if n is not None:
         cs_axis(ax, n, "threads in CS, x = n − k (threads/SM)")
+
+
+def demand_and_supply(axes, machine, n_max: int = 2000) -> float:
+    """Figs. 3–4: the CS demand ``min(x, M)`` (``axes[0]``), the MS demand ``g(x)`` for Z = 1
+    and 2 (``axes[1]``) and the MS supply (``axes[2]``): the roofline ``f(k)`` beside the
+    closed-network curve of queueing theory, with an inset near δ. ``machine`` is a
+    :class:`~gpumodels.transit.machine.Machine`. Returns how far the closed-network curve lies
+    below the roofline corner at δ (a fraction of ``R``)."""
+    from .model import closed_network_supply
+
+    m = machine
+    x = np.linspace(0, n_max / 2, 501)
+    a, b, c = axes
+    plotting.model(a, x, np.minimum(x, m.M), label="G(x) = min(x, M) (model)")
+    a.axvline(m.M, color="0.5", linewidth=0.8, linestyle=":")
+    plotting.label(a, "threads in CS, x", "threads/SM", "CS service demand", "busy lanes",
+                   title="Fig. 3-A analogue: CS demand")
+    for Z, col in ((1.0, plotting.PALETTE[1]), (2.0, plotting.PALETTE[2])):
+        plotting.model(b, x, demand(x, m.model_Z(Z), m.M), color=col,
+                       label=f"g(x), Z = {Z:g} instr/B (model)")
+    plotting.label(b, "threads in CS, x", "threads/SM", "MS service demand", "GB/s per SM",
+                   title="Fig. 3-B analogue: demand on memory")
+    k = np.arange(0, n_max + 1)
+    plotting.model(c, k, supply(k, m.R, m.k_delta), label="roofline f(k) (model, Fig. 4-B)")
+    plotting.model(c, k, closed_network_supply(k, m.R, m.k_delta), linestyle="--",
+                   label="closed-network curve (queueing theory, Fig. 4-A)")
+    c.plot([m.k_delta], [m.R], "s", mfc="white", mec="black", ms=7)
+    c.annotate("δ", (m.k_delta, m.R), textcoords="offset points", xytext=(4, -14))
+    plotting.label(c, "threads in MS, k", "threads/SM", "MS service supply", "GB/s per SM",
+                   title="Fig. 4 analogue: MS supply")
+    zoom = c.inset_axes([0.45, 0.22, 0.5, 0.4])
+    near = k[(k > m.k_delta - 150) & (k < m.k_delta + 150)]
+    zoom.plot(near, supply(near, m.R, m.k_delta), color=plotting.PALETTE[0])
+    zoom.plot(near, closed_network_supply(near, m.R, m.k_delta), "--", color=plotting.PALETTE[1])
+    zoom.set_title("near δ", fontsize=7)
+    zoom.tick_params(labelsize=6)
+    for ax in (a, b):
+        ax.legend(fontsize=7, loc="lower right")
+    c.legend(fontsize=7, loc="upper left")
+    return float(1 - closed_network_supply(int(m.k_delta), m.R, m.k_delta) / m.R)
+
+
+#: Figs. 11–16: (figure, the bound and the paper's lever, n, Z, the input raised, by how much).
+LEVER_CASES = (
+    ("Fig. 11", "thread → computation: raise n", 500, 2.0, "n", 2.0),
+    ("Fig. 12", "thread: raise Z", 500, 1.0, "Z", 2.0),
+    ("Fig. 13", "memory: raise Z", 1536, 0.6, "Z", 2.0),
+    ("Fig. 14", "memory: raise R", 1536, 1.0, "R", 1.4),
+    ("Fig. 15", "computation: raise M", 1536, 3.0, "M", 1.5),
+    ("Fig. 16", "computation: raise Z (no gain)", 1536, 3.0, "Z", 1.5),
+)
+
+
+def levers(axes, machine, cases=LEVER_CASES):
+    """Figs. 11–16: for each case, the transit figure before (grey) and after the lever (blue),
+    one panel each; returns a table of the bounds and the MS and CS throughputs before and
+    after (CS throughput = Z × MS throughput, with the raised Z after a Z lever)."""
+    import pandas as pd
+
+    from .model import raised
+
+    rows = []
+    for ax, (name, story, n, Z, lever, f) in zip(np.ravel(axes), cases):
+        p = machine.inputs(n, Z)
+        b = draw(ax, **p, color="0.55", label=f"before: {equilibrium(**p).bound} bound",
+                 marks=False, brief=True)
+        a = draw(ax, **raised(**p, direction=lever, factor=f), color=plotting.PALETTE[0],
+                 brief=True, label=f"after {lever} × {f:g}")
+        cs_b, cs_a = Z * b.ms_throughput, Z * (f if lever == "Z" else 1) * a.ms_throughput
+        label_axes(ax, f"{name} analogue — {story}")
+        ax.set_xlim(0, n * (f if lever == "n" else 1))
+        ax.legend(fontsize=7, loc="lower right")
+        rows.append({"figure": name, "lever": f"{lever} × {f:g}", "bound before": b.bound,
+                     "bound after": a.bound,
+                     "MS before → after (GB/s per SM)": f"{b.ms_throughput:.2f} → {a.ms_throughput:.2f}",
+                     "CS before → after (G instr/s per SM)": f"{cs_b:.2f} → {cs_a:.2f}"})
+    return pd.DataFrame(rows)

@@ -101,6 +101,11 @@ class Machine:
         return out(self.latency_ns * c)
 
     @property
+    def max_threads_per_sm(self) -> int:
+        """The most threads an SM can hold, from the hardware table (the largest ``n``)."""
+        return hardware.get_gpu(self.gpu).max_threads_per_sm
+
+    @property
     def sm_count(self) -> int:
         """SMs per GPU, from the hardware table (to scale per-SM values to the whole GPU)."""
         return hardware.get_gpu(self.gpu).sm_count

@@ -270,3 +270,12 @@ def closed_network_supply(k, R, k_delta):
         X[pop] = pop / (D + resp)
         q = X[pop] * resp
     return out(X[k.astype(int)])
+
+
+def principles():
+    """§2.4's advice as a table (``data/transit/principles.csv``): for each bound and each input,
+    whether the paper says raising it raises the CS throughput (``raises_cs_throughput``), whether
+    the paper states it or the book reads it off the figures (``paper_states``), and the source."""
+    from .._data import read_frame
+
+    return read_frame("transit/principles.csv")

@@ -191,6 +191,13 @@ def render_table(rows: list[dict] | None = None) -> str:
     return buf.getvalue()
 
 
+def committed_table() -> str:
+    """The text of ``data/transit/workloads.csv`` as committed, to compare with :func:`render_table`."""
+    from .._data import read_text
+
+    return read_text(TABLE_FILE)
+
+
 @lru_cache(maxsize=None)
 def _table() -> tuple[dict, ...]:
     rows = []

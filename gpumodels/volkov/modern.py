@@ -624,3 +624,48 @@ def other_latencies(names=GPUS):
         table[g] = {q: statistics.median([r["value"] for r in rows if r["quantity"] == q])
                     if any(r["quantity"] == q for r in rows) else float("nan") for q in OTHER_LATENCIES}
     return pd.DataFrame(table).T[list(OTHER_LATENCIES)]
+
+
+def needed_warps() -> "pd.DataFrame":
+    """Little's law at α = 0 and for adds on Volkov's five GPUs and the modern ones: warps per SM
+    to saturate memory (read bandwidth; for modern GPUs also triad bandwidth and the band over
+    every sourced latency × bandwidth pair) and the CUDA cores, and the warps an SM can hold."""
+    import pandas as pd
+
+    from .synthetic import GENERATIONS, needed_occupancy
+
+    rows = []
+    for name in GENERATIONS + GPUS:
+        p = volkov_params(name)
+        row = {"GPU": name, "memory: warps (read BW)": needed_occupancy(p, 0.0),
+               "arithmetic: warps": p.alu_lat * p.alu_thru, "max warps/SM": p.max_warps_per_sm}
+        if name in GPUS:
+            row["memory: warps (triad BW)"] = needed_occupancy(volkov_params(name, bandwidth="triad"), 0.0)
+            row["memory: band lo"], row["memory: band hi"] = band(needed_occupancy, name, 0.0)
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("GPU")
+
+
+def plot_needed_warps(ax, table) -> None:
+    """Bars of :func:`needed_warps`: memory (read bandwidth, with the range over sources and the
+    triad value) and arithmetic, with a dotted step at the warps an SM can hold."""
+    from .. import plotting
+
+    x = np.arange(len(table))
+    ax.bar(x - 0.2, table["memory: warps (read BW)"], 0.4, color=plotting.PALETTE[0],
+           label="memory, read BW (model)")
+    ax.bar(x + 0.2, table["arithmetic: warps"], 0.4, color=plotting.PALETTE[1],
+           label="arithmetic (model)")
+    lo, hi = table["memory: band lo"], table["memory: band hi"]
+    ok = lo.notna().to_numpy()
+    ax.vlines(x[ok] - 0.2, lo[ok], hi[ok], color="black", linewidth=2,
+              label="memory, range over sources")
+    ax.scatter(x[ok] - 0.2, table["memory: warps (triad BW)"][ok], marker="^",
+               color=plotting.PALETTE[3], zorder=3, label="memory, triad BW (model)")
+    limit = table["max warps/SM"].to_numpy()
+    ax.step(np.append(x, x[-1] + 1) - 0.5, np.append(limit, limit[-1]), where="post", color="0.3",
+            linestyle=":", label="warps an SM can hold")
+    ax.set_xticks(x, table.index, rotation=30, fontsize=8)
+    plotting.label(ax, "GPU", "name", "occupancy needed", "warps/SM",
+                   title="Little's law at α = 0 and for adds")
+    ax.legend(fontsize=7, loc="upper left")

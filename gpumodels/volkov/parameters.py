@@ -230,3 +230,16 @@ def fit_latency_model(throughput, latency, *, c_max: float | None = None):
     best = min(fine, key=lambda c: solve(c)[0])
     _, (a, b) = solve(best)
     return float(a), float(b), float(best)
+
+
+def measured_occupancies():
+    """Volkov's measured occupancies in warps per SM, by GPU (rows in :data:`GENERATIONS` order):
+    ``add`` — the smallest attaining the add peak and ``stream`` — 90% of the memory peak
+    (Table 6.3), ``at_95`` — 95% of the memory peak (Table 6.4). The tables print warps per
+    scheduler; this multiplies by each GPU's schedulers (Table 4.1)."""
+    t6 = chapter6()
+    meas = t6[((t6.table == "6.3") & t6.column.isin(["add", "stream"]))
+              | ((t6.table == "6.4") & (t6.column == "at_95"))]
+    meas = meas.pivot(index="gpu", columns="column", values="value").loc[list(GENERATIONS)]
+    sched = np.array([params(g).schedulers for g in GENERATIONS], dtype=float)
+    return meas[["add", "stream", "at_95"]].mul(sched, axis=0)

@@ -1,0 +1,108 @@
+"""Explorers of Volkov's model (live kernel only): the cusp on Volkov's GPUs and every model on the modern ones.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+from .. import widgets
+
+
+def summary_html(gpu: str, alpha: float, n: float) -> str:
+    """HTML summary of Volkov's §4.1 model at one point: throughputs, bounds, needed occupancy."""
+    import numpy as np
+
+    from .. import volkov
+
+    p = volkov.params(gpu)
+    x = volkov.memory_throughput(p, n, alpha)
+    xr = volkov.refined_memory_throughput(p, n, alpha)
+    rows = [
+        ("latency bound n / Latency", f"{n / volkov.latency(p, alpha):.4f}" if np.isfinite(alpha) else "0", "IPC/SM (loads)"),
+        ("memory limit mem_thru", f"{p.mem_thru:.4f}", "IPC/SM (loads)"),
+        ("add limit alu_thru / α", f"{p.alu_thru / alpha:.4f}" if alpha > 0 else "no limit", "IPC/SM (loads)"),
+        ("issue limit issue_thru / (α+1)", f"{p.issue_thru / (alpha + 1):.4f}", "IPC/SM (loads)"),
+        ("memory throughput (basic model)", f"{x:.4f}  = {x * p.gbs_per_ipc:.1f} GB/s", "IPC/SM"),
+        ("memory throughput (refined, §6.5)", f"{xr:.4f}  = {xr * p.gbs_per_ipc:.1f} GB/s", "IPC/SM"),
+        ("arithmetic throughput (basic)", f"{volkov.arithmetic_throughput(p, n, alpha):.2f}", "adds/cycle/SM"),
+        ("binding throughput limit", volkov.binding_limit(p, alpha), ""),
+        ("needed occupancy (basic, 100%)", f"{volkov.needed_occupancy(p, alpha):.1f}", "warps/SM"),
+        ("needed occupancy (refined, 90%)", f"{volkov.refined_needed_occupancy(p, alpha, 0.9):.1f}", "warps/SM"),
+    ]
+    head = (f"<b>{html.escape(p.gpu)} ({html.escape(p.product)}), α = {alpha:g} adds per load, "
+            f"n = {n:g} warps/SM (of {p.max_warps_per_sm})</b>")
+    return head + widgets.table_html(rows, ("quantity", "value", "unit"))
+
+
+def explorer(gpu: str = "Maxwell"):
+    """GPU, α and occupancy controls: the cusp plot with the chosen point, and the numbers behind it."""
+    import ipywidgets as W
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from .. import plotting, volkov
+
+    pick = W.Dropdown(options=list(volkov.GENERATIONS), value=volkov.params(gpu).gpu, description="GPU")
+    alpha = W.FloatLogSlider(value=16, base=10, min=-2, max=4, step=0.05, description="α (adds/load)")
+    n = W.IntSlider(value=16, min=1, max=64, description="warps/SM")
+    html_out, plot_out = W.HTML(), W.Output()
+    grid = np.geomspace(0.01, 1e4, 400)
+
+    def update(*_):
+        p = volkov.params(pick.value)
+        n.max = p.max_warps_per_sm
+        html_out.value = summary_html(pick.value, alpha.value, n.value)
+        with plot_out:
+            plot_out.clear_output(wait=True)
+            fig, ax = plotting.figure(width=6.0, height=3.4)
+            plotting.model(ax, grid, volkov.needed_occupancy(p, grid), label="basic model, 100% of peak")
+            plotting.model(ax, grid, volkov.refined_needed_occupancy(p, grid, 0.9), label="refined model, 90%",
+                           linestyle="--")
+            ax.axvline(alpha.value, color="0.5", linewidth=1)
+            ax.axhline(n.value, color="0.5", linewidth=1, linestyle=":")
+            ax.set_xscale("log")
+            plotting.label(ax, "arithmetic intensity α", "adds per load", "needed occupancy", "warps/SM",
+                           title=f"{p.gpu}: occupancy needed to hide latency (model)")
+            ax.legend()
+            plt.show()
+
+    for w in (pick, alpha, n):
+        w.observe(update, names="value")
+    update()
+    return W.VBox([pick, alpha, n, html_out, plot_out])
+
+
+def modern_summary_html(gpu: str, models, fraction: float = 0.9) -> str:
+    """HTML table: each chosen model's occupancy for ``fraction`` of its own peak at α = 0 and its
+    cusp on a modern GPU, default parameters and range over sources (:func:`gpumodels.volkov.modern.model_table`)."""
+    from ..volkov import modern
+
+    rows = []
+    for r in modern.model_table((gpu,), tuple(models), fraction):
+        if r["note"]:
+            rows.append((r["label"], "not evaluated", r["note"]))
+            continue
+        need = "no peak" if math.isnan(r["alpha0"]) else f"{r['alpha0']:.1f} ({r['alpha0_lo']:.1f}–{r['alpha0_hi']:.1f})"
+        cusp = ("no peak at some α" if math.isnan(r["cusp_warps"]) else
+                f"{r['cusp_warps']:.1f} warps at α = {r['cusp_alpha']:.3g}" if r["is_cusp"] else
+                f"no cusp (max {r['cusp_warps']:.1f} warps)")
+        rows.append((r["label"], need, cusp))
+    head = f"<b>{html.escape(modern.gpu_name(gpu))}: occupancy for {fraction:.0%} of each model's own peak (warps/SM)</b>"
+    return head + widgets.table_html(rows, ("model", "α = 0 (range over sources)", "cusp"))
+
+
+def modern_explorer(gpu: str = "H100 PCIe"):
+    """Pick a modern GPU, α and models: throughput vs occupancy of each model with its band over the
+    sourced latencies and bandwidths, and the needed occupancy and cusp of each."""
+    import ipywidgets as W
+
+    from ..volkov import modern
+
+    models = W.SelectMultiple(options=[(modern.label(k), k) for k in modern.MODELS],
+                              value=("sim2012", "volkov_basic", "transit2015"), description="models", rows=10)
+    pick = W.Dropdown(options=list(modern.GPUS), value=modern.gpu_name(gpu), description="GPU")
+    alpha = W.SelectionSlider(options=[0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, float("inf")],
+                              value=16.0, description="α (adds/load)")
+    return widgets.models_explorer(models, pick, alpha, lambda c, g, a: modern_summary_html(g, c),
+                            lambda ax, c, g, a: modern.plot_models([ax], g, (a,), c))
