@@ -24,7 +24,7 @@ STAMP  := $(VENV)/.installed
 export IPYTHONDIR := $(CURDIR)/_build/ipython
 KERNEL_CONFIG := $(IPYTHONDIR)/profile_default/ipython_kernel_config.py
 
-.PHONY: book test venv clean notebooks
+.PHONY: book test venv clean notebooks check-html
 
 venv: $(STAMP)
 
@@ -51,6 +51,13 @@ test: $(STAMP) $(KERNEL_CONFIG)
 # Re-execute every notebook in place (commit the result): run after changing code they use.
 notebooks: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python tools/execute_notebooks.py $$($(BIN)/python tools/toc_notebooks.py)
+
+# Optional browser check of the built book (not part of `make test`): broken images, content
+# wider than the page, console errors, and one chapter's explorer in JupyterLab. Needs the
+# system Chromium (Debian: apt-get install chromium); without it, it says so and passes.
+check-html: $(STAMP) $(KERNEL_CONFIG)
+	$(BIN)/python -m pip install --quiet -r requirements-browser.txt -c constraints.txt
+	$(BIN)/python tools/check_html.py
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

@@ -48,7 +48,7 @@ def fit_trend(df, start: float, end: float, lines: tuple[str, ...] = ("GeForce",
     return dict(factor_per_year=float(np.exp(-slope)), slope=float(slope), intercept=float(intercept), n=len(sel))
 
 
-#: The spans the chapter fits, by label: Volkov's (2006–2014), the years since, and both.
+#: The spans the chapter fits, by label; Volkov's (2006–2014), the years since, and both.
 SPANS = {
     "2006–2014 (Volkov's span)": (2006, 2015),
     "2016–2025": (2016, 2026),

@@ -205,3 +205,14 @@ def test_api_pages_link_functions_to_their_chapters():
     assert used[id(prior.plot_pair)] == {"book/volkov_prior_models"}
     assert "book/transit_model" in used[id(transit_figure.demand_and_supply)]
     assert "book/volkov_bounds" in used[id(figures.littles_law_examples)]
+
+
+def test_page_fixes_keep_one_copy_of_each_inline_script():
+    from page_fixes import _dedupe_scripts
+    from sphinx.builders.html._assets import _JavaScript
+
+    ctx = {"script_files": [_JavaScript(None, body="const A = 1"), _JavaScript("a.js"),
+                            _JavaScript("", body="const A = 1"), _JavaScript("a.js"), _JavaScript("", body="B")]}
+    _dedupe_scripts(None, "p", "page.html", ctx, None)
+    assert [(s.filename or "", s.attributes) for s in ctx["script_files"]] == [
+        ("", {"body": "const A = 1"}), ("a.js", {}), ("", {"body": "B"})]

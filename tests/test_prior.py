@@ -12,7 +12,7 @@ from gpumodels.prior import ModelValidityWarning, expected_invalid, reference
 
 pub = published.value
 G80, GT200, FERMI, KEPLER, MAXWELL = (volkov.params(g) for g in volkov.GENERATIONS)
-SYN = prior.chapter7_parameters("synthetic")
+SYN = prior.huang2014_parameters("synthetic")
 
 
 # ---- §7.1 Hong & Kim ----
@@ -215,7 +215,7 @@ def test_bandwidth_delay_positive_below_saturation_no_warning():
     (lambda: prior.sim2012_mwp_peak_bw(0, 15, 1.4, 513), "peak_gbs"),
     (lambda: prior.cuda_guide(FERMI, 4, 0), "alpha must be > 0"),
     (lambda: prior.evaluate("nope", FERMI, 4, 1), "model must be one of"),
-    (lambda: prior.chapter7_parameters("Volta"), "context must be one of"),
+    (lambda: prior.huang2014_parameters("Volta"), "context must be one of"),
     (lambda: reference.ipc(FERMI, 3, 32), "no point at n = 3"),
 ])
 def test_bad_input_is_a_clear_value_error(call, match):

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpumodels import published, sim, volkov
-FIG = volkov.section_4_6()
+FIG = volkov.concurrency_example()
 
 
 def fig_4_7_trace(cycles=240):

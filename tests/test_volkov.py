@@ -50,7 +50,7 @@ def test_table_4_2_expression(gen):
 
 
 def test_mem_thru_matches_table_6_4_peak():
-    t64 = volkov.chapter6("6.4")
+    t64 = volkov.measured_metrics("6.4")
     for gen in GENS:
         peak = t64.loc[(t64.gpu == gen) & (t64.column == "peak"), "value"].item()
         assert volkov.params(gen).mem_thru_gbs == pytest.approx(peak, rel=2e-3)
@@ -125,7 +125,7 @@ def test_vector_add_latency_bound_544():
 
 
 def test_vector_add_throughput_bound_and_fig_3_6():
-    s = volkov.section_3_8()
+    s = volkov.vector_add_parameters()
     g = hardware.get_gpu("Kepler")
     tb = volkov.vector_add_throughput_bound()
     b_per_cycle = 128 / next(r["cpi"] for r in tb.rows if r["resource"] == "memory")
@@ -191,7 +191,7 @@ def test_limit_cases_and_section_4_3():
 
 
 def test_generation_ratio_table():
-    t63 = {(r.gpu, r.column): r.value for r in volkov.chapter6("6.3").itertuples()}
+    t63 = {(r.gpu, r.column): r.value for r in volkov.measured_metrics("6.3").itertuples()}
     for gen in GENS:
         ratio = t63[(gen, "stream")] / t63[(gen, "add")]
         assert round(ratio, 1 if ratio < 3.5 else 0) == pub(f"v16.s4_3.ratio.{volkov.params(gen).product}")
@@ -209,7 +209,7 @@ def test_cusp_maxwell():
 
 
 def test_instruction_concurrency_fig_4_7_numbers():
-    f = volkov.section_4_6()
+    f = volkov.concurrency_example()
     p = volkov.params("Maxwell").replace(mem_lat=f["mem_lat"], alu_lat=f["alu_lat"], alu_thru=f["alu_thru"],
                                          issue_thru=10.0, mem_thru=10.0)
     alu, mem = volkov.instruction_concurrency(p, f["n"], f["alpha"])

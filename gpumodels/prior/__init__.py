@@ -36,7 +36,7 @@ from .hong_kim_2009 import hong_kim2009, mwp_peak_bw
 from .huang_2014 import cpi_final as huang2014_cpi_final
 from .huang_2014 import cpi_multithreading as huang2014_cpi_multithreading
 from .huang_2014 import huang2014, huang2014_bandwidth_delay
-from .huang_2014 import parameters as chapter7_parameters
+from .huang_2014 import parameters as huang2014_parameters
 from .huang_2014 import service_time as huang2014_service_time
 from .huang_2014 import utilization as huang2014_utilization
 from .li_2015 import transit2015
@@ -55,7 +55,7 @@ __all__ = [
     "zhang_owens2011", "zhang_owens2011_model_curves", "zhang_owens2011_simulated_curves",
     "sim2012", "sim2012_mwp_peak_bw", "sustained_gbs",
     "huang2014", "huang2014_bandwidth_delay", "huang2014_cpi_multithreading", "huang2014_cpi_final",
-    "huang2014_service_time", "huang2014_utilization", "chapter7_parameters",
+    "huang2014_service_time", "huang2014_utilization", "huang2014_parameters",
     "MODELS", "LABELS", "evaluate", "errors", "summary", "cusp_occupancy", "curves", "plot_panel", "plot_error_band", "plot_pair", "cuda_guide",
     "plot_error_panels", "plot_huang_bandwidth", "WORST_CASES", "worst_cases",
     "volkov_basic", "compare", "reference",

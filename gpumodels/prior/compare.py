@@ -271,8 +271,8 @@ def plot_error_panels(axes, panels, legend_loc: str = "upper left") -> None:
         ax.legend(fontsize=7, loc=legend_loc)
 
 
-#: Chapter 7's printed worst errors: (model, GPU, α, over- or underestimate, published key,
-#: what it would take to re-derive the printed number).
+#: Chapter 7's printed worst errors, each (model, GPU, α, over- or underestimate, published
+#: key, what it would take to re-derive the printed number).
 WORST_CASES = (
     ("hong_kim2009", "GT200", 32, "over", "v16.s7_1.worst_overestimate.GTX280",
      "derivable: (434 + 24·32)/566"),
@@ -293,7 +293,7 @@ WORST_CASES = (
 
 
 def worst_cases():
-    """Each of :data:`WORST_CASES` beside the same model's worst quotient against the simulated
+    """Each of ``WORST_CASES`` beside the same model's worst quotient against the simulated
     reference at that GPU and α (the largest estimate/reference for an overestimate, the largest
     reference/estimate for an underestimate) and the occupancy where it occurs."""
     import pandas as pd

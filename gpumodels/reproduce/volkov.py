@@ -37,7 +37,7 @@ ADD_IPC_KEYS = {"a": "v16.s3_2.add_ipc.1", "b": "v16.s3_2.add_ipc.2", "c": "v16.
 
 def littles_law_examples() -> dict[str, float]:
     """§3.1–3.3: Fig. 3.1's throughput and concurrency, §3.2's IPCs, §3.3's warps for 30 loads in flight."""
-    e = volkov.section_3_examples()
+    e = volkov.worked_example_inputs()
     t31 = volkov.table_3_1().set_index("instruction")
     lat, mem_needed = t31.loc["basic_arithmetic", "latency"], t31.loc["memory_access", "needed_concurrency"]
     thr = e["fig3_1_items"] / e["fig3_1_interval"]
@@ -113,13 +113,13 @@ def listings() -> dict[str, float]:
     return out
 
 
-def section_3_8() -> dict[str, float]:
+def vector_add_parameters() -> dict[str, float]:
     """§3.8–3.9: the vector-add latency bound (Fig. 3.5), issue events, the bounds and Fig. 3.6's lines."""
     listing = volkov.listing_3_5()
     groups = volkov.dual_issue_groups(listing)
     alu = [sum(listing[i].unit == "alu" for i in grp) for grp in groups]
     lb = volkov.latency_bound(volkov.vector_add_graph())
-    s38, k = volkov.section_3_8(), hardware.get_gpu("Kepler")
+    s38, k = volkov.vector_add_parameters(), hardware.get_gpu("Kepler")
     tb = volkov.vector_add_throughput_bound()
     mem_cpi = next(r["cpi"] for r in tb.rows if r["resource"] == "memory")
     rate = s38["bytes_per_warp"] * k.sm_count * k.clock_ghz           # GB/s per warp/cycle/SM
@@ -135,9 +135,9 @@ def section_3_8() -> dict[str, float]:
             "v16.s3_9.add_peak_ipc.GTX680": k.cuda_cores_per_sm / volkov.WARP_SIZE}
 
 
-def section_3_10() -> dict[str, float]:
+def permutation_traffic() -> dict[str, float]:
     """§3.10: traffic per diverging access, the permutation kernel's traffic ratios, ≈1000 cycles."""
-    cases = list(volkov.section_3_10().values())
+    cases = list(volkov.permutation_traffic().values())
     word = 4                                                         # 4-byte words, one per thread
     per_tx = p6.latency_per_transaction()
     return {"v16.s3_10.traffic_32B": 32 / word, "v16.s3_10.traffic_128B": 128 / word,
@@ -155,7 +155,7 @@ def chapter_4() -> dict[str, float]:
         out |= {f"v16.t4_1.mem_thru.{p.product}": mt.loc[g, "from_table_6_4"],
                 f"v16.t4_2.third_term.{p.product}": p.alu_thru if p.alu_thru < p.issue_thru else p.issue_thru}
     m = P["Maxwell"]
-    t6 = volkov.chapter6()
+    t6 = volkov.measured_metrics()
     val = {(r.table, r.gpu, r.column): r.value for r in t6.itertuples()}
     out |= {"v16.s4_3.warps_alu.GTX980": volkov.needed_occupancy(m, np.inf),
             "v16.s4_3.warps_mem.GTX980": volkov.needed_occupancy(m, 0),
@@ -169,9 +169,9 @@ def chapter_4() -> dict[str, float]:
     return out
 
 
-def section_4_6() -> dict[str, float]:
+def concurrency_example() -> dict[str, float]:
     """§4.6 / Fig. 4.7 simulated on the toy machine, and the model's warps for peak with and without loads."""
-    f = volkov.section_4_6()
+    f = volkov.concurrency_example()
     toy = sim.SM({"alu": sim.Unit(f["alu_lat"], f["alu_thru"]), "mem": sim.Unit(f["mem_lat"])},
                  issue_per_scheduler=None)
     trace = sim.simulate(toy, sim.alpha_program(int(f["alpha"])), int(f["n"]), cycles=240)
@@ -187,7 +187,7 @@ def section_4_6() -> dict[str, float]:
 
 def section_4_8() -> dict[str, float]:
     """§4.8–4.13: the guide's worked example, Table 4.3, the better estimate, §4.13's 2048 GB/s."""
-    e = volkov.section_3_examples()
+    e = volkov.worked_example_inputs()
     g = {k: e[f"s4_8_{k}"] for k in ("mem_lat", "instruction_time", "alpha")}
     t43 = prior.table_4_3()
     kep = t43.set_index("gpu").loc["Kepler"]
@@ -234,7 +234,7 @@ def chapter_6() -> dict[str, float]:
     """Chapter 6: every number the text derives from Tables 6.1–6.7."""
     P = {g: _p(g) for g in volkov.GENERATIONS}
     mt = p6.mem_thru_from_gbs()
-    e = volkov.section_3_examples()
+    e = volkov.worked_example_inputs()
     est = p6.concurrency_estimates().set_index(["gpu", "column"])
     out = {f"v16.t6_1.stream.{P[g].product}": mt.loc[g, "from_table_6_4"] * volkov.WARP_SIZE / P[g].schedulers
            for g in P}
@@ -262,7 +262,7 @@ def chapter_6() -> dict[str, float]:
     out |= {"v16.s6_5.c_ipc.GTX680": kep.c / kep.gbs_per_ipc, "v16.s6_5.mem_thru_ipc.GTX680": mt.loc["Kepler",
                                                                                                   "from_table_6_4"]}
     lp = p6.latency_percentiles().set_index("throughput_gbs")
-    means = volkov.chapter6("6.6").set_index("column").value
+    means = volkov.measured_metrics("6.6").set_index("column").value
     out |= {"v16.s6_6.pct_peak.144": lp.loc[144, "pct_of_peak"], "v16.s6_6.pct_peak.107": lp.loc[107, "pct_of_peak"],
             "v16.s6_6.pct_peak.3_8": lp.loc[3.8, "pct_of_peak"], "v16.s6_6.mid90_width.3_8": lp.loc[3.8, "mid90"],
             "v16.s6_6.max_over_mean.3_8": lp.loc[3.8, "max"] / means["mean_at_3.8"]}
@@ -325,15 +325,15 @@ def section_7_7() -> dict[str, float]:
     from ..prior import expected_invalid
 
     FERMI = _p("Fermi")
-    syn = prior.chapter7_parameters("synthetic")
+    syn = prior.huang2014_parameters("synthetic")
     s, cores, lat, alu = syn["s"], int(syn["cores"]), syn["mem_lat"], syn["alu_lat"]
     s_fermi = prior.huang2014_service_time(FERMI.clock_ghz, hardware.get_gpu("GTX480").pin_bandwidth_gbs)
-    e = volkov.section_3_examples()
+    e = volkov.worked_example_inputs()
     n, k = int(e["s7_8_warps"]), int(e["s7_8_transactions"])
     with expected_invalid():
         delay29 = prior.huang2014_bandwidth_delay(29, cores, lat, s)
         cpi29 = prior.huang2014_cpi_final(29, 0, mem_lat=lat, alu_lat=alu, cores=cores, s=s)
-        fermi34 = prior.huang2014(FERMI, 34, 32, bandwidth=True, mshr=int(prior.chapter7_parameters("Fermi")["mshr"]))
+        fermi34 = prior.huang2014(FERMI, 34, 32, bandwidth=True, mshr=int(prior.huang2014_parameters("Fermi")["mshr"]))
         delay_s2 = prior.huang2014_bandwidth_delay(n, FERMI.sm_count, FERMI.mem_lat, s_fermi, k)
         cpi_s2 = prior.huang2014_cpi_final(n, 0, mem_lat=FERMI.mem_lat, alu_lat=FERMI.alu_lat, cores=FERMI.sm_count,
                                            s=s_fermi, transactions_per_access=k)
@@ -353,6 +353,6 @@ def memory_wall() -> dict[str, float]:
     return {"v16.s4_4.trend_per_year.generic": mw.fit_trend(mw.table(), 2006, 2015)["factor_per_year"]}
 
 
-PRODUCERS = (chapter_2, littles_law_examples, table_3_1, table_3_4, listings, section_3_8, section_3_10, chapter_4,
-             section_4_6, section_4_8, memory_wall, chapter_5, chapter_6, chapter_7)
+PRODUCERS = (chapter_2, littles_law_examples, table_3_1, table_3_4, listings, vector_add_parameters, permutation_traffic, chapter_4,
+             concurrency_example, section_4_8, memory_wall, chapter_5, chapter_6, chapter_7)
 """Every producer of this module, called by :func:`gpumodels.reproduce.computed`."""

@@ -113,7 +113,8 @@ def demand_and_supply(axes, machine, n_max: int = 2000) -> float:
     return float(1 - closed_network_supply(int(m.k_delta), m.R, m.k_delta) / m.R)
 
 
-#: Figs. 11–16: (figure, the bound and the paper's lever, n, Z, the input raised, by how much).
+#: The cases of Figs. 11–16, each (figure, the bound and the paper's lever, n, Z, the input
+#: raised, by how much).
 LEVER_CASES = (
     ("Fig. 11", "thread → computation: raise n", 500, 2.0, "n", 2.0),
     ("Fig. 12", "thread: raise Z", 500, 1.0, "Z", 2.0),

@@ -18,9 +18,9 @@ is in ``gpumodels.volkov.experiment`` and chapter 6's derived hardware parameter
 
 from .bounds import (Instruction, InstructionClass, LatencyBound, Limits, ProgramGraph, ThroughputBound,
                      barrier_graph, default_can_pair, dual_issue_groups, latency_bound, listing_3_3, listing_3_5,
-                     program_graph, section_3_8, table_3_2_mix, table_3_3_limits, throughput_bound,
-                     vector_add_graph, warp_throughput, table_3_1, chapter6, section_3_10,
-                     section_4_6, vector_add_throughput_bound, section_3_examples, littles_law,
+                     program_graph, vector_add_parameters, table_3_2_mix, table_3_3_limits, throughput_bound,
+                     vector_add_graph, warp_throughput, table_3_1, measured_metrics, permutation_traffic,
+                     concurrency_example, vector_add_throughput_bound, worked_example_inputs, littles_law,
                      listing_3_1, listing_3_1_issue_cycles, listing_3_2_gaps, fig_3_2_trace)
 from .synthetic import (GENERATIONS, WARP_SIZE, Params, arithmetic_throughput, binding_limit, cusp_closed_form,
                         cusp_exact, instruction_concurrency, latency, memory_throughput, mix_params, needed_occupancy, params,
@@ -35,8 +35,8 @@ __all__ = [
     "cusp_closed_form", "cusp_exact",
     "InstructionClass", "Limits", "ThroughputBound", "throughput_bound", "table_3_2_mix", "table_3_3_limits",
     "Instruction", "ProgramGraph", "LatencyBound", "latency_bound", "program_graph", "dual_issue_groups",
-    "default_can_pair", "barrier_graph", "listing_3_5", "listing_3_3", "section_3_8", "vector_add_graph",
-    "warp_throughput", "table_3_1", "chapter6", "section_3_10", "section_4_6", "vector_add_throughput_bound",
-    "section_3_examples", "littles_law", "listing_3_1", "listing_3_1_issue_cycles", "listing_3_2_gaps",
+    "default_can_pair", "barrier_graph", "listing_3_5", "listing_3_3", "vector_add_parameters", "vector_add_graph",
+    "warp_throughput", "table_3_1", "measured_metrics", "permutation_traffic", "concurrency_example", "vector_add_throughput_bound",
+    "worked_example_inputs", "littles_law", "listing_3_1", "listing_3_1_issue_cycles", "listing_3_2_gaps",
     "fig_3_2_trace",
 ]

@@ -348,7 +348,7 @@ def listing_3_5() -> tuple[Instruction, ...]:
                  for r in read_rows("volkov/listing_3_5.csv"))
 
 
-def section_3_8() -> dict[str, float]:
+def vector_add_parameters() -> dict[str, float]:
     """The §3.8 latencies and throughputs for the vector-add example (``data/volkov/s3_8_vector_add.csv``)."""
     return {r["quantity"]: float(r["value"]) for r in read_rows("volkov/s3_8_vector_add.csv")}
 
@@ -356,7 +356,7 @@ def section_3_8() -> dict[str, float]:
 def vector_add_graph(dual_issue: bool = True) -> ProgramGraph:
     """Fig. 3.5: the execution graph of Listing 3.5 with the §3.8 latencies, built from data."""
     dual_issue = check_flag("dual_issue", dual_issue)
-    s = section_3_8()
+    s = vector_add_parameters()
     return program_graph(listing_3_5(), {"load": s["load_latency"], "alu": s["alu_latency"],
                                          "store": s["alu_latency"]},
                          s["ilp_latency"], dual_issue=dual_issue,
@@ -372,7 +372,7 @@ def vector_add_throughput_bound() -> ThroughputBound:
     """
     from .. import hardware
 
-    s, k = section_3_8(), hardware.get_gpu("Kepler")
+    s, k = vector_add_parameters(), hardware.get_gpu("Kepler")
     listing = listing_3_5()
     pairs = [g for g in dual_issue_groups(listing) if len(g) == 2]
     is_mem = [ins.unit in ("load", "store") for ins in listing]
@@ -422,7 +422,7 @@ def table_3_1():
     return df[["instruction", "latency", "peak_ipc", "needed_concurrency", "source"]]
 
 
-def chapter6(table: str | None = None):
+def measured_metrics(table: str | None = None):
     """Volkov's measured Tables 6.1–6.4 (``data/volkov/chapter6_metrics.csv``) as a tidy DataFrame.
 
     These are *measurements printed in the dissertation*, not model output.
@@ -434,12 +434,12 @@ def chapter6(table: str | None = None):
     return df if table is None else df[df["table"] == table].reset_index(drop=True)
 
 
-def section_4_6() -> dict[str, float]:
+def concurrency_example() -> dict[str, float]:
     """The toy machine of §4.6 / Fig. 4.7 (α, n, alu_lat, mem_lat, alu_thru; ``data/volkov/fig_4_7.csv``)."""
     return {r["quantity"]: float(r["value"]) for r in read_rows("volkov/fig_4_7.csv")}
 
 
-def section_3_10():
+def permutation_traffic():
     """Bytes per warp of the permutation kernel's three cases (§3.10)."""
     return {r["case"]: float(r["bytes_per_warp"]) for r in read_rows("volkov/s3_10_permutation.csv")}
 
@@ -448,13 +448,13 @@ def section_3_10():
 # Little's law (§3.1–3.3) and the measured listings of §3.7
 # --------------------------------------------------------------------------------------------
 
-def section_3_examples() -> dict[str, float]:
+def worked_example_inputs() -> dict[str, float]:
     """The inputs of the worked examples of §3.1–3.3 and a few later ones (``data/volkov/s3_examples.csv``)."""
     return {r["quantity"]: float(r["value"]) for r in read_rows("volkov/s3_examples.csv")}
 
 
 def fig_3_2_trace(cycles: int = 400, latency: float = 10.0):
-    """Fig. 3.2 on :mod:`gpumodels.sim`: §3.3's warps (``section_3_examples``) each alternating a load and
+    """Fig. 3.2 on :mod:`gpumodels.sim`: §3.3's warps (``worked_example_inputs``) each alternating a load and
     a dependent add of equal ``latency``, so each has one of either in execution half of the time.
 
     Returns the simulated :class:`gpumodels.sim.Trace` of ``cycles`` cycles; any equal latency gives the
@@ -464,7 +464,7 @@ def fig_3_2_trace(cycles: int = 400, latency: float = 10.0):
 
     lat = check_real("latency", latency, 0.0, lo_open=True)
     machine = sim.SM({"alu": sim.Unit(lat), "mem": sim.Unit(lat)}, issue_per_scheduler=None)
-    return sim.simulate(machine, sim.alpha_program(1), int(section_3_examples()["fig3_2_warps"]), cycles=cycles)
+    return sim.simulate(machine, sim.alpha_program(1), int(worked_example_inputs()["fig3_2_warps"]), cycles=cycles)
 
 
 def littles_law(latency=None, throughput=None, concurrency=None):

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import plotting, published
 from ..reproduce.volkov import ADD_IPC_KEYS
-from .bounds import fig_3_2_trace, littles_law, section_3_examples, table_3_1
+from .bounds import fig_3_2_trace, littles_law, worked_example_inputs, table_3_1
 from .parameters import measured_occupancies
 from .synthetic import Params, mix_params, needed_occupancy, refined_needed_occupancy
 
@@ -21,7 +21,7 @@ def littles_law_examples(a1, a2, cycles: int = 120) -> None:
     """§3.2's examples on the line ``throughput = concurrency / latency`` with Table 3.1's
     arithmetic latency (``a1``) and Fig. 3.2 re-created on the simulator (``a2``): loads and
     adds in execution over ``cycles`` cycles."""
-    e = section_3_examples()
+    e = worked_example_inputs()
     lat = table_3_1().set_index("instruction").loc["basic_arithmetic", "latency"]
     conc = np.linspace(0, 3.5, 50)
     plotting.model(a1, conc, littles_law(latency=lat, concurrency=np.maximum(conc, 1e-9)),

@@ -626,7 +626,7 @@ def other_latencies(names=GPUS):
     return pd.DataFrame(table).T[list(OTHER_LATENCIES)]
 
 
-def needed_warps() -> "pd.DataFrame":
+def needed_warps():
     """Little's law at α = 0 and for adds on Volkov's five GPUs and the modern ones: warps per SM
     to saturate memory (read bandwidth; for modern GPUs also triad bandwidth and the band over
     every sourced latency × bandwidth pair) and the CUDA cores, and the warps an SM can hold."""

@@ -24,7 +24,7 @@ import numpy as np
 
 from .._data import read_rows
 from .._validate import broadcast, as_array, check_real
-from .bounds import chapter6
+from .bounds import measured_metrics
 from .synthetic import GENERATIONS, WARP_SIZE, params, refined_memory_throughput, refined_needed_occupancy
 from ..errors import UnknownNameError
 
@@ -35,7 +35,7 @@ with 2-way bank conflicts, streaming global load, unstructured (fully diverging)
 
 def table(name: str):
     """One of Tables 6.1–6.4 (``"6.1"`` …) as a wide DataFrame, one row per GPU (measured values)."""
-    df = chapter6(name)
+    df = measured_metrics(name)
     if df.empty:
         raise UnknownNameError(f"name must be one of '6.1', '6.2', '6.3', '6.4', '6.6', got {name!r}")
     wide = df.pivot(index="gpu", columns="column", values="value")
@@ -233,11 +233,11 @@ def fit_latency_model(throughput, latency, *, c_max: float | None = None):
 
 
 def measured_occupancies():
-    """Volkov's measured occupancies in warps per SM, by GPU (rows in :data:`GENERATIONS` order):
+    """Volkov's measured occupancies in warps per SM, by GPU (rows in ``GENERATIONS`` order):
     ``add`` — the smallest attaining the add peak and ``stream`` — 90% of the memory peak
     (Table 6.3), ``at_95`` — 95% of the memory peak (Table 6.4). The tables print warps per
     scheduler; this multiplies by each GPU's schedulers (Table 4.1)."""
-    t6 = chapter6()
+    t6 = measured_metrics()
     meas = t6[((t6.table == "6.3") & t6.column.isin(["add", "stream"]))
               | ((t6.table == "6.4") & (t6.column == "at_95"))]
     meas = meas.pivot(index="gpu", columns="column", values="value").loc[list(GENERATIONS)]
