@@ -77,6 +77,15 @@ def test_code_lines_fit_the_page(nb):
     assert not long, f"code lines over {LINE_LIMIT} characters (cell, line): {long[:3]}"
 
 
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.name)
+def test_printed_lines_fit_the_page(nb):
+    """Printed output is preformatted text and does not wrap; longer results belong in a table."""
+    d = json.loads(nb.read_text())
+    long = [line for c in d["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])
+            if o["output_type"] == "stream" for line in "".join(o["text"]).splitlines() if len(line) > LINE_LIMIT]
+    assert not long, f"printed lines over {LINE_LIMIT} characters: {long[:2]}"
+
+
 def _figure_cells(d):
     for i, c in enumerate(d["cells"]):
         if c["cell_type"] == "code" and any("image/png" in o.get("data", {}) for o in c.get("outputs", [])):
