@@ -37,7 +37,7 @@ def fit_trend(df, start: float, end: float, lines: tuple[str, ...] = ("GeForce",
     Fig. 4.4; the TITAN and data-centre rows are shown for comparison only).
 
     Returns ``factor_per_year`` (``exp(−slope)``: > 1 means arithmetic outpaces bandwidth),
-    ``slope``, ``intercept`` and the number of GPUs ``n``. Needs at least 3 GPUs.
+    ``slope``, ``intercept``, the number of GPUs ``n`` and the span ``start``, ``end``. Needs at least 3 GPUs.
     """
     start = check_real("start", start, 1990, 2100)
     end = check_real("end", end, start, 2100)
@@ -45,7 +45,8 @@ def fit_trend(df, start: float, end: float, lines: tuple[str, ...] = ("GeForce",
     if len(sel) < 3:
         raise ValueError(f"need at least 3 GPUs released in [{start}, {end}) to fit a trend, found {len(sel)}")
     slope, intercept = np.polyfit(sel["year"].to_numpy(), np.log(sel["ratio"].to_numpy()), 1)
-    return dict(factor_per_year=float(np.exp(-slope)), slope=float(slope), intercept=float(intercept), n=len(sel))
+    return dict(factor_per_year=float(np.exp(-slope)), slope=float(slope), intercept=float(intercept), n=len(sel),
+                start=start, end=end)
 
 
 #: The spans the chapter fits, by label; Volkov's (2006–2014), the years since, and both.
@@ -84,8 +85,7 @@ def plot_trend(ax, df, trend: dict[str, dict], drawn: int = 2) -> None:
     plotting.published(ax, other.release_date, other.ratio,
                        label="TITAN V / data-centre HBM (not fitted)", color="0.4", marker="^")
     for (name, f), ls in zip(list(trend.items())[:drawn], ("-", "--", ":")):
-        lo, hi = SPANS.get(name, (df["year"].min(), df["year"].max() + 0.5))
-        yrs = np.linspace(lo, hi - 0.5, 50)
+        yrs = np.linspace(f["start"], f["end"] - 0.5, 50)
         dates = pd.to_datetime([f"{int(y)}-01-01" for y in yrs]) + pd.to_timedelta(
             (yrs % 1) * 365.25, unit="D")
         plotting.model(ax, dates, np.exp(f["intercept"] + f["slope"] * yrs), color="0.3",

@@ -335,25 +335,25 @@ def plot_littles_law(axes, names: list[str] | None = None) -> None:
     from . import plotting
 
     names = list(names or gpus())
-    M = {g: measured(g) for g in names}
-    F = {g: M[g].features() for g in names}
-    L = {g: littles_law(g) for g in names}
+    law = [littles_law(g) for g in names]
+    m = [measured(g) for g in names]
+    f = [x.features() for x in m]
     x = np.arange(len(names))
     a, b, c = axes
-    bars = [  # (axes, offset, width, model value, label, colour, measured value, label, colour)
-        (a, -0.2, 0.4, lambda g: L[g]["l_pipe"], "Little's law (model)", 0,
-         lambda g: F[g].l_pipe, "L_Pipe (paper's measurements)", "black"),
-        (a, 0.2, 0.4, lambda g: L[g]["n_ppipe"] / WARP_SIZE, "N_PPipe / 32, Little's law (model)", 1,
-         lambda g: F[g].n_ppipe / WARP_SIZE, "N_PPipe / 32 (paper's measurements)", plotting.PALETTE[3]),
-        (b, 0.0, 0.5, lambda g: L[g]["cp_oo"], "k·f / alu_lat (model)", 0,
-         lambda g: M[g].cp_oo, "Cp_One-One (paper's measurements)", "black"),
-        (c, 0.0, 0.5, lambda g: L[g]["t_thread_delay_max"], "SMs × block slots (model bound)", 2,
-         lambda g: F[g].t_thread_delay, "T_Thread_Delay (paper's measurements)", "black"),
+    # (axes, offset, bar width, model values, label, colour index, measured values, label, colour)
+    panels = [
+        (a, -0.2, 0.4, [d["l_pipe"] for d in law], "Little's law (model)", 0,
+         [v.l_pipe for v in f], "L_Pipe (paper's measurements)", "black"),
+        (a, 0.2, 0.4, [d["n_ppipe"] / WARP_SIZE for d in law], "N_PPipe / 32, Little's law (model)", 1,
+         [v.n_ppipe / WARP_SIZE for v in f], "N_PPipe / 32 (paper's measurements)", plotting.PALETTE[3]),
+        (b, 0.0, 0.5, [d["cp_oo"] for d in law], "k·f / alu_lat (model)", 0,
+         [v.cp_oo for v in m], "Cp_One-One (paper's measurements)", "black"),
+        (c, 0.0, 0.5, [d["t_thread_delay_max"] for d in law], "SMs × block slots (model bound)", 2,
+         [v.t_thread_delay for v in f], "T_Thread_Delay (paper's measurements)", "black"),
     ]
-    for ax, dx, w, model, mlabel, mcol, meas, plabel, pcol in bars:
-        ax.bar(x + dx, [model(g) for g in names], w, color=plotting.PALETTE[mcol], alpha=0.6,
-               label=mlabel)
-        plotting.published(ax, x + dx, [meas(g) for g in names], label=plabel, color=pcol)
+    for ax, dx, w, model, mlabel, mcol, meas, plabel, pcol in panels:
+        ax.bar(x + dx, model, w, color=plotting.PALETTE[mcol], alpha=0.6, label=mlabel)
+        plotting.published(ax, x + dx, meas, label=plabel, color=pcol)
     plotting.label(a, "GPU", "name", "pipeline feature", "warps or ratio", title="L_Pipe and N_PPipe")
     plotting.label(b, "GPU", "name", "one-thread computing power", "GFLOP/s", title="Cp_One-One")
     plotting.label(c, "GPU", "name", "GMb_All-One / GMb_One-One", "ratio", title="T_Thread_Delay")

@@ -34,7 +34,6 @@ def summary_html(gpu: str, warps: int, comp_insts: float, mem_insts: float, coal
 def explorer(gpu: str = "FX5600"):
     """GPU, warps per SM, instruction mix and coalescing: MWP, CWP, the case of §3.4.2 and the time."""
     import ipywidgets as W
-    import matplotlib.pyplot as plt
 
     from .. import hong_kim, plotting
 
@@ -43,27 +42,21 @@ def explorer(gpu: str = "FX5600"):
     comp = W.IntSlider(value=40, min=0, max=400, description="comp insts")
     mem = W.IntSlider(value=4, min=0, max=40, description="mem insts")
     share = W.FloatSlider(value=1.0, min=0.0, max=1.0, step=0.05, description="coalesced")
-    html_out, plot_out = W.HTML(), W.Output()
 
-    def update(*_):
+    def summary():
         if comp.value + mem.value == 0:
-            comp.value = 1
-            return
-        html_out.value = summary_html(pick.value, n.value, comp.value, mem.value, share.value)
+            comp.value = 1          # a kernel needs an instruction; this change redraws
+            return None
+        return summary_html(pick.value, n.value, comp.value, mem.value, share.value)
+
+    def draw(ax):
         warps = list(range(1, 33))
         preds = [hong_kim.predict(**hong_kim.explorer_inputs(pick.value, w, comp.value, mem.value, share.value))
                  for w in warps]
-        with plot_out:
-            plot_out.clear_output(wait=True)
-            fig, ax = plotting.figure(width=6.0, height=3.2)
-            plotting.model(ax, warps, [p.cpi for p in preds], label="CPI (model)")
-            ax.axvline(n.value, color="0.5", linewidth=1)
-            plotting.label(ax, "active warps per SM N", "warps", "CPI", "cycles per warp instruction",
-                           title=f"{pick.value}: Hong & Kim model")
-            ax.legend()
-            plt.show()
+        plotting.model(ax, warps, [p.cpi for p in preds], label="CPI (model)")
+        ax.axvline(n.value, color="0.5", linewidth=1)
+        plotting.label(ax, "active warps per SM N", "warps", "CPI", "cycles per warp instruction",
+                       title=f"{pick.value}: Hong & Kim model")
+        ax.legend()
 
-    for w in (pick, n, comp, mem, share):
-        w.observe(update, names="value")
-    update()
-    return W.VBox([pick, n, comp, mem, share, html_out, plot_out])
+    return widgets.figure_explorer([pick, n, comp, mem, share], summary, draw, height=3.2)

@@ -35,7 +35,6 @@ def explorer(gpu: str = "C2075", precision: str = "DP"):
     ``L = k_delta/R`` fixed, as §2.3 does.
     """
     import ipywidgets as W
-    import matplotlib.pyplot as plt
 
     from .. import plotting, transit
     from . import figure as tfig
@@ -46,22 +45,15 @@ def explorer(gpu: str = "C2075", precision: str = "DP"):
     Z = W.FloatLogSlider(value=m.balance_Z, base=10, min=-1.5, max=2, step=0.02, description="Z (instr/B)")
     R = W.FloatSlider(value=m.R, min=m.R / 4, max=4 * m.R, step=m.R / 40, description="R (GB/s)")
     M = W.IntSlider(value=int(m.M), min=32, max=4 * int(m.M), step=32, description="M (threads)")
-    html_out, plot_out = W.HTML(), W.Output()
 
-    def update(*_):
+    def args():
         # Z in model units stays Z / (π_y/M): the per-lane rate π_y/M is fixed as M moves
-        args = dict(m.inputs(n.value, Z.value), R=R.value, k_delta=R.value * L, M=M.value)
-        html_out.value = summary_html(**args)
-        with plot_out:
-            plot_out.clear_output(wait=True)
-            fig, ax = plotting.figure(width=6.0, height=3.6)
-            tfig.draw(ax, **args)
-            plotting.label(ax, "threads in MS, k", "threads/SM", "MS throughput", "GB/s per SM",
-                           title=f"{m.gpu} {m.precision}: transit figure (model)")
-            ax.legend(fontsize=7)
-            plt.show()
+        return dict(m.inputs(n.value, Z.value), R=R.value, k_delta=R.value * L, M=M.value)
 
-    for w in (n, Z, R, M):
-        w.observe(update, names="value")
-    update()
-    return W.VBox([n, Z, R, M, html_out, plot_out])
+    def draw(ax):
+        tfig.draw(ax, **args())
+        plotting.label(ax, "threads in MS, k", "threads/SM", "MS throughput", "GB/s per SM",
+                       title=f"{m.gpu} {m.precision}: transit figure (model)")
+        ax.legend(fontsize=7)
+
+    return widgets.figure_explorer([n, Z, R, M], lambda: summary_html(**args()), draw, height=3.6)

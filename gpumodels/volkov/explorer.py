@@ -38,7 +38,6 @@ def summary_html(gpu: str, alpha: float, n: float) -> str:
 def explorer(gpu: str = "Maxwell"):
     """GPU, α and occupancy controls: the cusp plot with the chosen point, and the numbers behind it."""
     import ipywidgets as W
-    import matplotlib.pyplot as plt
     import numpy as np
 
     from .. import plotting, volkov
@@ -46,31 +45,25 @@ def explorer(gpu: str = "Maxwell"):
     pick = W.Dropdown(options=list(volkov.GENERATIONS), value=volkov.params(gpu).gpu, description="GPU")
     alpha = W.FloatLogSlider(value=16, base=10, min=-2, max=4, step=0.05, description="α (adds/load)")
     n = W.IntSlider(value=16, min=1, max=64, description="warps/SM")
-    html_out, plot_out = W.HTML(), W.Output()
     grid = np.geomspace(0.01, 1e4, 400)
 
-    def update(*_):
-        p = volkov.params(pick.value)
-        n.max = p.max_warps_per_sm
-        html_out.value = summary_html(pick.value, alpha.value, n.value)
-        with plot_out:
-            plot_out.clear_output(wait=True)
-            fig, ax = plotting.figure(width=6.0, height=3.4)
-            plotting.model(ax, grid, volkov.needed_occupancy(p, grid), label="basic model, 100% of peak")
-            plotting.model(ax, grid, volkov.refined_needed_occupancy(p, grid, 0.9), label="refined model, 90%",
-                           linestyle="--")
-            ax.axvline(alpha.value, color="0.5", linewidth=1)
-            ax.axhline(n.value, color="0.5", linewidth=1, linestyle=":")
-            ax.set_xscale("log")
-            plotting.label(ax, "arithmetic intensity α", "adds per load", "needed occupancy", "warps/SM",
-                           title=f"{p.gpu}: occupancy needed to hide latency (model)")
-            ax.legend()
-            plt.show()
+    def summary():
+        n.max = volkov.params(pick.value).max_warps_per_sm
+        return summary_html(pick.value, alpha.value, n.value)
 
-    for w in (pick, alpha, n):
-        w.observe(update, names="value")
-    update()
-    return W.VBox([pick, alpha, n, html_out, plot_out])
+    def draw(ax):
+        p = volkov.params(pick.value)
+        plotting.model(ax, grid, volkov.needed_occupancy(p, grid), label="basic model, 100% of peak")
+        plotting.model(ax, grid, volkov.refined_needed_occupancy(p, grid, 0.9), label="refined model, 90%",
+                       linestyle="--")
+        ax.axvline(alpha.value, color="0.5", linewidth=1)
+        ax.axhline(n.value, color="0.5", linewidth=1, linestyle=":")
+        ax.set_xscale("log")
+        plotting.label(ax, "arithmetic intensity α", "adds per load", "needed occupancy", "warps/SM",
+                       title=f"{p.gpu}: occupancy needed to hide latency (model)")
+        ax.legend()
+
+    return widgets.figure_explorer([pick, alpha, n], summary, draw)
 
 
 def modern_summary_html(gpu: str, models, fraction: float = 0.9) -> str:
