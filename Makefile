@@ -24,7 +24,7 @@ STAMP  := $(VENV)/.installed
 export IPYTHONDIR := $(CURDIR)/_build/ipython
 KERNEL_CONFIG := $(IPYTHONDIR)/profile_default/ipython_kernel_config.py
 
-.PHONY: book test venv clean notebooks check-html
+.PHONY: book test venv clean notebooks check-html lab
 
 venv: $(STAMP)
 
@@ -52,12 +52,34 @@ test: $(STAMP) $(KERNEL_CONFIG)
 notebooks: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python tools/execute_notebooks.py $$($(BIN)/python tools/toc_notebooks.py)
 
-# Optional browser check of the built book (not part of `make test`): broken images, content
-# wider than the page, console errors, and one chapter's explorer in JupyterLab. Needs the
-# system Chromium (Debian: apt-get install chromium); without it, it says so and passes.
+# JupyterLab on copies of the chapters in _build/lab: running and saving them there never changes
+# the committed notebooks in book/ (whose stored outputs nbval compares). Existing copies are
+# kept (cp -n), so a reader's edits survive; delete _build/lab for fresh ones.
+lab: $(STAMP) $(KERNEL_CONFIG)
+	mkdir -p _build/lab
+	cp -n book/*.ipynb _build/lab/
+	$(BIN)/jupyter lab --notebook-dir=_build/lab
+
+# Optional browser check of the built book (not part of `make test`; its browser-free rules run
+# there as tests/test_html.py): math that MathJax did not typeset or raw LaTeX, images shrunk or
+# with text too small, code blocks and tables wider than the column, Python reprs in outputs,
+# console errors, and one chapter's explorer in JupyterLab. Needs the system Chromium (Debian:
+# apt-get install chromium); without it, it says so and passes. The pages load MathJax from a
+# CDN: the check serves it from a local copy that npm installs into _build/npm (without npm,
+# it says so and leaves out only the typesetting check). Another tree or options:
+#   make check-html CHECK_HTML_ARGS="--html /path/to/html --no-lab"
+MATHJAX_VERSION ?= 3.2.2
+MATHJAX_DIR := _build/npm/node_modules/mathjax
+CHECK_HTML_ARGS ?=
 check-html: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python -m pip install --quiet -r requirements-browser.txt -c constraints.txt
-	$(BIN)/python tools/check_html.py
+	@if [ ! -f $(MATHJAX_DIR)/es5/tex-mml-chtml.js ]; then \
+	    if command -v npm >/dev/null; then \
+	        npm install --silent --no-audit --no-fund --prefix _build/npm mathjax@$(MATHJAX_VERSION) \
+	            || echo "check-html: npm could not install mathjax@$(MATHJAX_VERSION)"; \
+	    else echo "check-html: no npm, so no local MathJax (Debian: apt-get install npm)"; fi; \
+	fi
+	$(BIN)/python tools/check_html.py --mathjax $(MATHJAX_DIR) $(CHECK_HTML_ARGS)
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

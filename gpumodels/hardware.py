@@ -9,8 +9,10 @@ says single issue), and ``GPU.sources`` says where every value came from.
 
 >>> from gpumodels.hardware import get_gpu
 >>> g = get_gpu("Kepler")            # Volkov 2016 calls the GTX 680 "the Kepler GPU"
->>> g.name, g.sm_count, g.clock_ghz, g.pin_bandwidth_gbs, g.max_warps_per_sm, g.compute_capability
-('GTX680', 8, 1.124, 192.3, 64, '3.0')
+>>> g.name, g.sm_count, g.clock_ghz, g.pin_bandwidth_gbs
+('GTX680', 8, 1.124, 192.3)
+>>> g.max_warps_per_sm, g.compute_capability
+(64, '3.0')
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ._data import read_rows
 from ._validate import check_real
 from .occupancy import ComputeCapability, limits
 from .errors import InputTypeError, UnknownNameError
+from . import widgets
 
 # parameter in data/hardware.csv -> (GPU field, unit, type)
 PARAMETERS: dict[str, tuple[str, str, type]] = {
@@ -309,7 +312,6 @@ def summary_html(name: str) -> str:
     """An HTML table of one GPU's attributes with units and sources."""
     import html
 
-    from . import widgets
 
     g = get_gpu(name)
     t = table([g.name])
@@ -324,4 +326,4 @@ def explorer():
     pick = W.Dropdown(options=list_gpus(), value="GTX680", description="GPU")
     out = W.HTML(summary_html(pick.value))
     pick.observe(lambda change: setattr(out, "value", summary_html(change["new"])), names="value")
-    return W.VBox([pick, out])
+    return widgets.explorer_box([pick], out)

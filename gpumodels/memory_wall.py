@@ -69,7 +69,7 @@ MEMORY_TYPES = ("DDR2", "GDDR3", "GDDR5", "GDDR5X", "GDDR6", "GDDR6X", "GDDR7", 
 def plot_trend(ax, df, trend: dict[str, dict], drawn: int = 2) -> None:
     """Fig. 4.4, extended: the ratio of every GPU against its release date (GeForce by memory
     type; TITAN V and data-centre parts apart, not fitted) with the first ``drawn`` fitted
-    trends of ``trend`` (from :func:`fits`) over their own spans."""
+    trends of ``trend`` (from :func:`fits`) over their own spans; the legend goes below the axes."""
     import pandas as pd
 
     from . import plotting
@@ -91,7 +91,8 @@ def plot_trend(ax, df, trend: dict[str, dict], drawn: int = 2) -> None:
         plotting.model(ax, dates, np.exp(f["intercept"] + f["slope"] * yrs), color="0.3",
                        linestyle=ls, label=f"fit {name}: ÷{f['factor_per_year']:.2f} per year")
     ax.set_yscale("log")
-    ax.legend(fontsize=7, ncol=2)
-    plotting.label(ax, "release date", "launch", "pin bandwidth / (CUDA cores × clock)",
+    ax.figure.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=2)
+    plotting.label(ax, "release date", "year", "pin bandwidth / (CUDA cores × clock)",
                    "bytes per core-cycle",
-                   title="Fig. 4.4, extended: bandwidth per unit of arithmetic throughput")
+                   title="bandwidth per unit of arithmetic throughput, "
+                         f"{df.release_date.min().year}–{df.release_date.max().year}")

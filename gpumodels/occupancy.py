@@ -38,6 +38,7 @@ from typing import Iterable, Mapping
 from ._data import read_rows
 from ._validate import check_int, to_float
 from .errors import UnknownNameError
+from . import widgets
 
 WARP_SIZE = 32
 """Threads per warp on every CUDA GPU so far (Volkov 2016, §2.2)."""
@@ -372,7 +373,6 @@ def summary_html(o: "Occupancy") -> str:
     """An HTML summary of an :class:`~gpumodels.occupancy.Occupancy` result."""
     import html
 
-    from . import widgets
 
     lim = limits(o.cc)
     rows = [(k.replace("_", " "), "no limit" if v is None else f"{v} blocks", "limiting" if k in o.limiters else "")
@@ -402,4 +402,4 @@ def explorer(cc: str = "8.0"):
     for w in (cc_w, tpb, regs, smem):
         w.observe(update, names="value")
     update()
-    return W.VBox([cc_w, tpb, regs, smem, out])
+    return widgets.explorer_box([cc_w, tpb, regs, smem], out)

@@ -24,7 +24,8 @@ max_blocks_per_sm)``. See :func:`littles_law`.
 
 Example
 -------
->>> f = derive(436.344289, 27.308304, 13.608844, 0.170045, 57.312697, 10.443662, 2.719361, 0.023726)
+>>> f = derive(436.344289, 27.308304, 13.608844, 0.170045,
+...            57.312697, 10.443662, 2.719361, 0.023726)
 >>> round(f.sm_count, 2), round(f.n_ppipe, 2), round(f.l_pipe, 3), round(f.n_min_bl, 2)
 (15.98, 32.06, 5.009, 5.49)
 """
@@ -41,7 +42,7 @@ from typing import Mapping
 
 import numpy as np
 
-from . import hardware, occupancy
+from . import hardware, occupancy, widgets
 from ._data import read_rows
 from .errors import OutsideDomainError, UnknownNameError
 from ._validate import check_real, finite_result
@@ -331,7 +332,7 @@ def printed_cells() -> dict[str, float]:
 def plot_littles_law(axes, names: list[str] | None = None) -> None:
     """Little's-law predictions (bars, model) beside the paper's measured features (diamonds)
     for each GPU: L_Pipe and N_PPipe/32 (``axes[0]``), Cp_One-One (``axes[1]``) and
-    T_Thread_Delay against its concurrency bound (``axes[2]``)."""
+    T_Thread_Delay against its concurrency bound (``axes[2]``), with one legend below the panels."""
     from . import plotting
 
     names = list(names or gpus())
@@ -342,11 +343,11 @@ def plot_littles_law(axes, names: list[str] | None = None) -> None:
     a, b, c = axes
     # (axes, offset, bar width, model values, label, colour index, measured values, label, colour)
     panels = [
-        (a, -0.2, 0.4, [d["l_pipe"] for d in law], "Little's law (model)", 0,
+        (a, -0.2, 0.4, [d["l_pipe"] for d in law], "L_Pipe, Little's law (model)", 0,
          [v.l_pipe for v in f], "L_Pipe (paper's measurements)", "black"),
         (a, 0.2, 0.4, [d["n_ppipe"] / WARP_SIZE for d in law], "N_PPipe / 32, Little's law (model)", 1,
          [v.n_ppipe / WARP_SIZE for v in f], "N_PPipe / 32 (paper's measurements)", plotting.PALETTE[3]),
-        (b, 0.0, 0.5, [d["cp_oo"] for d in law], "k·f / alu_lat (model)", 0,
+        (b, 0.0, 0.5, [d["cp_oo"] for d in law], "Cp_One-One = k·f / alu_lat (model)", 0,
          [v.cp_oo for v in m], "Cp_One-One (paper's measurements)", "black"),
         (c, 0.0, 0.5, [d["t_thread_delay_max"] for d in law], "SMs × block slots (model bound)", 2,
          [v.t_thread_delay for v in f], "T_Thread_Delay (paper's measurements)", "black"),
@@ -354,13 +355,17 @@ def plot_littles_law(axes, names: list[str] | None = None) -> None:
     for ax, dx, w, model, mlabel, mcol, meas, plabel, pcol in panels:
         ax.bar(x + dx, model, w, color=plotting.PALETTE[mcol], alpha=0.6, label=mlabel)
         plotting.published(ax, x + dx, meas, label=plabel, color=pcol)
-    plotting.label(a, "GPU", "name", "pipeline feature", "warps or ratio", title="L_Pipe and N_PPipe")
-    plotting.label(b, "GPU", "name", "one-thread computing power", "GFLOP/s", title="Cp_One-One")
-    plotting.label(c, "GPU", "name", "GMb_All-One / GMb_One-One", "ratio", title="T_Thread_Delay")
+    gpu = plotting.CATEGORICAL
+    plotting.label(a, "GPU", gpu, "pipeline feature", "warps or ratio", title="L_Pipe and N_PPipe")
+    plotting.label(b, "GPU", gpu, "one-thread computing power", "GFLOP/s", title="Cp_One-One")
+    plotting.label(c, "GPU", gpu, "GMb_All-One / GMb_One-One", "ratio", title="T_Thread_Delay")
     for ax in axes:
-        ax.set_xticks(x, names)
-        ax.set_ylim(0, ax.get_ylim()[1] * 1.5)  # room for the legend above the bars
-        ax.legend(fontsize=6, loc="upper right")
+        ax.set_xticks(x, names, rotation=45, ha="right", rotation_mode="anchor")
+    # one legend for the three panels, below them (models first, then the measurements)
+    handles = [h for ax in axes for h in ax.get_legend_handles_labels()[0]]
+    models = [h for h in handles if "model" in h.get_label()]
+    a.figure.legend(handles=models + [h for h in handles if h not in models],
+                    loc="outside lower center", ncols=2)
 
 
 # Explorer (live kernel only; the tests call summary_html)
@@ -370,7 +375,6 @@ def summary_html(gpu: str) -> str:
     """HTML table of one GPU's eight Perez & Piccoli parameters, the derived features and Little's law."""
     import html
 
-    from . import widgets
 
     m = measured(gpu)
     f = m.features()
@@ -402,4 +406,4 @@ def explorer(gpu: str = "GTX470"):
 
     pick.observe(update, names="value")
     update()
-    return W.VBox([pick, out])
+    return widgets.explorer_box([pick], out)

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Mapping
 
 from ._data import read_rows
+from .tables import Table, decimals, number, significant_places
 from .errors import UnknownNameError
 from ._validate import check_real
 
@@ -194,7 +195,86 @@ def front_page_lines(board=None) -> list[str]:
             f"{r['not derivable']} not derivable" for p, r in t.iterrows()]
 
 
-def compact(board):
-    """The columns a reader needs from a :func:`scoreboard` table: what, printed, computed, how close, status."""
-    out = board[["key", "quantity", "printed_text", "computed", "difference", "tolerance", "status"]]
-    return out.rename(columns={"printed_text": "printed"}).set_index("key")
+def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -> str:
+    """The front page's scoreboard as a MyST Markdown table: one row per paper and a total row.
+
+    Columns: paper (a ``{doc}`` link to ``chapters[paper]``, the first chapter of its part, when
+    given), printed values scored, reproduced, outside (explained), not derivable, and the share
+    reproduced of all scored values.
+    """
+    t = counts(board)
+    chapters = dict(chapters or {})
+    unknown = set(chapters) - set(t.index)
+    if unknown:
+        raise UnknownNameError(f"chapters has papers that the scoreboard does not: {sorted(unknown)}; "
+                               f"known: {', '.join(t.index)}")
+    head = ("| paper | printed values scored | reproduced | outside (explained) | not derivable "
+            "| reproduced, share |\n|:--|--:|--:|--:|--:|--:|")
+    lines = [head]
+    for paper, r in t.iterrows():
+        name = f"{{doc}}`{paper} <{chapters[paper]}>`" if paper in chapters else paper
+        lines.append(f"| {name} | {r.total} | {r.reproduced} | {r.outside} | {r['not derivable']} "
+                     f"| {r.reproduced / r.total:.0%} |")
+    s = t.sum()
+    lines.append(f"| **all five papers** | **{s.total}** | **{s.reproduced}** | **{s.outside}** "
+                 f"| **{s['not derivable']}** | **{s.reproduced / s.total:.0%}** |")
+    return "\n".join(lines)
+
+
+def plot_counts(ax, board=None) -> None:
+    """Horizontal stacked bars, one per paper: reproduced, outside (explained), not derivable."""
+    from . import plotting
+
+    t = counts(board)
+    papers = list(t.index)[::-1]
+    left = [0] * len(papers)
+    colours = {"reproduced": plotting.PALETTE[2], "outside": plotting.PALETTE[1],
+               "not derivable": "0.75"}
+    hatches = {"reproduced": "", "outside": "//", "not derivable": ".."}
+    for status in STATUSES:
+        widths = [int(t.loc[p, status]) for p in papers]
+        ax.barh(papers, widths, left=left, color=colours[status], hatch=hatches[status],
+                edgecolor="white", label=status if status != "outside" else "outside (explained)")
+        left = [a + b for a, b in zip(left, widths)]
+    ax.set_xlabel("printed values (count)")
+    ax.grid(axis="y", visible=False)
+    ax.legend(loc="lower right")
+
+
+COMPACT_COLUMNS = ("status", "quantity", "unit", "printed", "computed", "difference", "tolerance")
+"""The columns of :func:`compact`, status first."""
+
+
+def compact(board, *, note: bool = False, extra: Mapping[str, object] | None = None) -> Table:
+    """A :func:`scoreboard` table for reading (a :class:`gpumodels.tables.Table`, indexed by key).
+
+    Status first, the quantity in full, its unit, the printed text as printed, and the computed
+    value, difference and tolerance at the printed precision (one decimal more for the
+    difference and the tolerance, so that a row just outside shows why); a printed fraction or
+    wording ("1/6 IPC", "nearly twice") gives no precision, so those rows show three significant
+    digits (two for the difference and the tolerance). ``note=True`` adds
+    each row's reason; ``extra`` adds columns (name -> values, one per row, shown as given).
+    """
+    rows = []
+    for r in board.itertuples():
+        d = decimals(r.printed_text)
+        if d is None:       # a fraction or words ("1/6 IPC", "nearly twice"): significant digits
+            places = (significant_places(r.computed, 3), significant_places(r.difference, 2),
+                      significant_places(r.tolerance, 2))
+        else:
+            places = (d, d + 1, d + 1)
+        rows.append({"key": r.key, "status": r.status, "quantity": r.quantity, "unit": r.unit,
+                     "printed": r.printed_text, "computed": number(r.computed, places[0]),
+                     "difference": number(r.difference, places[1], signed=True),
+                     "tolerance": "±" + number(r.tolerance, places[2])})
+    import pandas as pd
+
+    out = pd.DataFrame(rows, columns=["key", *COMPACT_COLUMNS]).set_index("key")
+    if note:
+        out["note"] = list(board["note"])
+    for name, values in (extra or {}).items():
+        values = list(values)
+        if len(values) != len(out):
+            raise ValueError(f"extra column {name!r} must have one value per row ({len(out)}), got {len(values)}")
+        out[name] = values
+    return Table(out)

@@ -3,21 +3,102 @@
 Each explorer lives beside its model: ``hardware.explorer``, ``occupancy.explorer``,
 ``perfparams.explorer`` and the ``explorer`` modules of ``hong_kim``, ``volkov``, ``prior``,
 ``transit`` and ``huang_li``. Widgets need a live kernel; in the static HTML book they do not
-work, so every explorer sits next to a static figure or table that tells the same story. The
-HTML each explorer shows is built by a plain ``summary_html`` function that the tests call.
+work, so every explorer is built by :func:`explorer_box`: displayed, it offers a notebook both the
+live widget and a *static picture* of itself at the settings it was shown with (its controls and
+their values, the HTML it shows and, for a plotting explorer, its figure). JupyterLab shows the
+widget; the HTML book shows the picture, with a note that the explorer is interactive in
+JupyterLab. The HTML each explorer shows is built by a plain ``summary_html`` function that the
+tests call.
 """
 
 from __future__ import annotations
 
+import base64
 import html
+import io
+from functools import lru_cache
 
 
 def table_html(rows: list[tuple[str, str, str]], header: tuple[str, str, str]) -> str:
     """An HTML table of ``rows`` under ``header`` (three columns), every cell escaped."""
-    head = "".join(f"<th style='text-align:left'>{html.escape(h)}</th>" for h in header)
+    # headers are a word or two: kept whole when the book's stylesheet lets cells wrap anywhere
+    head = "".join(f"<th style='text-align:left; overflow-wrap:normal'>{html.escape(h)}</th>"
+                   for h in header)
     body = "".join("<tr>" + "".join(f"<td style='text-align:left'>{html.escape(str(c))}</td>" for c in r) + "</tr>"
                    for r in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+STATIC_NOTE = ("Interactive explorer: a picture of it at its default settings. Run the chapter in "
+               "JupyterLab (README: <code>make lab</code>) to move the controls.")
+"""The sentence above an explorer's static picture in the HTML book."""
+
+
+def control_text(w) -> str:
+    """A control's current setting as a reader reads it: the chosen label(s) of a selection, else the value."""
+    label = getattr(w, "label", None)
+    if isinstance(label, tuple):                       # SelectMultiple: the chosen labels
+        return ", ".join(map(str, label)) or "none"
+    value = w.value if label is None else label
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def static_html(controls, shown: str, png: bytes | None = None) -> str:
+    """The static picture of an explorer: :data:`STATIC_NOTE`, a table of ``controls`` and their
+    settings, the explorer's own HTML ``shown`` and, if given, its figure as a PNG."""
+    rows = [(w.description or type(w).__name__, control_text(w), type(w).__name__) for w in controls]
+    img = ("" if png is None else
+           '<img alt="the figure of the explorer at these settings" style="max-width:100%" '
+           f'src="data:image/png;base64,{base64.b64encode(png).decode()}">')
+    return (f"<div class='explorer-static'><p class='explorer-note'><em>{STATIC_NOTE}</em></p>"
+            + table_html(rows, ("control", "setting", "kind")) + shown + img + "</div>")
+
+
+@lru_cache(maxsize=None)
+def _box_class():
+    import ipywidgets as W
+
+    class ExplorerBox(W.VBox):
+        """A VBox that, displayed, also carries its static picture (``text/html``)."""
+
+        def _repr_mimebundle_(self, **kwargs):
+            data = super()._repr_mimebundle_(**kwargs) or {}
+            data["text/html"] = self.picture()
+            settings = "; ".join(f"{w.description} = {control_text(w)}" for w in self.controls)
+            data["text/plain"] = f"Interactive explorer ({settings}); it needs a live kernel."
+            return data
+
+    return ExplorerBox
+
+
+def explorer_box(controls, html_out, *, layout=None, plot_out=None, draw=None, width: float = 6.0,
+                 height: float = 3.4):
+    """The widget an explorer returns: ``layout`` (default: ``controls``, one per line), the HTML
+    widget ``html_out`` and, for a plotting explorer, the output ``plot_out`` that ``draw(ax)``
+    fills. Displayed, it also offers its static picture (:func:`static_html`), drawn from the
+    settings at that moment, which the HTML book shows in place of the live widget."""
+    children = [*(layout or controls), html_out] + ([plot_out] if plot_out is not None else [])
+    box = _box_class()(children)
+    box.controls = tuple(controls)
+
+    def picture() -> str:
+        png = None
+        if draw is not None:
+            import matplotlib.pyplot as plt
+
+            from . import plotting
+
+            fig, ax = plotting.figure(width=width, height=height)
+            draw(ax)
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=plt.rcParams["figure.dpi"], bbox_inches="tight",
+                        metadata={"Software": None})
+            plt.close(fig)
+            png = buf.getvalue()
+        return static_html(controls, html_out.value, png)
+
+    box.picture = picture
+    return box
 
 
 def figure_explorer(controls, summary, draw, *, layout=None, width: float = 6.0, height: float = 3.4):
@@ -46,7 +127,8 @@ def figure_explorer(controls, summary, draw, *, layout=None, width: float = 6.0,
     for w in controls:
         w.observe(update, names="value")
     update()
-    return W.VBox([*(layout or controls), html_out, plot_out])
+    return explorer_box(controls, html_out, layout=layout, plot_out=plot_out, draw=draw, width=width,
+                        height=height)
 
 
 def models_explorer(models, pick, alpha, summary, draw):
@@ -59,7 +141,7 @@ def models_explorer(models, pick, alpha, summary, draw):
 
     def draw_all(ax):
         draw(ax, chosen(), pick.value, alpha.value)
-        ax.legend(fontsize=7)
+        ax.legend()
 
     return figure_explorer([models, pick, alpha], lambda: summary(chosen(), pick.value, alpha.value), draw_all,
                            layout=[W.HBox([models, W.VBox([pick, alpha])])], width=6.4, height=3.8)

@@ -50,12 +50,61 @@ def test_notebook_committed_executed_and_clean(nb):
     assert all("execution" not in c.get("metadata", {}) for c in code), "no wall-clock timestamps in cell metadata"
     for c in code:
         src = "".join(c["source"])
+        tags = c.get("metadata", {}).get("tags", [])
+        assert "NBVAL" not in src, "nbval markers are cell tags (nbval-ignore-output), not comments a reader sees"
         if re.search(r"\bexplorer\(", src):
-            assert src.startswith("# NBVAL_IGNORE_OUTPUT"), "widget cells must be marked NBVAL_IGNORE_OUTPUT"
+            assert "nbval-ignore-output" in tags, "widget cells must be tagged nbval-ignore-output"
+            assert "remove-output" not in tags, "an explorer shows its static picture in the HTML"
         assert len(src.splitlines()) <= 40, "long cells belong in gpumodels"
         assert not re.search(r"^\s*(async\s+)?def \w+\(", src, re.M), "functions belong in gpumodels, not in a cell"
         assert not re.search(r"from gpumodels[\w.]*\._\w+ import|from gpumodels\S* import .*\b_[a-z]\w*|gpumodels[\w.]*\._[a-z]",
                              src), "notebooks use public gpumodels names only"
+
+
+REPR_SIGNS = re.compile(
+    r"dtype: \w+|\b0\.0+e[+-]00\b|object at 0x|<IPython\.|\b[A-Z]\w*Box\(children=|^\s*[({\[].*[)}\]]\s*$",
+    re.M)
+"""What a raw Python repr looks like in an output: a pandas Series' dtype line, a zero printed as
+0.000000e+00, an object's address, IPython or widget reprs, a line that is a bare tuple, dict or list."""
+
+
+def output_problems(cell: dict) -> list[str]:
+    """Raw Python reprs among a code cell's outputs: a result shown only as text/plain (a bare
+    value; results are tables, figures or sentences), or text with one of :data:`REPR_SIGNS`."""
+    problems = []
+    for o in cell.get("outputs", []):
+        data = o.get("data", {})
+        if o["output_type"] in ("execute_result", "display_data") and set(data) <= {"text/plain"}:
+            problems.append(f"a bare value shown as text: {''.join(data.get('text/plain', ''))[:60]!r}")
+        text = "".join(o.get("text", "")) if o["output_type"] == "stream" else ""
+        if "text/html" in data:
+            text += "".join(data["text/html"]).split("base64,")[0]
+        m = REPR_SIGNS.search(text)
+        if m:
+            problems.append(f"looks like a Python repr: {m.group(0)[:60]!r}")
+    return problems
+
+
+def test_output_problems_catches_reprs():
+    def cell(**out):
+        return {"outputs": [out]}
+    assert output_problems(cell(output_type="execute_result", data={"text/plain": "('memory', 184.62)"}))
+    assert output_problems(cell(output_type="stream", text="a    1\nb    2\ndtype: int64\n"))
+    assert output_problems(cell(output_type="stream", text="latencies {'column': 352.0}\n"
+                                                            "{'full': -0.4}\n"))
+    assert output_problems(cell(output_type="display_data", data={"text/html": "<td>0.000000e+00</td>",
+                                                                  "text/plain": "x"}))
+    assert not output_problems(cell(output_type="stream", text="B measured / theory: 80.9% to 81.4%\n"))
+    assert not output_problems(cell(output_type="execute_result", data={"text/html": "<table/>",
+                                                                        "text/plain": "x"}))
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.name)
+def test_outputs_are_tables_figures_or_sentences(nb):
+    d = json.loads(nb.read_text())
+    found = [f"cell {i}: {p}" for i, c in enumerate(d["cells"]) if c["cell_type"] == "code"
+             for p in output_problems(c)]
+    assert not found, "; ".join(found)
 
 
 def test_make_keeps_mplbackend_out_of_the_kernels():
@@ -130,8 +179,10 @@ def test_figure_names_are_unique_and_referenced_ones_exist():
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.name)
 def test_every_chapter_ends_with_try_it(nb):
     d = json.loads(nb.read_text())
-    last = d["cells"][-1]
-    assert last["cell_type"] == "markdown" and "".join(last["source"]).startswith("## Try it")
+    # the Try it section, then its collapsed solutions (tests/test_tryit.py checks that cell)
+    try_it, solutions = d["cells"][-2:]
+    assert try_it["cell_type"] == "markdown" and "".join(try_it["source"]).startswith("## Try it")
+    assert solutions["cell_type"] == "code" and "solution" in solutions["metadata"].get("tags", [])
 
 
 def _data_numbers() -> set[float]:
@@ -229,6 +280,10 @@ def test_page_fixes_keep_one_copy_of_each_inline_script():
 
     ctx = {"script_files": [_JavaScript(None, body="const A = 1"), _JavaScript("a.js"),
                             _JavaScript("", body="const A = 1"), _JavaScript("a.js"), _JavaScript("", body="B")]}
+    scripts = ctx["script_files"]
     _dedupe_scripts(None, "p", "page.html", ctx, None)
+    # the same list, edited in place: Sphinx adds MathJax to it after this handler (priority 500);
+    # a new list would lose that, and no page would typeset its math
+    assert ctx["script_files"] is scripts
     assert [(s.filename or "", s.attributes) for s in ctx["script_files"]] == [
         ("", {"body": "const A = 1"}), ("a.js", {}), ("", {"body": "B"})]

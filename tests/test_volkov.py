@@ -411,3 +411,19 @@ def test_cusp_closed_form_and_exact_model():
         assert w_ex == pytest.approx(need.max(), rel=1e-4) and a_ex <= a_cf
     a, w = volkov.cusp_closed_form(volkov.params("Maxwell"))
     assert round(a) == 49 and round(w) == 54
+
+
+def test_cusp_mixes_refuses_an_unknown_kind_instead_of_drawing_nothing():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gpumodels import plotting
+    from gpumodels.errors import UnknownNameError
+    from gpumodels.volkov import figures, params
+
+    fig, axes = plotting.figure(2, 3, squeeze=False)
+    P = {g: params(g) for g in ("G80", "Maxwell")}
+    with pytest.raises(UnknownNameError, match="kind must be one of 'sfu', 'shared'"):
+        figures.cusp_mixes(axes, P, "SFU")
+    figures.cusp_mixes(axes, P, "shared")          # G80 has no shared-memory mix: skipped, not an error
+    assert axes.flat[0].get_lines()

@@ -4,6 +4,9 @@ sphinx-thebe 0.3.1 adds its configuration script once each time the environment 
 documents; a build that reads twice puts the same ``const THEBE_JS_URL = …`` in the page
 twice, and the browser reports "Identifier 'THEBE_JS_URL' has already been declared" on every
 page (found by ``make check-html``). This keeps one copy of every identical script.
+
+The list is edited in place: Sphinx adds MathJax to the same list later (priority 500), and an
+earlier version that replaced the list left every page without MathJax (raw LaTeX on 8 pages).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ def _dedupe_scripts(app, pagename, templatename, context, doctree):
         if k not in seen:
             seen.add(k)
             kept.append(s)
-    context["script_files"] = kept
+    # in place: Sphinx's own handlers (MathJax at priority 500) add to this same list after us;
+    # a new list here would be thrown away with their additions, and no page would load MathJax
+    scripts[:] = kept
 
 
 def setup(app):

@@ -127,7 +127,7 @@ def implied_errors():
     full = v("hl17.s5a.mean_error")
     base = full + v("hl17.s5b.both")
     rows = [("Our model (full)", full, "printed (§V-A)"),
-            ("Sim et al. 2012 ([7])", full + v("hl17.s5a.vs_sim2012"), "9.9 + 17.6"),
+            ("Sim et al. 2012", full + v("hl17.s5a.vs_sim2012"), "9.9 + 17.6"),
             ("Baseline", base, "9.9 + 39.1"),
             ("Baseline + instr.", base - v("hl17.s5b.instr"), "49.0 − 17"),
             ("Baseline + instr. + queuing (even)", base - v("hl17.s5b.queue_even"), "49.0 − 31"),

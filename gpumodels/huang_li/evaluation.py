@@ -186,7 +186,7 @@ def bootstrap_ci(values, n_boot: int = 2000, seed: int = 0, level: float = 0.95)
     return float(np.quantile(means, lo)), float(np.quantile(means, 1.0 - lo))
 
 
-IMPLIED = {"full": "Our model (full)", "sim2012": "Sim et al. 2012 ([7])", "baseline": "Baseline",
+IMPLIED = {"full": "Our model (full)", "sim2012": "Sim et al. 2012", "baseline": "Baseline",
            "instr": "Baseline + instr.", "instr_queue_even": "Baseline + instr. + queuing (even)",
            "queue_mapped": "Baseline + queuing (mapping)"}
 """Each variant's row in :func:`gpumodels.huang_li.book.implied_errors` (the mean error the printed gains imply)."""

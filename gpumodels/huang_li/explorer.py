@@ -68,7 +68,7 @@ def explorer(benchmark: str = "neuralnet"):
     bench.observe(new_bench, names="value")
     test.observe(update, names="value")
     new_bench()
-    return W.VBox([bench, test, out])
+    return widgets.explorer_box([bench, test], out)
 
 
 def evaluation_html(variant: str = "full", benchmark: str = "neuralnet") -> str:
@@ -108,4 +108,4 @@ def evaluation_explorer(variant: str = "full", benchmark: str = "neuralnet"):
     var.observe(update, names="value")
     bench.observe(update, names="value")
     update()
-    return W.VBox([var, bench, out])
+    return widgets.explorer_box([var, bench], out)

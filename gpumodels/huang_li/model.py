@@ -40,7 +40,7 @@ from .kernels import Kernel, Trace
 
 VARIANTS: Mapping[str, Mapping[str, str]] = {
     "sim2012": {"instructions": "executed", "dram": "constant", "overlap": "f_overlap",
-                "label": "Sim et al. 2012 ([7])"},
+                "label": "Sim et al. 2012"},
     "baseline": {"instructions": "executed", "dram": "constant", "overlap": "eq11", "label": "Baseline"},
     "instr": {"instructions": "issued", "dram": "constant", "overlap": "eq11",
               "label": "Baseline + instr. replay & addr. mode"},

@@ -196,10 +196,13 @@ def curves(models, p: Params, alpha, n=None):
     return pd.concat(frames, ignore_index=True)
 
 
-def plot_panel(ax, models, p: Params, alpha, with_reference: bool = True, title: str | None = None):
+def plot_panel(ax, models, p: Params, alpha, with_reference: bool = True, title: str | None = None,
+               first_style: int = 0):
     """Throughput vs occupancy at one ``alpha``: models as lines, the simulated reference as open circles.
 
-    Adds per cycle per SM for α > 0, GB/s of loads at α = 0. Returns the :func:`curves` table.
+    Adds per cycle per SM for α > 0, GB/s of loads at α = 0. The ``i``-th model takes colour and
+    line style ``first_style + i`` of the palette (so that two panels can keep their models
+    apart). Returns the :func:`curves` table.
     """
     with_reference = check_flag("with_reference", with_reference)
     p = check_params(p)
@@ -210,12 +213,11 @@ def plot_panel(ax, models, p: Params, alpha, with_reference: bool = True, title:
     scale, unit, what = ((p.gbs_per_ipc, "GB/s", "memory throughput") if a == 0 else
                          (vk.WARP_SIZE, "adds/cycle/SM", "arithmetic throughput"))
     col = "ipc" if a == 0 else "adds"
-    styles = ["-", "--", "-.", ":"]
-    for i, (key, sub) in enumerate(table.groupby("key", sort=False)):
+    for i, (key, sub) in enumerate(table.groupby("key", sort=False), start=first_style):
         y = sub[col] * (scale if a == 0 else 1.0)
         marker = dict(marker=".", markersize=4) if key in SAMPLED else {}
         plotting.model(ax, sub.n, y, label=f"{LABELS[key]} (model)", color=plotting.PALETTE[i % 8],
-                       linestyle=styles[i % 4], **marker)
+                       linestyle=plotting.LINESTYLES[i % 8], **marker)
     if with_reference:
         ns = reference.occupancies(p)
         ref = reference.ipc(p, ns, a) * (scale if a == 0 else vk.WARP_SIZE * float(add_fraction(a)))
@@ -238,14 +240,16 @@ def plot_error_band(ax, model: str, p: Params, color: str, label: str):
 
 def plot_pair(models, p: Params, alpha, title: str):
     """The dissertation's two-panel layout: prior ``models`` (left) and Volkov's basic model (right) at one
-    ``alpha``, both against the simulated reference (:func:`plot_panel`). Returns the figure."""
+    ``alpha``, both against the simulated reference (:func:`plot_panel`), with one legend below
+    the panels. Returns the figure."""
     p = check_params(p)
     from .. import plotting
 
-    fig, axes = plotting.figure(1, 2, width=9.0, height=3.3, sharey=True)
-    for ax, ms, side in zip(axes, (models, ["volkov_basic"]), ("prior", "Volkov")):
-        plot_panel(ax, ms, p, alpha, title=f"{title}: {side}")
-        ax.legend(fontsize=7)
+    fig, axes = plotting.figure(1, 2, height=3.6, sharey=True)
+    for ax, ms, side, first in zip(axes, (models, ["volkov_basic"]), ("prior", "Volkov"), (0, len(models))):
+        plot_panel(ax, ms, p, alpha, title=f"{title}: {side}", first_style=first)
+    entries = {la: h for ax in axes for h, la in zip(*ax.get_legend_handles_labels())}
+    fig.legend(entries.values(), entries.keys(), loc="outside lower center", ncols=2)
     return fig
 
 
@@ -254,21 +258,26 @@ def plot_pair(models, p: Params, alpha, title: str):
 ERROR_COLORS = {"volkov_basic": 0, "volkov_refined": 2}
 
 
-def plot_error_panels(axes, panels, legend_loc: str = "upper left") -> None:
+def plot_error_panels(axes, panels, legend_loc: str = "outside lower center") -> None:
     """Figs. 7.11–7.13's layout: one panel per ``(title, [(model, gpu), …])`` of ``panels``, each
     model's band of quotients estimate / simulated reference over α (:func:`plot_error_band`),
-    with the line of agreement at 1 and α on a base-2 log axis."""
+    with the line of agreement at 1 and α on a base-2 log axis. Volkov's models keep their
+    colours (``ERROR_COLORS``); every other model is drawn in the fourth colour and is the
+    prior model the panel's title names. One legend for the figure, at ``legend_loc``."""
     from .. import plotting
 
-    for ax, (title, bands) in zip(np.ravel(axes), panels):
+    axes = np.ravel(axes)
+    for ax, (title, bands) in zip(axes, panels):
         for model, gpu in bands:
             color = plotting.PALETTE[ERROR_COLORS.get(model, 3)]
-            plot_error_band(ax, model, vk.params(gpu), color, f"{LABELS[model]} (model / simulated)")
+            name = LABELS[model] if model in ERROR_COLORS else "the prior model named in the title"
+            plot_error_band(ax, model, vk.params(gpu), color, f"{name} (model / simulated)")
         ax.axhline(1, color="0.3", linewidth=0.8)
         ax.set_xscale("log", base=2)
         plotting.label(ax, "arithmetic intensity α", "adds/load", "estimate / reference", "ratio",
                        title=title)
-        ax.legend(fontsize=7, loc=legend_loc)
+    entries = {la: h for ax in axes for h, la in zip(*ax.get_legend_handles_labels())}
+    axes[0].figure.legend(entries.values(), entries.keys(), loc=legend_loc)
 
 
 #: Chapter 7's printed worst errors, each (model, GPU, α, over- or underestimate, published
@@ -341,4 +350,4 @@ def plot_huang_bandwidth(axes, alpha_synthetic: float = 16, alpha_fermi: float =
         ax.axhline(0, color="0.5", linewidth=0.8)
         plotting.label(ax, "occupancy", "warps/SM", "arithmetic throughput", "adds/cycle/SM",
                        title=title)
-        ax.legend(fontsize=7)
+    axes[1].figure.legend(*axes[1].get_legend_handles_labels(), loc="outside lower center", ncols=2)

@@ -4,8 +4,8 @@ Every instruction of the workload depends on the previous one, so each is an int
 instruction. With ``n`` warps per scheduler (Kepler, Maxwell: four per SM; one elsewhere)::
 
     total_cycles = mem_lat + α·alu_lat
-    p            = (1 + α) / (mem_lat + α·alu_lat)                            (their Eq. 9)
-    IPC_mt       = n·(1 + α) / (total_cycles + NO)                            (their Eq. 7, typo fixed)
+    p            = (1 + α) / (mem_lat + α·alu_lat)          (their Eq. 9)
+    IPC_mt       = n·(1 + α) / (total_cycles + NO)          (their Eq. 7, typo fixed)
 
 Round-robin policy (their Eq. 10–11): ``NO = 0``. Greedy-then-oldest (their Eq. 12–16, with the
 max/min typos of Eq. 15–16 fixed as §7.6 says)::
@@ -19,11 +19,12 @@ issue rate on Maxwell. Such outputs are flagged (:mod:`gpumodels.prior.estimate`
 
 The bandwidth term (§7.7–7.8; their Eq. 17–23), meant for diverging accesses::
 
-    CPI_final       = CPI_mt + (MSHR_delay + Bandwidth_delay) / (1 + α)        (their Eq. 3, 17)
-    λ               = k·n·#cores / mem_lat     requests per cycle, k transactions per access (Eq. 23)
-    s               = clock · 128 B / pin bandwidth          cycles per transaction
-    ρ               = λ·s                                                          (their Eq. 22)
-    Bandwidth_delay = min(λ·s² / (2·(1 − ρ)), s·k·n·#cores / 2)                    (their Eq. 21)
+    CPI_final = CPI_mt + (MSHR_delay + Bandwidth_delay) / (1 + α)   (their Eq. 3, 17)
+    λ         = k·n·#cores / mem_lat        (Eq. 23; requests per cycle,
+                                             k transactions per access)
+    s         = clock · 128 B / pin bandwidth       (cycles per transaction)
+    ρ         = λ·s                                               (their Eq. 22)
+    Bandwidth_delay = min(λ·s² / (2·(1 − ρ)), s·k·n·#cores / 2)  (their Eq. 21)
 
 The extracted Eq. 21 is garbled (its first term reads ``s²/(2(1 − ρ))``). The reading above —
 the M/D/1 mean wait ``ρ·s/(2(1 − ρ))`` — is the one that reproduces every printed number: ρ ≈

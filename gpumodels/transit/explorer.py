@@ -54,6 +54,6 @@ def explorer(gpu: str = "C2075", precision: str = "DP"):
         tfig.draw(ax, **args())
         plotting.label(ax, "threads in MS, k", "threads/SM", "MS throughput", "GB/s per SM",
                        title=f"{m.gpu} {m.precision}: transit figure (model)")
-        ax.legend(fontsize=7)
+        ax.legend()
 
     return widgets.figure_explorer([n, Z, R, M], lambda: summary_html(**args()), draw, height=3.6)

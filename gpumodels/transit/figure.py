@@ -87,29 +87,29 @@ def demand_and_supply(axes, machine, n_max: int = 2000) -> float:
     plotting.model(a, x, np.minimum(x, m.M), label="G(x) = min(x, M) (model)")
     a.axvline(m.M, color="0.5", linewidth=0.8, linestyle=":")
     plotting.label(a, "threads in CS, x", "threads/SM", "CS service demand", "busy lanes",
-                   title="Fig. 3-A analogue: CS demand")
+                   title="CS demand")
     for Z, col in ((1.0, plotting.PALETTE[1]), (2.0, plotting.PALETTE[2])):
         plotting.model(b, x, demand(x, m.model_Z(Z), m.M), color=col,
                        label=f"g(x), Z = {Z:g} instr/B (model)")
     plotting.label(b, "threads in CS, x", "threads/SM", "MS service demand", "GB/s per SM",
-                   title="Fig. 3-B analogue: demand on memory")
+                   title="MS demand")
     k = np.arange(0, n_max + 1)
-    plotting.model(c, k, supply(k, m.R, m.k_delta), label="roofline f(k) (model, Fig. 4-B)")
+    plotting.model(c, k, supply(k, m.R, m.k_delta), label="roofline f(k) (model)")
     plotting.model(c, k, closed_network_supply(k, m.R, m.k_delta), linestyle="--",
-                   label="closed-network curve (queueing theory, Fig. 4-A)")
+                   label="closed-network curve (queueing theory, model)")
     c.plot([m.k_delta], [m.R], "s", mfc="white", mec="black", ms=7)
     c.annotate("δ", (m.k_delta, m.R), textcoords="offset points", xytext=(4, -14))
     plotting.label(c, "threads in MS, k", "threads/SM", "MS service supply", "GB/s per SM",
-                   title="Fig. 4 analogue: MS supply")
-    zoom = c.inset_axes([0.45, 0.22, 0.5, 0.4])
+                   title="MS supply")
+    zoom = c.inset_axes([0.45, 0.36, 0.5, 0.36])
     near = k[(k > m.k_delta - 150) & (k < m.k_delta + 150)]
     zoom.plot(near, supply(near, m.R, m.k_delta), color=plotting.PALETTE[0])
     zoom.plot(near, closed_network_supply(near, m.R, m.k_delta), "--", color=plotting.PALETTE[1])
-    zoom.set_title("near δ", fontsize=7)
-    zoom.tick_params(labelsize=6)
+    zoom.set_title("near δ")
+    zoom.locator_params(nbins=3)
     for ax in (a, b):
-        ax.legend(fontsize=7, loc="lower right")
-    c.legend(fontsize=7, loc="upper left")
+        ax.legend(loc="lower right")
+    c.legend(loc="lower right")
     return float(1 - closed_network_supply(int(m.k_delta), m.R, m.k_delta) / m.R)
 
 
@@ -127,25 +127,30 @@ LEVER_CASES = (
 
 def levers(axes, machine, cases=LEVER_CASES):
     """Figs. 11–16: for each case, the transit figure before (grey) and after the lever (blue),
-    one panel each; returns a table of the bounds and the MS and CS throughputs before and
-    after (CS throughput = Z × MS throughput, with the raised Z after a Z lever)."""
+    one panel each, titled with the bound and the lever, and one legend for the figure below the
+    panels; returns a table of the bounds and the MS and CS throughputs before and after (CS
+    throughput = Z × MS throughput, with the raised Z after a Z lever)."""
     import pandas as pd
+    from matplotlib.lines import Line2D
 
     from .model import raised
 
     rows = []
     for ax, (name, story, n, Z, lever, f) in zip(np.ravel(axes), cases):
         p = machine.inputs(n, Z)
-        b = draw(ax, **p, color="0.55", label=f"before: {equilibrium(**p).bound} bound",
-                 marks=False, brief=True)
+        b = draw(ax, **p, color="0.55", marks=False, brief=True)
         a = draw(ax, **raised(**p, direction=lever, factor=f), color=plotting.PALETTE[0],
-                 brief=True, label=f"after {lever} × {f:g}")
+                 brief=True)
         cs_b, cs_a = Z * b.ms_throughput, Z * (f if lever == "Z" else 1) * a.ms_throughput
-        label_axes(ax, f"{name} analogue — {story}")
+        label_axes(ax, story.replace(f"raise {lever}", f"raise {lever} × {f:g}"))
         ax.set_xlim(0, n * (f if lever == "n" else 1))
-        ax.legend(fontsize=7, loc="lower right")
         rows.append({"figure": name, "lever": f"{lever} × {f:g}", "bound before": b.bound,
                      "bound after": a.bound,
                      "MS before → after (GB/s per SM)": f"{b.ms_throughput:.2f} → {a.ms_throughput:.2f}",
                      "CS before → after (G instr/s per SM)": f"{cs_b:.2f} → {cs_a:.2f}"})
+    handles = [Line2D([], [], color="0.55", label="before the lever (f solid, g dashed)"),
+               Line2D([], [], color=plotting.PALETTE[0], label="after the lever"),
+               Line2D([], [], color="black", marker="X", linestyle="none", markersize=8,
+                      label="equilibrium")]
+    np.ravel(axes)[0].figure.legend(handles=handles, loc="outside lower center", ncols=3)
     return pd.DataFrame(rows)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import plotting, published
+from ..errors import UnknownNameError
 from ..reproduce.volkov import ADD_IPC_KEYS
 from .bounds import fig_3_2_trace, littles_law, worked_example_inputs, table_3_1
 from .parameters import measured_occupancies
@@ -41,10 +42,10 @@ def littles_law_examples(a1, a2, cycles: int = 120) -> None:
     for conc_t, label, style in ((mem, "loads, mean so far", "-"), (alu, "adds, mean so far", "--")):
         plotting.simulated(a2, t[1:], np.cumsum(conc_t)[:-1] / t[1:], label=label,
                            marker=None, linestyle=style)
-    a2.set_ylim(0, 3.5)
+    a2.set_ylim(0, 4.5)                            # the legend sits above the lines
     plotting.label(a2, "time", "cycles", "instructions in execution", "per SM",
-                   title="Fig. 3.2 (simulated): 3 warps")
-    a2.legend(loc="upper right", fontsize=8)
+                   title="3 warps, load then add (simulated)")
+    a2.legend(loc="upper right")
 
 
 def needed_occupancy_by_generation(ax, P: dict[str, Params]) -> None:
@@ -62,14 +63,15 @@ def needed_occupancy_by_generation(ax, P: dict[str, Params]) -> None:
         plotting.published(ax, x, meas[column], label=f"measured {what}",
                            color=color)
     ax.set_xticks(x, [f"{g}\n{P[g].product}" for g in P])
-    ax.legend(fontsize=7)
-    plotting.label(ax, "GPU", "generation", "occupancy needed", "warps/SM",
-                   title="Fig. 4.2: occupancy needed to hide arithmetic vs memory latency")
+    ax.set_ylim(0, 1.6 * ax.get_ylim()[1])         # room for the legend above the data
+    ax.legend(loc="upper left", ncols=2)
+    plotting.label(ax, "GPU", plotting.CATEGORICAL, "occupancy needed", "warps/SM",
+                   title="occupancy needed to hide arithmetic vs memory latency")
 
 
 def cusp_every_gpu(axes, P: dict[str, Params], g80_two_term: Params, fraction: float = 0.9) -> None:
     """Fig. 4.6: occupancy for ``fraction`` of the peak against α, basic and refined model, one
-    panel per GPU (``axes`` has at least ``len(P)`` panels; a spare last panel is switched off).
+    panel per GPU (``axes`` has at least ``len(P)`` panels; a spare last panel holds the legend).
     On the G80 the refined model with the two-term latency fit is drawn too."""
     alpha = np.geomspace(1 / 8, 2048, 600)
     pct = f"{fraction:.0%}"
@@ -77,46 +79,59 @@ def cusp_every_gpu(axes, P: dict[str, Params], g80_two_term: Params, fraction: f
         plotting.model(ax, alpha, needed_occupancy(q, alpha, fraction), color="k",
                        linestyle="--", linewidth=1, label=f"basic, {pct}")
         plotting.model(ax, alpha, refined_needed_occupancy(q, alpha, fraction), color="0.55",
-                       linewidth=3.5, label=f"refined, {pct}")
+                       linestyle="-", linewidth=3.5, label=f"refined, {pct}")
         if g == "G80":
             plotting.model(ax, alpha, refined_needed_occupancy(g80_two_term, alpha, fraction),
-                           color=plotting.generation_color("G80"), linewidth=1.2,
-                           label="refined, two-term fit")
-        ax.axhline(q.max_warps_per_sm, color="0.6", linestyle=":", linewidth=1)
+                           color=plotting.generation_color("G80"), linestyle="-.", linewidth=1.2,
+                           label="refined, two-term fit (G80)")
+        ax.axhline(q.max_warps_per_sm, color="0.6", linestyle=":", linewidth=1,
+                   label="warps an SM can hold")
         ax.set_xscale("log")
         ax.set_ylim(0, 1.15 * q.max_warps_per_sm)
         plotting.label(ax, "α", "adds per load", "occupancy needed", "warps/SM",
                        title=f"{g} ({q.product})")
-    axes.flat[0].legend(fontsize=7)
-    if axes.size > len(P):
+    if axes.size > len(P):                  # the legend goes into the spare last panel
         axes.flat[-1].set_axis_off()
+        axes.flat[-1].legend(*axes.flat[0].get_legend_handles_labels(), loc="center")
+    else:
+        axes.flat[0].legend()
 
 
-def cusp_mixes(axes, P: dict[str, Params], fraction: float = 0.9) -> None:
-    """Figs. 4.8 (row 0, SFU mixes) and 4.9 (row 1, shared-memory mixes): occupancy for
-    ``fraction`` of the peak against α, one column per GPU; on Maxwell also the variant with
-    Volkov's extra issue cycles (§4.7)."""
+def cusp_mixes(axes, P: dict[str, Params], kind: str, fraction: float = 0.9) -> None:
+    """Fig. 4.8 (``kind="sfu"``, adds with SFU instructions) or Fig. 4.9 (``kind="shared"``, adds
+    with shared-memory loads): occupancy for ``fraction`` of the peak against α, one panel of
+    ``axes`` per GPU of ``P`` on which §4.7 defines the mix (the shared-memory mix is not defined
+    on G80 and GT200); on Maxwell also the variant with Volkov's extra issue cycles (§4.7).
+    Spare panels are switched off."""
     alpha = np.geomspace(1 / 32, 1024, 500)
-    for row, kind in enumerate(("sfu", "shared")):
-        for ax, g in zip(axes[row], P):
-            ax.set_xscale("log")
-            if kind == "shared" and g in ("G80", "GT200"):
-                ax.text(0.5, 0.5, "mix not defined\n(§4.7)", ha="center", va="center",
-                        transform=ax.transAxes)
-            else:
-                q = mix_params(g, kind)
-                plotting.model(ax, alpha, needed_occupancy(q, alpha, fraction), color="0.45",
-                               linewidth=2.5)
-                if g == "Maxwell":
-                    qi = mix_params(g, kind, issue_costs=True)
-                    plotting.model(ax, alpha, needed_occupancy(qi, alpha, fraction),
-                                   color=plotting.generation_color(g), linestyle="--",
-                                   linewidth=1.2,
-                                   label=f"{qi.mem_issue:.0f} issue cycles per {kind} op")
-                    ax.legend(fontsize=7)
-            ax.set_ylim(0, 1.1 * P[g].max_warps_per_sm)
-            plotting.label(ax, "α", "adds per op", "occupancy needed", "warps/SM",
-                           title=f"{g}: adds + {kind}")
+    if kind not in ("sfu", "shared"):
+        raise UnknownNameError(f"kind must be one of 'sfu', 'shared' (Figs. 4.8, 4.9), got {kind!r}")
+    mixes = {}
+    for g in P:
+        try:
+            mixes[g] = mix_params(g, kind)
+        except UnknownNameError:            # a wrong name is the caller's error, not a gap
+            raise
+        except ValueError:                  # the shared-memory mix is not a §4.7 mix on G80/GT200
+            continue
+    axes = np.ravel(axes)
+    if len(axes) < len(mixes):
+        raise ValueError(f"axes must have a panel per GPU with this mix ({len(mixes)}), got {len(axes)}")
+    for ax, (g, q) in zip(axes, mixes.items()):
+        ax.set_xscale("log")
+        plotting.model(ax, alpha, needed_occupancy(q, alpha, fraction), color="0.45",
+                       linestyle="-", linewidth=2.5, label="1 issue cycle per op")
+        if g == "Maxwell":
+            qi = mix_params(g, kind, issue_costs=True)
+            plotting.model(ax, alpha, needed_occupancy(qi, alpha, fraction),
+                           color=plotting.generation_color(g), linestyle="--", linewidth=1.2,
+                           label=f"{qi.mem_issue:.0f} issue cycles per op")
+            ax.legend(loc="upper right")
+        ax.set_ylim(0, 1.1 * P[g].max_warps_per_sm)
+        plotting.label(ax, "α", "adds per op", "occupancy needed", "warps/SM",
+                       title=f"{g}: adds + {'SFU' if kind == 'sfu' else 'shared'}")
+    for ax in axes[len(mixes):]:
+        ax.set_axis_off()
 
 
 def warp_lifetimes(fig, axes, trace, occ, windows: dict[str, tuple[float, float]]) -> None:
@@ -130,18 +145,14 @@ def warp_lifetimes(fig, axes, trace, occ, windows: dict[str, tuple[float, float]
             ax.hlines(row, max(trace.warp_start[w], lo), min(trace.warp_end[w], hi),
                       color=plotting.PALETTE[0], lw=0.8)
         ax.set_xlim(lo, hi)
-        plotting.label(ax, "time", "cycles", "warp (by start time)", "index",
+        ax.locator_params(axis="x", nbins=4)
+        plotting.label(ax, "time", "cycles", "warp, in order of start", "warps",
                        title=f"{name}: warp lifetimes (simulated)")
-    grid = axes[1][0].get_gridspec()
-    for a in axes[1]:
-        a.remove()
-    ax = fig.add_subplot(grid[1, :])
-    ax.step(occ.time, occ.warps, where="post", color=plotting.PALETTE[0], lw=0.8,
-            label="occupancy (simulated)")
+    ax = plotting.merge_row(axes, 1)
+    ax.step(occ.time, occ.warps, where="post", color=plotting.PALETTE[0], lw=0.8)
     for name, (lo, hi) in windows.items():
         ax.axvspan(lo, hi, color="0.85", zorder=0)
         ax.text((lo + hi) / 2, 4, name, ha="center")
     ax.set_ylim(0, 70)
     plotting.label(ax, "time", "cycles", "occupancy", "warps/SM",
-                   title="Occupancy tracked from the timestamps")
-    ax.legend(loc="lower right")
+                   title="occupancy tracked from the timestamps (simulated)")

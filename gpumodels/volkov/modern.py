@@ -327,6 +327,9 @@ MODELS = ("hong_kim2009", "baghsorkhi2010", "zhang_owens2011", "zhang_owens2011_
 EXCLUDED = {"volkov_refined": "needs a Table 6.5 fit of latency under load, which no public source gives"}
 
 #: α grid of :func:`needed_occupancy` and :func:`cusp`: 0, then 2^(k/4) from 1/4 to 1024, then ∞.
+#: (51 values; the array's repr would only repeat this.)
+#:
+#: :meta hide-value:
 CUSP_ALPHAS = np.concatenate(([0.0], 2.0 ** np.arange(-2.0, 10.0 + 1e-9, 0.25), [np.inf]))
 
 #: Models that take only α > 0 (the CUDA guide's estimate divides by α).
@@ -510,7 +513,8 @@ def plot_models(axes, name: str, alphas=(0.0, 1.0, 4.0, 16.0, 64.0, np.inf), mod
             ax.fill_between(n, lo, hi, color=st["color"], alpha=0.18, linewidth=0)
             ax.plot(n, _quiet_ipc(m, p, n, a), linewidth=1.1, label=f"{label(m)} (model)", **st)
         ax.set_xlim(0, p.max_warps_per_sm)
-        plotting.label(ax, "occupancy", "warps/SM", "instruction throughput", "IPC/SM", title=f"α = {a:g}")
+        plotting.label(ax, "occupancy", "warps/SM", "instruction throughput", "IPC/SM",
+                       title=f"α = {'∞' if np.isinf(a) else f'{a:g}'}")
     return skipped
 
 
@@ -532,8 +536,7 @@ def plot_needed(ax, name: str, models=MODELS, fraction: float = 0.9) -> None:
     ax.axhline(p.max_warps_per_sm, color="0.3", linestyle=":", linewidth=1, label="warps an SM can hold")
     ax.set_xscale("log", base=2)
     ax.set_ylim(0, 2 * p.max_warps_per_sm)
-    plotting.label(ax, "arithmetic intensity α", "adds/load", f"occupancy for {fraction:.0%} of peak", "warps/SM",
-                   title=p.gpu)
+    plotting.label(ax, "α", "adds/load", f"occupancy, {fraction:.0%} of peak", "warps/SM", title=p.gpu)
 
 
 def model_pivot(rows: list[dict], quantity: str, digits: int = 0):
@@ -665,7 +668,7 @@ def plot_needed_warps(ax, table) -> None:
     limit = table["max warps/SM"].to_numpy()
     ax.step(np.append(x, x[-1] + 1) - 0.5, np.append(limit, limit[-1]), where="post", color="0.3",
             linestyle=":", label="warps an SM can hold")
-    ax.set_xticks(x, table.index, rotation=30, fontsize=8)
-    plotting.label(ax, "GPU", "name", "occupancy needed", "warps/SM",
+    ax.set_xticks(x, table.index, rotation=30)
+    plotting.label(ax, "GPU", plotting.CATEGORICAL, "occupancy needed", "warps/SM",
                    title="Little's law at α = 0 and for adds")
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(loc="upper left")
