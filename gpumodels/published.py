@@ -241,19 +241,19 @@ def plot_counts(ax, board=None) -> None:
     ax.legend(loc="lower right")
 
 
-COMPACT_COLUMNS = ("status", "quantity", "unit", "printed", "computed", "difference", "tolerance")
+COMPACT_COLUMNS = ("status", "quantity (unit)", "printed", "computed", "difference", "tolerance")
 """The columns of :func:`compact`, status first."""
 
 
 def compact(board, *, note: bool = False, extra: Mapping[str, object] | None = None) -> Table:
     """A :func:`scoreboard` table for reading (a :class:`gpumodels.tables.Table`, indexed by key).
 
-    Status first, the quantity in full, its unit, the printed text as printed, and the computed
+    Status first, the quantity in full with its unit, the printed text as printed, and the computed
     value, difference and tolerance at the printed precision (one decimal more for the
     difference and the tolerance, so that a row just outside shows why); a printed fraction or
     wording ("1/6 IPC", "nearly twice") gives no precision, so those rows show three significant
-    digits (two for the difference and the tolerance). ``note=True`` adds
-    each row's reason; ``extra`` adds columns (name -> values, one per row, shown as given).
+    digits (two for the difference and the tolerance). ``note=True`` shows each row's reason in
+    place of the difference and the tolerance (the table must still fit the column); ``extra`` adds columns (name -> values, one per row, shown as given).
     """
     rows = []
     for r in board.itertuples():
@@ -263,14 +263,16 @@ def compact(board, *, note: bool = False, extra: Mapping[str, object] | None = N
                       significant_places(r.tolerance, 2))
         else:
             places = (d, d + 1, d + 1)
-        rows.append({"key": r.key, "status": r.status, "quantity": r.quantity, "unit": r.unit,
+        rows.append({"key": r.key, "status": r.status,
+                     "quantity (unit)": f"{r.quantity} ({r.unit})" if r.unit else r.quantity,
                      "printed": r.printed_text, "computed": number(r.computed, places[0]),
                      "difference": number(r.difference, places[1], signed=True),
                      "tolerance": "±" + number(r.tolerance, places[2])})
     import pandas as pd
 
     out = pd.DataFrame(rows, columns=["key", *COMPACT_COLUMNS]).set_index("key")
-    if note:
+    if note:            # the reason takes the room of the difference and the tolerance
+        out = out.drop(columns=["difference", "tolerance"])
         out["note"] = list(board["note"])
     for name, values in (extra or {}).items():
         values = list(values)

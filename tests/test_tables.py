@@ -65,7 +65,7 @@ def test_compact_puts_status_first_and_formats_at_printed_precision():
     assert (row.status, row.printed, row.computed, row.difference, row.tolerance) == (
         "reproduced", "0.25", "0.25", "0", "±0.005")
     with_note = published.compact(board, note=True, extra={"mine": ["x"] * len(board)})
-    assert list(with_note.frame.columns)[-2:] == ["note", "mine"]
+    assert list(with_note.frame.columns) == ["status", "quantity (unit)", "printed", "computed", "note", "mine"]
     with pytest.raises(ValueError, match="one value per row"):
         published.compact(board, extra={"mine": ["x"]})
 
