@@ -54,11 +54,13 @@ notebooks: $(STAMP) $(KERNEL_CONFIG)
 
 # JupyterLab on copies of the chapters in _build/lab: running and saving them there never changes
 # the committed notebooks in book/ (whose stored outputs nbval compares). Existing copies are
-# kept (cp -n), so a reader's edits survive; delete _build/lab for fresh ones.
+# kept (cp -n), so a reader's edits survive; delete _build/lab for fresh ones. LAB_ARGS passes
+# options to JupyterLab (e.g. LAB_ARGS=--allow-root in a container that runs as root).
+LAB_ARGS ?=
 lab: $(STAMP) $(KERNEL_CONFIG)
 	mkdir -p _build/lab
 	cp -n book/*.ipynb _build/lab/
-	$(BIN)/jupyter lab --notebook-dir=_build/lab
+	$(BIN)/jupyter lab --notebook-dir=_build/lab $(LAB_ARGS)
 
 # Optional browser check of the built book (not part of `make test`; its browser-free rules run
 # there as tests/test_html.py): math that MathJax did not typeset or raw LaTeX, images shrunk or
