@@ -341,20 +341,22 @@ def plot_littles_law(axes, names: list[str] | None = None) -> None:
     f = [x.features() for x in m]
     x = np.arange(len(names))
     a, b, c = axes
-    # (axes, offset, bar width, model values, label, colour index, measured values, label, colour)
+    # (axes, offset, bar width, model values, label, colour index, measured values, label); each
+    # quantity has its own colour, shared by its model bars and the paper's measured diamonds
     panels = [
         (a, -0.2, 0.4, [d["l_pipe"] for d in law], "L_Pipe, Little's law (model)", 0,
-         [v.l_pipe for v in f], "L_Pipe (paper's measurements)", "black"),
-        (a, 0.2, 0.4, [d["n_ppipe"] / WARP_SIZE for d in law], "N_PPipe / 32, Little's law (model)", 1,
-         [v.n_ppipe / WARP_SIZE for v in f], "N_PPipe / 32 (paper's measurements)", plotting.PALETTE[3]),
-        (b, 0.0, 0.5, [d["cp_oo"] for d in law], "Cp_One-One = k·f / alu_lat (model)", 0,
-         [v.cp_oo for v in m], "Cp_One-One (paper's measurements)", "black"),
-        (c, 0.0, 0.5, [d["t_thread_delay_max"] for d in law], "SMs × block slots (model bound)", 2,
-         [v.t_thread_delay for v in f], "T_Thread_Delay (paper's measurements)", "black"),
+         [v.l_pipe for v in f], "L_Pipe (paper's measurements)"),
+        (a, 0.2, 0.4, [d["n_ppipe"] / WARP_SIZE for d in law], "N_PPipe / 32, Little's law (model)", 3,
+         [v.n_ppipe / WARP_SIZE for v in f], "N_PPipe / 32 (paper's measurements)"),
+        (b, 0.0, 0.5, [d["cp_oo"] for d in law], "Cp_One-One = k·f / alu_lat (model)", 2,
+         [v.cp_oo for v in m], "Cp_One-One (paper's measurements)"),
+        (c, 0.0, 0.5, [d["t_thread_delay_max"] for d in law], "SMs × block slots (model bound)", 4,
+         [v.t_thread_delay for v in f], "T_Thread_Delay (paper's measurements)"),
     ]
-    for ax, dx, w, model, mlabel, mcol, meas, plabel, pcol in panels:
-        ax.bar(x + dx, model, w, color=plotting.PALETTE[mcol], alpha=0.6, label=mlabel)
-        plotting.published(ax, x + dx, meas, label=plabel, color=pcol)
+    for ax, dx, w, model, mlabel, col, meas, plabel in panels:
+        ax.bar(x + dx, model, w, color=plotting.PALETTE[col], alpha=0.35, label=mlabel)
+        plotting.published(ax, x + dx, meas, label=plabel, color=plotting.PALETTE[col],
+                           markersize=8, markeredgewidth=1.8)
     gpu = plotting.CATEGORICAL
     plotting.label(a, "GPU", gpu, "pipeline feature", "warps or ratio", title="L_Pipe and N_PPipe")
     plotting.label(b, "GPU", gpu, "one-thread computing power", "GFLOP/s", title="Cp_One-One")
