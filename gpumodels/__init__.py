@@ -22,6 +22,6 @@ transit    Li et al. (2015): the Transit flow-balance model, machine points, Rod
 
 __version__ = "0.1.0"
 
-from . import hardware, occupancy, published  # noqa: F401  (plotting/widgets import matplotlib/ipywidgets lazily)
+from . import hardware, occupancy, published  # noqa: F401  (matplotlib loads with the ground module plotting; ipywidgets only when an explorer is built)
 
 __all__ = ["hardware", "occupancy", "published", "__version__"]

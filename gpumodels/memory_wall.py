@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import check_real
+from . import plotting
 
 _FILE = "geforce_memory_wall.csv"
 
@@ -71,8 +72,6 @@ def plot_trend(ax, df, trend: dict[str, dict], drawn: int = 2) -> None:
     type; TITAN V and data-centre parts apart, not fitted) with the first ``drawn`` fitted
     trends of ``trend`` (from :func:`fits`) over their own spans; the legend goes below the axes."""
     import pandas as pd
-
-    from . import plotting
 
     colors = dict(zip(MEMORY_TYPES, plotting.PALETTE))
     gf = df[df.line == "GeForce"]

@@ -47,6 +47,7 @@ from ._data import read_rows
 from .errors import OutsideDomainError, UnknownNameError
 from ._validate import check_real, finite_result
 from .occupancy import WARP_SIZE
+from . import plotting
 
 PARAMETERS = ("cp_aa", "cp_oa", "cp_ao", "cp_oo", "gmb_aa", "gmb_oa", "gmb_ao", "gmb_oo")
 """The eight parameters, computing power (GFLOP/s) then bandwidth (GB/s), All/One = blocks/threads."""
@@ -333,8 +334,6 @@ def plot_littles_law(axes, names: list[str] | None = None) -> None:
     """Little's-law predictions (bars, model) beside the paper's measured features (diamonds)
     for each GPU: L_Pipe and N_PPipe/32 (``axes[0]``), Cp_One-One (``axes[1]``) and
     T_Thread_Delay against its concurrency bound (``axes[2]``), with one legend below the panels."""
-    from . import plotting
-
     names = list(names or gpus())
     law = [littles_law(g) for g in names]
     m = [measured(g) for g in names]

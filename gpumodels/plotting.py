@@ -27,6 +27,7 @@ import re
 
 import matplotlib as mpl
 
+from ._validate import check_int, check_real
 from .errors import UnknownNameError
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -108,8 +109,6 @@ def figure(nrows: int = 1, ncols: int = 1, *, width: float | None = None, height
     for several.
     """
     import matplotlib.pyplot as plt
-
-    from ._validate import check_int, check_real
 
     nrows = check_int("nrows", nrows, 1, 12)
     ncols = check_int("ncols", ncols, 1, 12)

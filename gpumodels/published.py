@@ -21,6 +21,7 @@ from ._data import read_rows
 from .tables import Table, decimals, number, significant_places
 from .errors import UnknownNameError
 from ._validate import check_real
+from . import plotting
 
 _FILE = "published/published_values.csv"
 _INPUTS = "published/printed_inputs.csv"
@@ -188,13 +189,6 @@ def counts(board=None):
     return t
 
 
-def front_page_lines(board=None) -> list[str]:
-    """One sentence per paper: "N of M printed values reproduced, K outside (explained), L not derivable"."""
-    t = counts(board)
-    return [f"{p}: {r.reproduced} of {r.total} printed values reproduced, {r.outside} outside (explained), "
-            f"{r['not derivable']} not derivable" for p, r in t.iterrows()]
-
-
 def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -> str:
     """The front page's scoreboard as a MyST Markdown table: one row per paper and a total row.
 
@@ -223,8 +217,6 @@ def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -
 
 def plot_counts(ax, board=None) -> None:
     """Horizontal stacked bars, one per paper: reproduced, outside (explained), not derivable."""
-    from . import plotting
-
     t = counts(board)
     papers = list(t.index)[::-1]
     left = [0] * len(papers)

@@ -17,6 +17,7 @@ import base64
 import html
 import io
 from functools import lru_cache
+from . import plotting
 
 
 def table_html(rows: list[tuple[str, str, str]], header: tuple[str, str, str]) -> str:
@@ -27,6 +28,29 @@ def table_html(rows: list[tuple[str, str, str]], header: tuple[str, str, str]) -
     body = "".join("<tr>" + "".join(f"<td style='text-align:left'>{html.escape(str(c))}</td>" for c in r) + "</tr>"
                    for r in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+SOLUTION_HEADER = ("try", "change", "what you see")
+"""The columns of a chapter's Try-it solutions (:func:`solutions`)."""
+
+
+class Solutions:
+    """A chapter's Try-it solutions: an HTML table in a notebook, aligned text elsewhere."""
+
+    def __init__(self, rows: list[tuple[str, str, str]]):
+        self.rows = [tuple(str(c) for c in r) for r in rows]
+
+    def _repr_html_(self) -> str:
+        return table_html(self.rows, SOLUTION_HEADER)
+
+    def __repr__(self) -> str:
+        return "\n".join(" | ".join(r) for r in [SOLUTION_HEADER, *self.rows])
+
+
+def solutions(rows: list[tuple[str, str, str]]) -> Solutions:
+    """A chapter's Try-it solutions as one displayable table: one row per (item number, change,
+    what the reader sees) under :data:`SOLUTION_HEADER`."""
+    return Solutions(rows)
 
 
 STATIC_NOTE = ("Interactive explorer: a picture of it at its default settings. Run the chapter in "
@@ -86,8 +110,6 @@ def explorer_box(controls, html_out, *, layout=None, plot_out=None, draw=None, w
         if draw is not None:
             import matplotlib.pyplot as plt
 
-            from . import plotting
-
             fig, ax = plotting.figure(width=width, height=height)
             draw(ax)
             buf = io.BytesIO()
@@ -108,8 +130,6 @@ def figure_explorer(controls, summary, draw, *, layout=None, width: float = 6.0,
     ``layout`` (default: the controls, one per line) is what sits above the HTML."""
     import ipywidgets as W
     import matplotlib.pyplot as plt
-
-    from . import plotting
 
     html_out, plot_out = W.HTML(), W.Output()
 

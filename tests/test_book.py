@@ -12,6 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 from toc_notebooks import toc_entries  # noqa: E402
+import html_rules  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "book").rglob("*.ipynb"))
 
@@ -61,27 +62,20 @@ def test_notebook_committed_executed_and_clean(nb):
                              src), "notebooks use public gpumodels names only"
 
 
-REPR_SIGNS = re.compile(
-    r"dtype: \w+|\b0\.0+e[+-]00\b|object at 0x|<IPython\.|\b[A-Z]\w*Box\(children=|^\s*[({\[].*[)}\]]\s*$",
-    re.M)
-"""What a raw Python repr looks like in an output: a pandas Series' dtype line, a zero printed as
-0.000000e+00, an object's address, IPython or widget reprs, a line that is a bare tuple, dict or list."""
-
-
 def output_problems(cell: dict) -> list[str]:
     """Raw Python reprs among a code cell's outputs: a result shown only as text/plain (a bare
-    value; results are tables, figures or sentences), or text with one of :data:`REPR_SIGNS`."""
+    value; results are tables, figures or sentences), or text that ``tools/html_rules.py`` (the
+    rules the built-HTML checks apply) finds noisy: a dtype line, a zero as 0.000000e+00, an
+    object's address, IPython, widget or array reprs, a bare tuple or dict."""
     problems = []
     for o in cell.get("outputs", []):
         data = o.get("data", {})
         if o["output_type"] in ("execute_result", "display_data") and set(data) <= {"text/plain"}:
             problems.append(f"a bare value shown as text: {''.join(data.get('text/plain', ''))[:60]!r}")
-        text = "".join(o.get("text", "")) if o["output_type"] == "stream" else ""
+        if o["output_type"] == "stream":
+            problems += html_rules.output_noise("".join(o.get("text", "")), plain=True)
         if "text/html" in data:
-            text += "".join(data["text/html"]).split("base64,")[0]
-        m = REPR_SIGNS.search(text)
-        if m:
-            problems.append(f"looks like a Python repr: {m.group(0)[:60]!r}")
+            problems += html_rules.output_noise("".join(data["text/html"]).split("base64,")[0], plain=False)
     return problems
 
 

@@ -83,10 +83,12 @@ def test_targets_of_issue_19(board):
     assert (counts.total == counts.reproduced + counts.outside + counts["not derivable"]).all()
 
 
-def test_front_page_lines(board):
-    lines = published.front_page_lines(board)
-    assert len(lines) == 5
-    assert all(" printed values reproduced, " in s and "outside (explained)" in s for s in lines)
+def test_front_page_table(board):
+    lines = published.front_page_markdown(board).splitlines()
+    rows = lines[2:-1]                       # header, alignment, one row per paper, total
+    assert len(rows) == 5
+    assert "| reproduced |" in lines[0] and "| outside (explained) |" in lines[0]
+    assert all(r.count("|") == lines[0].count("|") for r in rows)
 
 
 def test_producers_are_named_and_keys_produced_once():

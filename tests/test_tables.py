@@ -125,3 +125,11 @@ def test_plotting_explorer_picture_holds_its_figure_as_png():
     png = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", html).group(1))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Kepler" in html
+
+
+def test_solutions_table_has_the_three_columns_and_escapes():
+    from gpumodels import widgets
+
+    html = widgets.solutions([("1", "α = 8", "a < b")])._repr_html_()
+    assert [h for h in widgets.SOLUTION_HEADER if h in html] == list(widgets.SOLUTION_HEADER)
+    assert "a &lt; b" in html and html.count("<tr>") == 2

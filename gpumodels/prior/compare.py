@@ -30,6 +30,7 @@ from .huang_2014 import huang2014
 from .sim_2012 import sim2012
 from .zhang_owens_2011 import simulated_curves, zhang_owens2011
 from ..errors import UnknownNameError
+from .. import plotting
 
 
 MAX_GRID_POINTS = 100_000
@@ -206,8 +207,6 @@ def plot_panel(ax, models, p: Params, alpha, with_reference: bool = True, title:
     """
     with_reference = check_flag("with_reference", with_reference)
     p = check_params(p)
-    from .. import plotting
-
     a = float(alpha)
     table = curves(models, p, a)
     scale, unit, what = ((p.gbs_per_ipc, "GB/s", "memory throughput") if a == 0 else
@@ -243,8 +242,6 @@ def plot_pair(models, p: Params, alpha, title: str):
     ``alpha``, both against the simulated reference (:func:`plot_panel`), with one legend below
     the panels. Returns the figure."""
     p = check_params(p)
-    from .. import plotting
-
     fig, axes = plotting.figure(1, 2, height=3.6, sharey=True)
     for ax, ms, side, first in zip(axes, (models, ["volkov_basic"]), ("prior", "Volkov"), (0, len(models))):
         plot_panel(ax, ms, p, alpha, title=f"{title}: {side}", first_style=first)
@@ -264,8 +261,6 @@ def plot_error_panels(axes, panels, legend_loc: str = "outside lower center") ->
     with the line of agreement at 1 and α on a base-2 log axis. Volkov's models keep their
     colours (``ERROR_COLORS``); every other model is drawn in the fourth colour and is the
     prior model the panel's title names. One legend for the figure, at ``legend_loc``."""
-    from .. import plotting
-
     axes = np.ravel(axes)
     for ax, (title, bands) in zip(axes, panels):
         for model, gpu in bands:
@@ -325,7 +320,6 @@ def plot_huang_bandwidth(axes, alpha_synthetic: float = 16, alpha_fermi: float =
     """Fig. 7.10: Huang et al.'s model with the bandwidth term, both policies, on their synthetic
     GPU (``axes[0]``) and on Fermi beside the simulated reference (``axes[1]``), in adds per
     cycle per SM, clipped to ±60 where the estimate diverges past utilisation 1."""
-    from .. import plotting
     from .huang_2014 import cpi_final, parameters
 
     syn = parameters("synthetic")

@@ -49,6 +49,7 @@ from .._data import read_rows
 from .synthetic import check_params, BYTES_PER_LOAD, Params
 from .synthetic import params as volkov_params
 from ..errors import UnknownNameError
+from .. import plotting
 
 GPUS = ("V100PCIe", "A100", "A100-80", "H100PCIe", "H100", "GH200", "L40")
 """The modern GPUs with a parameter set, by their records in ``data/gpus.csv``."""
@@ -481,8 +482,6 @@ def model_table(names=GPUS, models=MODELS, fraction: float = 0.9) -> list[dict]:
 
 
 def _style(i: int) -> dict:
-    from .. import plotting
-
     return {"color": plotting.PALETTE[i % len(plotting.PALETTE)], "linestyle": ("-", "--", "-.", ":")[i // 4 % 4]}
 
 
@@ -491,8 +490,6 @@ def plot_models(axes, name: str, alphas=(0.0, 1.0, 4.0, 16.0, 64.0, np.inf), mod
     line (default parameters) over a shaded band (every sourced latency × bandwidth pair). Returns
     the models left out of the plot, with the reason (an input the data lack, or the CUDA guide at
     α = 0, which it does not take)."""
-    from .. import plotting
-
     p = params(name)
     n = np.arange(0.25, p.max_warps_per_sm + 0.125, 0.25)
     skipped: dict[str, str] = {}
@@ -521,8 +518,6 @@ def plot_models(axes, name: str, alphas=(0.0, 1.0, 4.0, 16.0, 64.0, np.inf), mod
 def plot_needed(ax, name: str, models=MODELS, fraction: float = 0.9) -> None:
     """:func:`needed_band` of every model against α (finite α > 0, log axis): the line for the
     default parameters, the band over sources, and the warps the SM can hold (dotted)."""
-    from .. import plotting
-
     p = params(name)
     for i, m in enumerate(models):
         try:
@@ -652,8 +647,6 @@ def needed_warps():
 def plot_needed_warps(ax, table) -> None:
     """Bars of :func:`needed_warps`: memory (read bandwidth, with the range over sources and the
     triad value) and arithmetic, with a dotted step at the warps an SM can hold."""
-    from .. import plotting
-
     x = np.arange(len(table))
     ax.bar(x - 0.2, table["memory: warps (read BW)"], 0.4, color=plotting.PALETTE[0],
            label="memory, read BW (model)")
