@@ -1,27 +1,65 @@
 """gpumodels: executable analytical GPU performance models.
 
-The package behind the *gpumodels* research book. Each model lives in its own module and
-takes a :class:`gpumodels.hardware.GPU` record (built from the sourced tables in ``data/``)
-instead of typed-in hardware constants.
+The package behind the *gpumodels* research book, in layers that import only downward
+(``make test`` checks this with import-linter; see the book's appendix *Architecture*):
 
-Modules
--------
-hardware   GPU records and ``get_gpu`` / ``list_gpus`` (tables in ``data/hardware.csv``)
-occupancy  GPU-free occupancy calculator for compute capability 1.0-9.0
-published  values printed in the papers, for computed-vs-published tables
-plotting   the book's figure style (model = lines, measurement = dots, simulation = open marks)
-widgets    ipywidgets explorers (optional dependency)
-hong_kim   Hong & Kim (2009): the MWP/CWP model, its worked example and benchmarks
-volkov     Volkov (2016): latency hiding, bounds and the cusp
-prior      earlier occupancy recipes that Volkov evaluates
-sim        a cycle-level SM simulator (simulated data only)
-memory_wall  the memory-wall dataset of Volkov §4.4, extended
-perfparams Perez & Piccoli: the eight performance parameters and derived features
-transit    Li et al. (2015): the Transit flow-balance model, machine points, Rodinia workloads
+1. :mod:`gpumodels.ground` — errors, argument checks, data tables and schemas, plotting, widgets;
+2. :mod:`gpumodels.facts` — hardware records, occupancy, the ``Params`` record and parameter
+   sets, the printed values of the papers;
+3. :mod:`gpumodels.engines` — the cycle simulator, the Huang & Li reference simulator and the
+   MWP–CWP equations that several papers build on;
+4. :mod:`gpumodels.papers` — one subpackage per paper, none importing another;
+5. :mod:`gpumodels.comparisons` — models side by side: the prior models as Volkov evaluates
+   them, every model on modern GPUs, the microbenchmark driver;
+6. :mod:`gpumodels.scoreboard` — every printed value computed and compared.
+
+Models take a :class:`gpumodels.facts.hardware.GPU` record (built from the sourced tables in
+``data/``) instead of typed-in hardware constants. For the chapters, the most used modules are
+also reachable by a short name, loaded on first use: ``from gpumodels import volkov, hardware``.
 """
+
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-from . import hardware, occupancy, published  # noqa: F401  (matplotlib loads with the ground module plotting; ipywidgets only when an explorer is built)
+SHORT_NAMES = {
+    "errors": "gpumodels.ground.errors",
+    "plotting": "gpumodels.ground.plotting",
+    "tables": "gpumodels.ground.tables",
+    "widgets": "gpumodels.ground.widgets",
+    "hardware": "gpumodels.facts.hardware",
+    "occupancy": "gpumodels.facts.occupancy",
+    "published": "gpumodels.facts.published",
+    "params": "gpumodels.facts.param_sets",
+    "sim": "gpumodels.engines.sim",
+    "refsim": "gpumodels.engines.refsim.simulator",
+    "hong_kim": "gpumodels.papers.hong_kim",
+    "volkov": "gpumodels.papers.volkov",
+    "memory_wall": "gpumodels.papers.volkov.memory_wall",
+    "huang_li": "gpumodels.papers.huang_li",
+    "perfparams": "gpumodels.papers.perez_piccoli.model",
+    "transit": "gpumodels.papers.transit",
+    "prior": "gpumodels.comparisons.prior",
+    "modern": "gpumodels.comparisons.modern",
+    "bench": "gpumodels.comparisons.bench",
+    "scoreboard": "gpumodels.scoreboard",
+}
+"""Short name -> the module it stands for (``gpumodels.volkov`` is ``gpumodels.papers.volkov``)."""
 
-__all__ = ["hardware", "occupancy", "published", "__version__"]
+
+def __getattr__(name: str):
+    """Load a module of :data:`SHORT_NAMES` on first use (PEP 562), so that ``import gpumodels`` stays light."""
+    if name in SHORT_NAMES:
+        module = importlib.import_module(SHORT_NAMES[name])
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'gpumodels' has no attribute {name!r}; short names: {', '.join(SHORT_NAMES)}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *SHORT_NAMES])
+
+
+__all__ = ["SHORT_NAMES", "__version__"]

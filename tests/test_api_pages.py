@@ -48,7 +48,7 @@ def automodule_members(page: Path):
 
 def test_there_are_pages_and_modules():
     assert len(PAGES) >= 10
-    assert {"gpumodels.hardware", "gpumodels.volkov", "gpumodels.huang_li.refsim"} <= public_modules()
+    assert {"gpumodels.facts.hardware", "gpumodels.papers.volkov", "gpumodels.engines.refsim.simulator"} <= public_modules()
 
 
 def test_every_public_module_is_on_exactly_one_page():
@@ -105,7 +105,7 @@ def test_used_in_links_resolve_from_any_page():
     used_in._USED.clear()
     used_in._USED[id(volkov.needed_occupancy)] = {"book/volkov_cusp"}
     lines: list[str] = []
-    used_in._append(None, "function", "gpumodels.volkov.needed_occupancy", volkov.needed_occupancy, {}, lines)
+    used_in._append(None, "function", "gpumodels.papers.volkov.synthetic.needed_occupancy", volkov.needed_occupancy, {}, lines)
     used_in._USED.clear()
     assert lines == ["", "*Used in:* :doc:`/book/volkov_cusp`."]
 

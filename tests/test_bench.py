@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gpumodels import bench
-from gpumodels.volkov import experiment as ex
+from gpumodels.papers.volkov import experiment as ex
 
 NVCC = bench.nvcc()
 

@@ -258,8 +258,8 @@ def test_api_pages_link_functions_to_their_chapters():
     from used_in import usage
 
     from gpumodels import prior, volkov
-    from gpumodels.transit import figure as transit_figure
-    from gpumodels.volkov import figures
+    from gpumodels.papers.transit import figure as transit_figure
+    from gpumodels.papers.volkov import figures
 
     used = usage()
     assert {"book/volkov_cusp", "book/modern_gpus"} <= used[id(volkov.needed_occupancy)]

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from gpumodels.hardware import PARAMETERS, list_gpus
-from gpumodels.occupancy import ComputeCapability, list_compute_capabilities
+from gpumodels.facts.hardware import PARAMETERS, list_gpus
+from gpumodels.facts.occupancy import ComputeCapability, list_compute_capabilities
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 CSVS = sorted(DATA.rglob("*.csv"))

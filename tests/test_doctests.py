@@ -4,42 +4,42 @@ import doctest
 
 import pytest
 
-import gpumodels.hardware
-import gpumodels.huang_li.cache
-import gpumodels.huang_li.dram
-import gpumodels.huang_li.events
-import gpumodels.huang_li.model
-import gpumodels.huang_li.placements
-import gpumodels.huang_li.queueing
-import gpumodels.huang_li.trace
-import gpumodels.hong_kim
-import gpumodels.hong_kim.benchmarks
-import gpumodels.hong_kim.coalescing
-import gpumodels.hong_kim.model
-import gpumodels.hong_kim.timelines
-import gpumodels.occupancy
-import gpumodels.perfparams
-import gpumodels.prior
-import gpumodels.prior.baghsorkhi_2010
-import gpumodels.prior.guide
-import gpumodels.prior.hong_kim_2009
-import gpumodels.prior.huang_2014
-import gpumodels.prior.sim_2012
-import gpumodels.transit.model
-import gpumodels.volkov.experiment
-import gpumodels.volkov.parameters
+import gpumodels.facts.hardware
+import gpumodels.papers.huang_li.cache
+import gpumodels.engines.refsim.dram
+import gpumodels.papers.huang_li.events
+import gpumodels.papers.huang_li.model
+import gpumodels.engines.refsim.placements
+import gpumodels.papers.huang_li.queueing
+import gpumodels.engines.refsim.trace
+import gpumodels.papers.hong_kim
+import gpumodels.papers.hong_kim.benchmarks
+import gpumodels.papers.hong_kim.coalescing
+import gpumodels.engines.mwp_cwp
+import gpumodels.papers.hong_kim.timelines
+import gpumodels.facts.occupancy
+import gpumodels.papers.perez_piccoli.model
+import gpumodels.comparisons.prior
+import gpumodels.comparisons.prior.baghsorkhi_2010
+import gpumodels.comparisons.prior.guide
+import gpumodels.comparisons.prior.hong_kim_2009
+import gpumodels.comparisons.prior.huang_2014
+import gpumodels.comparisons.prior.sim_2012
+import gpumodels.papers.transit.model
+import gpumodels.papers.volkov.experiment
+import gpumodels.papers.volkov.parameters
 
 
-@pytest.mark.parametrize("module", [gpumodels.hardware, gpumodels.huang_li.cache, gpumodels.huang_li.dram,
-                                    gpumodels.huang_li.events, gpumodels.huang_li.model, gpumodels.huang_li.placements,
-                                    gpumodels.huang_li.queueing, gpumodels.huang_li.trace, gpumodels.occupancy, gpumodels.hong_kim,
-                                    gpumodels.hong_kim.benchmarks, gpumodels.hong_kim.coalescing,
-                                    gpumodels.hong_kim.model, gpumodels.hong_kim.timelines,
-                                    gpumodels.volkov.experiment, gpumodels.volkov.parameters, gpumodels.prior,
-                                    gpumodels.prior.guide, gpumodels.prior.hong_kim_2009,
-                                    gpumodels.prior.baghsorkhi_2010, gpumodels.prior.sim_2012,
-                                    gpumodels.prior.huang_2014, gpumodels.transit.model,
-                                    gpumodels.perfparams],
+@pytest.mark.parametrize("module", [gpumodels.facts.hardware, gpumodels.papers.huang_li.cache, gpumodels.engines.refsim.dram,
+                                    gpumodels.papers.huang_li.events, gpumodels.papers.huang_li.model, gpumodels.engines.refsim.placements,
+                                    gpumodels.papers.huang_li.queueing, gpumodels.engines.refsim.trace, gpumodels.facts.occupancy, gpumodels.papers.hong_kim,
+                                    gpumodels.papers.hong_kim.benchmarks, gpumodels.papers.hong_kim.coalescing,
+                                    gpumodels.engines.mwp_cwp, gpumodels.papers.hong_kim.timelines,
+                                    gpumodels.papers.volkov.experiment, gpumodels.papers.volkov.parameters, gpumodels.comparisons.prior,
+                                    gpumodels.comparisons.prior.guide, gpumodels.comparisons.prior.hong_kim_2009,
+                                    gpumodels.comparisons.prior.baghsorkhi_2010, gpumodels.comparisons.prior.sim_2012,
+                                    gpumodels.comparisons.prior.huang_2014, gpumodels.papers.transit.model,
+                                    gpumodels.papers.perez_piccoli.model],
                          ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)

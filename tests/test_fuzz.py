@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpumodels import hardware, hong_kim, occupancy, perfparams, prior, sim, transit, volkov
-from gpumodels.errors import UnknownNameError
-from gpumodels.prior.estimate import Estimate, ModelValidityWarning
-from gpumodels.volkov import modern
+from gpumodels.ground.errors import UnknownNameError
+from gpumodels.comparisons.prior.estimate import Estimate, ModelValidityWarning
+from gpumodels.comparisons import modern
 
 P = volkov.params("Kepler")
 H100 = volkov.params("H100")

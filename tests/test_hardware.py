@@ -1,14 +1,14 @@
-"""Tests for gpumodels.hardware: lookups, the values the papers print, provenance, consistency."""
+"""Tests for gpumodels.facts.hardware: lookups, the values the papers print, provenance, consistency."""
 
 import dataclasses
 import re
 
 import pytest
 
-from gpumodels.errors import UnknownNameError
+from gpumodels.ground.errors import UnknownNameError
 
-from gpumodels.hardware import GPU, PARAMETERS, get_gpu, list_gpus, table
-from gpumodels.occupancy import limits
+from gpumodels.facts.hardware import GPU, PARAMETERS, get_gpu, list_gpus, table
+from gpumodels.facts.occupancy import limits
 
 ISSUE_GPUS = ["8800GTX", "FX5600", "8800GT", "GTX280", "GTX480", "GTX680", "GTX980", "GTS250", "GTX260",
               "GTX470", "C2050", "C2075", "GTX690", "K40", "K80", "V100", "A100", "H100", "V100PCIe", "A100-80",

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from gpumodels import hong_kim as hk
 from gpumodels import published
-from gpumodels.hong_kim.benchmarks import TABLE_2_DECIMALS, GTX280_UNCOAL_PER_MW
+from gpumodels.papers.hong_kim.benchmarks import TABLE_2_DECIMALS, GTX280_UNCOAL_PER_MW
 
 
 # ---- Table 2 (§3.5) ----

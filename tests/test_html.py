@@ -124,7 +124,7 @@ def test_a_plain_text_execute_result_is_a_repr():
 @pytest.mark.parametrize("bad", [
     "simulated  1400.0\ndtype: float64",
     "hk09.t2.mwp  28.57  0.000000e+00  0.005",
-    "<gpumodels.sim.Trace object at 0x7f3a2b1c>",
+    "<gpumodels.engines.sim.Trace object at 0x7f3a2b1c>",
     "<IPython.core.display.Markdown object>",
     "<Figure size 640x480 with 1 Axes>",
     "VBox(children=(Dropdown(description='GPU', options=('G80',)),))",

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpumodels.huang_li import analysis, cache, dram, events, kernels, model, placements, queueing, trace
+from gpumodels.papers.huang_li import analysis, cache, events, model, queueing
+from gpumodels.engines.refsim import dram, kernels, placements, trace
 
 FAST = settings(max_examples=60, deadline=None)
 
@@ -296,7 +297,7 @@ def test_algorithm1_with_two_latency_levels():
 
 
 def test_huang_li_widget_summary():
-    from gpumodels.huang_li import explorer as huang_li_explorer
+    from gpumodels.papers.huang_li import explorer as huang_li_explorer
 
     html = huang_li_explorer.summary_html("neuralnet", "NN_C")
     assert "weights: C" in html and "Eq. 1 (model)" in html
@@ -442,7 +443,7 @@ def test_moved_chapter_helpers():
 
     matplotlib.use("Agg")
     from gpumodels import hong_kim, plotting, prior, volkov
-    from gpumodels.transit import figure as tfig, workloads
+    from gpumodels.papers.transit import figure as tfig, workloads
 
     a = hong_kim.predict(**hong_kim.sync_inputs(64, True, 2, True))
     b = hong_kim.predict(**hong_kim.sync_inputs(64, False, 2, True))

@@ -3,7 +3,7 @@
 import pytest
 
 from gpumodels import memory_wall, published
-from gpumodels.volkov import explorer as volkov_explorer
+from gpumodels.papers.volkov import explorer as volkov_explorer
 
 
 def test_dataset_covers_the_span_and_is_consistent():

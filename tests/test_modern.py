@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpumodels import hardware, prior, volkov
-from gpumodels._data import read_rows
-from gpumodels.volkov import modern
+from gpumodels.ground.data import read_rows
+from gpumodels.comparisons import modern
 
 
 def test_mem_thru_conversion_reproduces_table_4_1():
@@ -184,7 +184,7 @@ def test_model_pivot_cells():
 
 
 def test_modern_summary_html_and_explorer():
-    from gpumodels.volkov import explorer as volkov_explorer
+    from gpumodels.comparisons import modern_explorer as volkov_explorer
 
     text = volkov_explorer.modern_summary_html("A100 80GB", ("hong_kim2009", "volkov_basic"))
     assert "not evaluated" in text and "warps at α" in text

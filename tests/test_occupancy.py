@@ -1,4 +1,4 @@
-"""Tests for gpumodels.occupancy: NVIDIA's own calculator, the worked cases of Volkov 2016 §5.7,
+"""Tests for gpumodels.facts.occupancy: NVIDIA's own calculator, the worked cases of Volkov 2016 §5.7,
 hand-worked cases of the calculator rules for cc 1.x/2.x, input errors and invariants."""
 
 import csv
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from gpumodels import occupancy as occ
-from gpumodels.occupancy import blocks_per_sm, limits, list_compute_capabilities, occupancy
+from gpumodels.facts.occupancy import blocks_per_sm, limits, list_compute_capabilities, occupancy
 
 FIXTURE = Path(__file__).parent / "fixtures" / "occupancy_cuda_occupancy_h.csv"
 

@@ -16,7 +16,7 @@ def _modules():
 def test_warp_size_is_defined_once():
     defs = [p.relative_to(PKG).as_posix() for p, tree in _modules() for node in tree.body
             if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "WARP_SIZE" for t in node.targets)]
-    assert defs == ["occupancy.py"]
+    assert defs == ["facts/occupancy.py"]
 
 
 def test_no_private_name_is_imported_from_another_module():

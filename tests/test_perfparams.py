@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpumodels import bench, perfparams as pp, published
-from gpumodels._data import read_rows
+from gpumodels.ground.data import read_rows
 
 
 def test_derived_features_pinned():

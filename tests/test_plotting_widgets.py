@@ -6,8 +6,8 @@ import pytest  # noqa: E402
 
 from gpumodels import occupancy, plotting  # noqa: E402
 from gpumodels import hardware  # noqa: E402
-from gpumodels.hong_kim import explorer as hong_kim_explorer  # noqa: E402
-from gpumodels.prior import explorer as prior_explorer  # noqa: E402
+from gpumodels.papers.hong_kim import explorer as hong_kim_explorer  # noqa: E402
+from gpumodels.comparisons.prior import explorer as prior_explorer  # noqa: E402
 
 
 def test_label_requires_units():

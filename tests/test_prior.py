@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpumodels import prior, published, volkov
-from gpumodels.prior import ModelValidityWarning, expected_invalid, reference
+from gpumodels.comparisons.prior.estimate import ModelValidityWarning, expected_invalid
+from gpumodels.comparisons.prior import reference
 
 pub = published.value
 G80, GT200, FERMI, KEPLER, MAXWELL = (volkov.params(g) for g in volkov.GENERATIONS)
@@ -321,8 +322,8 @@ def test_errors_and_summary_shapes():
 def _full_hong_kim_ipc(p, n, alpha, groups=10**6):
     """IPC per SM of the full Hong & Kim model for the α-workload: n one-warp blocks per SM, `groups` load+α-add
     groups per thread (long warps), the departure-delay cap removed, as Volkov's §7.1 reduction assumes."""
-    from gpumodels.hong_kim import predict
-    from gpumodels.prior.estimate import pin_bandwidth
+    from gpumodels.engines.mwp_cwp import predict
+    from gpumodels.comparisons.prior.estimate import pin_bandwidth
 
     r = predict(threads_per_block=32, blocks=n * p.sm_count, comp_insts=alpha * groups, coal_mem_insts=groups,
                 active_blocks_per_sm=n, active_sms=p.sm_count, mem_ld=p.mem_lat, departure_del_coal=1e-9,

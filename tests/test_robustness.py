@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gpumodels import hardware, hong_kim, occupancy, perfparams, prior, transit, volkov
-from gpumodels.errors import InputTypeError, OutsideDomainError, UnknownNameError
+from gpumodels.ground.errors import InputTypeError, OutsideDomainError, UnknownNameError
 
 P = volkov.params("Kepler")
 

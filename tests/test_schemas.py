@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gpumodels import _data, schemas
-from gpumodels.errors import DataError
+from gpumodels.ground import data as _data, schemas
+from gpumodels.ground.errors import DataError
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 FILES = sorted(p.relative_to(DATA).as_posix() for p in DATA.rglob("*.csv"))

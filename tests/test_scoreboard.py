@@ -5,12 +5,12 @@ import math
 import pandas as pd
 import pytest
 
-from gpumodels import published, reproduce
+from gpumodels import published, scoreboard
 
 
 @pytest.fixture(scope="module")
 def board():
-    return published.scoreboard()
+    return scoreboard.table()
 
 
 def test_columns_types_and_statuses(board):
@@ -18,7 +18,7 @@ def test_columns_types_and_statuses(board):
         assert col in board.columns
     assert pd.api.types.is_float_dtype(board.printed) and pd.api.types.is_float_dtype(board.computed)
     assert set(board.status) <= set(published.STATUSES)
-    assert set(board.paper) == set(published.PAPERS)
+    assert set(board.paper) == set(scoreboard.PAPERS)
     assert board.key.is_unique
 
 
@@ -36,7 +36,7 @@ def test_a_changed_status_is_caught(board):
 
 
 def test_every_computed_key_is_a_scored_row_and_every_derivable_row_is_computed(board):
-    values = reproduce.computed()
+    values = scoreboard.computed()
     assert set(values) <= set(board.key), sorted(set(values) - set(board.key))
     derivable = board[board.status != "not derivable"]
     assert set(derivable.key) <= set(values)
@@ -78,13 +78,13 @@ def test_targets_of_issue_19(board):
     assert (volkov.status == "reproduced").sum() >= 185
     transit = board[board.paper == "Li et al. 2015"]
     assert len(transit) >= 10
-    counts = published.counts(board)
-    assert list(counts.index) == list(published.PAPERS)
+    counts = scoreboard.counts(board)
+    assert list(counts.index) == list(scoreboard.PAPERS)
     assert (counts.total == counts.reproduced + counts.outside + counts["not derivable"]).all()
 
 
 def test_front_page_table(board):
-    lines = published.front_page_markdown(board).splitlines()
+    lines = scoreboard.front_page_markdown(board).splitlines()
     rows = lines[2:-1]                       # header, alignment, one row per paper, total
     assert len(rows) == 5
     assert "| reproduced |" in lines[0] and "| outside (explained) |" in lines[0]
@@ -92,16 +92,16 @@ def test_front_page_table(board):
 
 
 def test_producers_are_named_and_keys_produced_once():
-    assert reproduce.producer_of("v16.s3_6.issue_events").endswith("volkov.table_3_4")
+    assert scoreboard.producer_of("v16.s3_6.issue_events").endswith("papers.volkov.printed.table_3_4")
     with pytest.raises(KeyError):
-        reproduce.producer_of("v16.no.such.key")
+        scoreboard.producer_of("v16.no.such.key")
 
 
 def test_scoreboard_prefix_and_unknown_prefix():
-    part = published.scoreboard("v16.t3_4.")
+    part = scoreboard.table("v16.t3_4.")
     assert part.key.str.startswith("v16.t3_4.").all() and len(part) == 5 + 9 * 2 + 3
     with pytest.raises(KeyError, match="no scored"):
-        published.scoreboard("no.such.")
+        scoreboard.table("no.such.")
 
 
 def test_printed_inputs_are_readable_but_not_scored(board):

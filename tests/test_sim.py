@@ -180,7 +180,7 @@ def test_skipping_idle_cycles_gives_the_same_trace(mem_lat, mem_thru, cap, alpha
 
 
 def test_prior_reference_rows_are_unchanged_by_idle_skipping():
-    from gpumodels.prior import reference
+    from gpumodels.comparisons.prior import reference
     p = volkov.params("GT200")
     sm = sim.volkov_sm(p, contention=True)
     a = sim.simulate(sm, sim.alpha_program(64), 8, 6000)

@@ -10,10 +10,10 @@ matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from gpumodels import hardware, occupancy, perfparams, published, tables  # noqa: E402
-from gpumodels.errors import InputTypeError, UnknownNameError  # noqa: E402
-from gpumodels.huang_li import explorer as huang_li_explorer  # noqa: E402
-from gpumodels.volkov import explorer as volkov_explorer  # noqa: E402
+from gpumodels import hardware, occupancy, perfparams, published, scoreboard, tables  # noqa: E402
+from gpumodels.ground.errors import InputTypeError, UnknownNameError  # noqa: E402
+from gpumodels.papers.huang_li import explorer as huang_li_explorer  # noqa: E402
+from gpumodels.papers.volkov import explorer as volkov_explorer  # noqa: E402
 
 
 @pytest.mark.parametrize("text, places", [
@@ -38,7 +38,7 @@ def test_significant_places(x, digits, places):
 
 
 def test_compact_shows_fractions_and_wording_at_significant_digits():
-    board = published.scoreboard("v16.s3_2.add_ipc", "v16.s4_8.better_over_guide")
+    board = scoreboard.table("v16.s3_2.add_ipc", "v16.s4_8.better_over_guide")
     f = published.compact(board).frame
     assert f.loc["v16.s3_2.add_ipc.1"].computed == "0.167"      # printed "1/6 IPC"
     assert f.loc["v16.s3_2.add_ipc.3"].computed == "0.500"      # printed "1/2 IPC", not "0"
@@ -56,7 +56,7 @@ def test_table_shows_whole_text_and_plain_text():
 
 
 def test_compact_puts_status_first_and_formats_at_printed_precision():
-    board = published.scoreboard("v16.s4_6")
+    board = scoreboard.table("v16.s4_6")
     t = published.compact(board)
     assert list(t.frame.columns) == list(published.COMPACT_COLUMNS)
     html = t._repr_html_()
@@ -71,10 +71,10 @@ def test_compact_puts_status_first_and_formats_at_printed_precision():
 
 
 def test_front_page_table_sums_the_papers_and_links_chapters():
-    board = published.scoreboard()
-    md = published.front_page_markdown(board, {"Volkov 2016": "volkov_bounds"})
+    board = scoreboard.table()
+    md = scoreboard.front_page_markdown(board, {"Volkov 2016": "volkov_bounds"})
     lines = md.splitlines()
-    c = published.counts(board)
+    c = scoreboard.counts(board)
     assert len(lines) == 2 + len(c) + 1
     assert "{doc}`Volkov 2016 <volkov_bounds>`" in md
     total = re.findall(r"\*\*(\d+)\*\*", lines[-1])
@@ -82,16 +82,16 @@ def test_front_page_table_sums_the_papers_and_links_chapters():
                                        int((board.status == "outside").sum()),
                                        int((board.status == "not derivable").sum())]
     with pytest.raises(UnknownNameError, match="papers that the scoreboard does not"):
-        published.front_page_markdown(board, {"Nobody 1999": "x"})
+        scoreboard.front_page_markdown(board, {"Nobody 1999": "x"})
 
 
 def test_plot_counts_draws_one_bar_per_paper_and_status():
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots()
-    board = published.scoreboard()
-    published.plot_counts(ax, board)
-    assert len(ax.patches) == len(published.counts(board)) * len(published.STATUSES)
+    board = scoreboard.table()
+    scoreboard.plot_counts(ax, board)
+    assert len(ax.patches) == len(scoreboard.counts(board)) * len(published.STATUSES)
     assert sum(p.get_width() for p in ax.patches) == len(board)
     plt.close(fig)
 

@@ -14,11 +14,11 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from gpumodels import occupancy, plotting, published, transit, volkov  # noqa: E402
-from gpumodels._data import data_dir, read_rows  # noqa: E402
-from gpumodels.transit import figure as tfig  # noqa: E402
-from gpumodels.transit import workloads  # noqa: E402
-from gpumodels.transit.model import closed_network_supply  # noqa: E402
-from gpumodels.transit import explorer as transit_explorer  # noqa: E402
+from gpumodels.ground.data import data_dir, read_rows  # noqa: E402
+from gpumodels.papers.transit import figure as tfig  # noqa: E402
+from gpumodels.papers.transit import workloads  # noqa: E402
+from gpumodels.papers.transit.model import closed_network_supply  # noqa: E402
+from gpumodels.papers.transit import explorer as transit_explorer  # noqa: E402
 
 # an illustrative machine in model units: L = 400, R = 1, M = 300
 BASE = dict(R=1.0, k_delta=400.0, M=300.0)

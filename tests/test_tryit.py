@@ -2,7 +2,7 @@
 
 The last "## Try it" markdown cell of each notebook in the TOC is followed by exactly one code cell:
 tagged ``hide-cell`` and ``solution``, with the prompts MyST-NB shows on its toggle, and calling
-the package (a name imported from ``gpumodels``, beyond the table helper of ``gpumodels.widgets``)
+the package (a name imported from ``gpumodels``, beyond the table helper of ``gpumodels.ground.widgets``)
 so that the answers are computed when the book is built, not typed.
 """
 
@@ -23,7 +23,7 @@ PROMPTS = {
     "code_prompt_hide": "Hide the solutions",
 }
 #: Modules whose calls do not compute an answer (they lay out the table).
-NOT_AN_ANSWER = {"gpumodels.widgets"}
+NOT_AN_ANSWER = {"gpumodels.ground.widgets", "gpumodels.widgets"}
 
 
 def _source(cell) -> str:
@@ -120,7 +120,7 @@ def _code(text, tags=("hide-cell", "solution"), prompts=PROMPTS, outputs=None, c
             "source": text, "outputs": outputs or [], "execution_count": count}
 
 
-IMPORTS = _code("from gpumodels import hardware, widgets\nfrom gpumodels.volkov import modern as m", tags=())
+IMPORTS = _code("from gpumodels import hardware, widgets\nfrom gpumodels.comparisons import modern as m", tags=())
 GOOD = "from IPython.display import HTML\nrows = [('1', 'x', f'{hardware.get_gpu(\"H100\").sm_count}')]\n" \
        "HTML(widgets.table_html(rows, ('try', 'change', 'what you see')))"
 TABLE = {"output_type": "display_data", "metadata": {},
@@ -132,7 +132,7 @@ def test_solution_check_accepts_a_good_notebook():
     executed = _code(GOOD, outputs=[TABLE], count=2)
     assert solution_problems(_nb(IMPORTS, _md("## Try it\n\n1. x"), executed)) == []
     # a name imported in the solution cell itself, or a module alias, counts too
-    assert solution_problems(_nb(_md("## Try it"), _code("import gpumodels.occupancy as occ\nocc.limits('8.0')"))) == []
+    assert solution_problems(_nb(_md("## Try it"), _code("import gpumodels.facts.occupancy as occ\nocc.limits('8.0')"))) == []
     assert solution_problems(_nb(IMPORTS, _md("## Try it"), _code("m.needed_band('sim2012', 'GH200')"))) == []
 
 

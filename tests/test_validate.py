@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from gpumodels import prior, sim, transit, volkov
-from gpumodels._validate import as_array, check_flag, check_real
-from gpumodels.hong_kim import benchmarks
+from gpumodels.ground.validate import as_array, check_flag, check_real
+from gpumodels.papers.hong_kim import benchmarks
 
 P = volkov.params("Kepler")
 

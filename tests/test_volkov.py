@@ -418,8 +418,9 @@ def test_cusp_mixes_refuses_an_unknown_kind_instead_of_drawing_nothing():
 
     matplotlib.use("Agg")
     from gpumodels import plotting
-    from gpumodels.errors import UnknownNameError
-    from gpumodels.volkov import figures, params
+    from gpumodels.ground.errors import UnknownNameError
+    from gpumodels.papers.volkov import figures
+    from gpumodels.facts.param_sets import params
 
     fig, axes = plotting.figure(2, 3, squeeze=False)
     P = {g: params(g) for g in ("G80", "Maxwell")}

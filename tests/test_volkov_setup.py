@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpumodels import published
-from gpumodels.volkov import experiment as ex
-from gpumodels.volkov import parameters as p6
+from gpumodels.papers.volkov import experiment as ex
+from gpumodels.papers.volkov import parameters as p6
 
 PRODUCT = {"G80": "8800GTX", "GT200": "GTX280", "Fermi": "GTX480", "Kepler": "GTX680", "Maxwell": "GTX980"}
 

@@ -22,7 +22,7 @@ SMOKE = """
 import sys
 import gpumodels
 from gpumodels import hardware, volkov
-from gpumodels._data import data_dir
+from gpumodels.ground.data import data_dir
 p = volkov.params("Kepler")
 g = hardware.get_gpu("H100")
 print(gpumodels.__file__)
@@ -91,7 +91,7 @@ def test_installed_wheel_runs_outside_the_source_tree(wheel, tmp_path):
     module_file, data, result = run.stdout.strip().splitlines()
     assert module_file.startswith(str(site)) and not module_file.startswith(str(ROOT))
     assert data == str(site / "gpumodels" / "data")
-    from gpumodels import hardware, volkov           # the same call in the source tree
+    from gpumodels import hardware, volkov  # the same call in the source tree
     thru = volkov.memory_throughput(volkov.params("Kepler"), 8, 1)
     expected = f"{round(thru, 6)} {hardware.get_gpu('H100').sm_count}"
     assert result == expected

@@ -2,8 +2,8 @@
 
     .venv/bin/python tools/bench_huang_li.py [repeats]
 
-Analyses the sample placement of every synthetic kernel (``gpumodels.huang_li.kernels``) with
-:func:`gpumodels.huang_li.analysis.analyze` after one warm-up pass (numba compiles the cache loop
+Analyses the sample placement of every synthetic kernel (``gpumodels.engines.refsim.kernels``) with
+:func:`gpumodels.papers.huang_li.analysis.analyze` after one warm-up pass (numba compiles the cache loop
 once) and prints the rates: warp-level memory instructions, lane accesses and the requests that
 reach the caches (global sectors, texture and constant line look-ups, L2 sectors) per second.
 A benchmark, not a test: the issue's target (>= 1e6 memory requests/s on the 2-core machine)
@@ -16,7 +16,8 @@ import sys
 
 from _timing import best_of
 
-from gpumodels.huang_li import analysis, kernels
+from gpumodels.papers.huang_li import analysis
+from gpumodels.engines.refsim import kernels
 
 
 def main(repeats: int = 3) -> int:

@@ -1,4 +1,4 @@
-"""Speed of the Huang & Li simulated reference (gpumodels.huang_li.refsim).
+"""Speed of the Huang & Li simulated reference (gpumodels.engines.refsim.simulator).
 
     .venv/bin/python tools/bench_refsim.py [repeats]
 
@@ -22,7 +22,7 @@ from _timing import best_of
 
 
 def jit_seconds() -> float:
-    code = ("import time; from gpumodels.huang_li import refsim; t = time.perf_counter(); "
+    code = ("import time; from gpumodels.engines.refsim import simulator as refsim; t = time.perf_counter(); "
             "refsim.simulate('vecAdd'); print(time.perf_counter() - t)")
     with tempfile.TemporaryDirectory() as d:
         env = {**os.environ, "NUMBA_CACHE_DIR": d}
@@ -31,7 +31,7 @@ def jit_seconds() -> float:
 
 
 def main(repeats: int = 3) -> int:
-    from gpumodels.huang_li import kernels, placements, refsim
+    from gpumodels.engines.refsim import kernels, placements, simulator as refsim
 
     print(f"JIT (fresh cache, first vecAdd simulation): {jit_seconds():.1f} s")
     rm = refsim.machine()

@@ -1,4 +1,4 @@
-"""Speed of gpumodels.sim on the cases issue 21 names (prints seconds; not a test).
+"""Speed of gpumodels.engines.sim on the cases issue 21 names (prints seconds; not a test).
 
     .venv/bin/python tools/bench_sim.py
 

@@ -32,11 +32,11 @@ MIN_DPI = 150           # PNG figures are written at least this sharp
 DEFAULT_DPI = 100       # matplotlib's figure dpi: assumed for a PNG that does not record its dpi
 
 try:                    # the book's smallest font and figure dpi, where the package defines them
-    from gpumodels.plotting import MIN_FONT_PT
+    from gpumodels.ground.plotting import MIN_FONT_PT
 except Exception:       # noqa: BLE001 - an older package, or none importable: the book's 8 pt
     MIN_FONT_PT = 8.0
 try:
-    from gpumodels.plotting import DPI as PACKAGE_DPI
+    from gpumodels.ground.plotting import DPI as PACKAGE_DPI
 except Exception:       # noqa: BLE001
     PACKAGE_DPI = None
 

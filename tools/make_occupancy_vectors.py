@@ -1,6 +1,6 @@
 """Regenerate tests/fixtures/occupancy_cuda_occupancy_h.csv from NVIDIA's cuda_occupancy.h.
 
-The test suite checks gpumodels.occupancy against blocks-per-SM numbers computed by
+The test suite checks gpumodels.facts.occupancy against blocks-per-SM numbers computed by
 ``cudaOccMaxActiveBlocksPerMultiprocessor`` of the CUDA Toolkit's ``cuda_occupancy.h`` for
 every compute capability >= 3.0 in data/compute_capability.csv. The device properties fed to
 the header come from that same table, so the check covers the allocation rules, not the table.
@@ -64,7 +64,7 @@ def main() -> int:
     version = re.search(r"release (\S+),", subprocess.run([str(Path(args.cuda) / "bin" / "nvcc"), "--version"],
                                                           capture_output=True, text=True).stdout)
     sys.path.insert(0, str(ROOT))
-    from gpumodels.occupancy import limits, list_compute_capabilities
+    from gpumodels.facts.occupancy import limits, list_compute_capabilities
 
     cases = []
     for cc in list_compute_capabilities():

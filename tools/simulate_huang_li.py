@@ -5,11 +5,11 @@
 Writes, all labelled simulated in their source column:
 
 - data/simulated/huang_li_reference.csv  every placement test of data/huang_li/placements.csv
-  (the 60 counted, the uncounted and the illustrations) run on gpumodels.huang_li.refsim, seed 0:
+  (the 60 counted, the uncounted and the illustrations) run on gpumodels.engines.refsim.simulator, seed 0:
   time and counters;
 - data/simulated/huang_li_algorithm1.csv  Algorithm 1's probe latencies on the simulator;
 - data/simulated/huang_li_volkov_check.csv  IPC of Volkov's α-workload on refsim (fixed memory
-  latency, caches off) and on gpumodels.sim, Kepler, n in {1, 2, ..., 64}, α in {0, 1, 4, 16, 64}.
+  latency, caches off) and on gpumodels.engines.sim, Kepler, n in {1, 2, ..., 64}, α in {0, 1, 4, 16, 64}.
 
 tests/test_refsim.py re-simulates rows and requires identical values.
 """
@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from gpumodels import sim, volkov
-from gpumodels.huang_li import placements, refsim
+from gpumodels.engines.refsim import placements, simulator as refsim
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 NS = (1, 2, 4, 8, 16, 32, 64)
@@ -47,7 +47,7 @@ def volkov_row(n: int, alpha: int) -> dict:
     ref = refsim.alpha_ipc(n, alpha, p)
     return {"gpu": "Kepler", "n": n, "alpha": alpha, "ipc_refsim": repr(ref),
             "ipc_sim": repr(refsim.window_ipc(tr.warp, tr.seq, tr.issue, alpha + 1, 10, 30)), "sim_cycles": cycles,
-            "source": "simulated: gpumodels.huang_li.refsim.alpha_ipc and gpumodels.sim (Volkov 2016 Table 4.1 Kepler "
+            "source": "simulated: gpumodels.engines.refsim.simulator.alpha_ipc and gpumodels.engines.sim (Volkov 2016 Table 4.1 Kepler "
                       "parameters, fixed memory latency), window of warp 0's trips 10-30"}
 
 

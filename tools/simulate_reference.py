@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/simulate_reference.py            # all five GPUs, two processes
 
-Each row is one deterministic run of gpumodels.sim (see gpumodels.prior.reference); the file is
+Each row is one deterministic run of gpumodels.engines.sim (see gpumodels.comparisons.prior.reference); the file is
 labelled simulated in its source column. tests/test_prior.py re-simulates sample rows.
 """
 
@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from gpumodels import volkov
-from gpumodels.prior import reference
+from gpumodels.comparisons.prior import reference
 
 OUT = Path(__file__).resolve().parent.parent / "data" / reference.CACHE
 

@@ -5,8 +5,8 @@
 The test suite rebuilds the table and requires it to equal the committed file.
 """
 
-from gpumodels._data import data_dir
-from gpumodels.transit import workloads
+from gpumodels.ground.data import data_dir
+from gpumodels.papers.transit import workloads
 
 path = data_dir() / workloads.TABLE_FILE
 path.write_text(workloads.render_table(), encoding="utf-8")

@@ -2,7 +2,7 @@
 
 At build start it reads the code cells of every chapter notebook, resolves each name a cell
 reaches through its ``gpumodels`` imports (``volkov.needed_occupancy``, ``hk.sync_delta``,
-``from gpumodels.transit.model import closed_network_supply``) to the Python object, and
+``from gpumodels.papers.transit.model import closed_network_supply``) to the Python object, and
 records the chapter. autodoc then appends "Used in" with links to those chapters to the
 docstring of that object, whatever name the API page documents it under.
 """

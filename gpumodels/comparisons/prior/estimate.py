@@ -1,0 +1,163 @@
+"""The result record shared by the chapter-7 models, and how impossible outputs are flagged.
+
+Every model of :mod:`gpumodels.comparisons.prior` returns an :class:`Estimate`: instruction throughput per
+SM at each occupancy ``n`` and arithmetic intensity ``alpha`` (broadcast), the regime or term
+that decided it, and a ``flags`` array that names every output a GPU cannot produce — negative
+or non-finite throughput, throughput above the issue rate, the CUDA cores' peak or the pin
+bandwidth, and model-specific warnings such as Huang et al.'s utilisation above 1. Flagged
+outputs are returned, because reproducing them is the point of chapter 7, but never silently:
+the call also emits a :class:`ModelValidityWarning` (silence it with :func:`gpumodels.comparisons.prior.estimate.expected_invalid`
+where a chapter reproduces such a value on purpose).
+
+Quantities are per repeating group of ``α + 1`` instructions (one load and α adds) as in the
+dissertation; the code divides each formula by ``α + 1`` (fractions ``f = α/(α+1)`` of adds and
+``g = 1/(α+1)`` of loads) so that ``alpha = inf`` is the all-add limit rather than ``inf/inf``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpumodels.facts import hardware
+from gpumodels.ground.validate import as_array, broadcast
+from gpumodels.facts.params import check_params, Params
+from gpumodels.facts.occupancy import WARP_SIZE
+
+_RTOL = 1e-9
+
+
+class ModelValidityWarning(UserWarning):
+    """A model returned an output no GPU can produce (negative, infinite, above a hardware bound)."""
+
+
+@contextlib.contextmanager
+def expected_invalid():
+    """Silence :class:`ModelValidityWarning` inside a ``with`` block (the flags stay in the result)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ModelValidityWarning)
+        yield
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One model's throughput estimates over a grid of occupancies and arithmetic intensities.
+
+    Attributes
+    ----------
+    model, gpu : str
+        Which model (e.g. ``"Sim et al. 2012"``) and which GPU parameters it used.
+    n, alpha : numpy.ndarray
+        Warps per SM and adds per load, broadcast to a common shape.
+    ipc : numpy.ndarray
+        All instructions (loads and adds) per cycle per SM.
+    regime : numpy.ndarray
+        The case or term that decided each estimate (strings; the model's docstring lists them).
+    flags : numpy.ndarray
+        ``""`` for a possible output, otherwise the reasons it is impossible, joined by ``"; "``.
+    """
+
+    model: str
+    gpu: str
+    n: np.ndarray
+    alpha: np.ndarray
+    ipc: np.ndarray
+    regime: np.ndarray
+    flags: np.ndarray
+
+    @property
+    def adds(self) -> np.ndarray:
+        """The adds per cycle per SM, 32 per add instruction, ``32 · α/(α+1) · ipc``."""
+        return WARP_SIZE * add_fraction(self.alpha) * self.ipc
+
+    @property
+    def mem_ipc(self) -> np.ndarray:
+        """The load instructions per cycle per SM, ``ipc / (α+1)``."""
+        return load_fraction(self.alpha) * self.ipc
+
+    @property
+    def valid(self) -> np.ndarray:
+        """True where the estimate is an output a GPU could produce (no flag)."""
+        return self.flags == ""
+
+    def table(self):
+        """A pandas DataFrame with one row per grid point (``n, alpha, ipc, adds, mem_ipc, regime, flags``)."""
+        import pandas as pd
+
+        cols = dict(n=self.n, alpha=self.alpha, ipc=self.ipc, adds=self.adds, mem_ipc=self.mem_ipc,
+                    regime=self.regime, flags=self.flags)
+        return pd.DataFrame({k: np.ravel(v) for k, v in cols.items()}).assign(model=self.model, gpu=self.gpu)
+
+
+def add_fraction(alpha) -> np.ndarray:
+    """``α/(α+1)``, the fraction of instructions that are adds; 1 at ``alpha = inf``."""
+    a = np.asarray(alpha, dtype=float)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isinf(a), 1.0, a / (a + 1.0))
+
+
+def load_fraction(alpha) -> np.ndarray:
+    """``1/(α+1)``, the fraction of instructions that are loads; 0 at ``alpha = inf``."""
+    return 1.0 / (np.asarray(alpha, dtype=float) + 1.0)
+
+
+def pin_bandwidth(p: Params) -> float:
+    """The pin bandwidth of ``p``'s GPU in GB/s (``data/hardware.csv``); ``ValueError`` if it is not recorded."""
+    p = check_params(p)
+    bw = hardware.get_gpu(p.gpu).pin_bandwidth_gbs
+    if bw is None:
+        raise ValueError(f"peak_gbs must be given for {p.gpu}: data/hardware.csv has no pin bandwidth for it")
+    return bw
+
+
+def grid(n, alpha, n_lo: float = 0.0):
+    """Check and broadcast ``n`` (warps per SM, > ``n_lo``) and ``alpha`` (>= 0, may be inf)."""
+    n_ = as_array("n", n, lo=n_lo, lo_open=True)
+    a_ = as_array("alpha", alpha, allow_inf=True)
+    return broadcast(n=n_, alpha=a_)
+
+
+def _join(flags: np.ndarray, cond, reason: str) -> np.ndarray:
+    cond = np.broadcast_to(np.asarray(cond, dtype=bool), flags.shape)
+    joined = flags.copy()
+    joined[cond] = [f"{f}; {reason}" if f else reason for f in flags[cond]]
+    return joined
+
+
+def make(model: str, p: Params, n, alpha, ipc, regime, extra: dict[str, np.ndarray] | None = None,
+         pin_gbs: float | None = None) -> Estimate:
+    """Build an :class:`Estimate`, flag impossible outputs and warn if there are any.
+
+    Checked against ``p``: throughput not negative and finite, ``ipc <= issue_thru``, adds
+    ``<= 32·alu_thru``, and load throughput ``<= pin_gbs`` (GB/s, if given). ``extra`` maps
+    further reasons to boolean masks (model-specific warnings).
+    """
+    p = check_params(p)
+    ipc = np.asarray(ipc, dtype=float)
+    shape = np.broadcast(n, alpha, ipc).shape
+    n, alpha, ipc = (np.broadcast_to(x, shape).astype(float) for x in (n, alpha, ipc))
+    regime = np.broadcast_to(np.asarray(regime, dtype=str), shape).copy()
+    flags = np.full(shape, "", dtype=object)
+    finite = np.isfinite(ipc)
+    flags = _join(flags, ~finite, "not finite")
+    with np.errstate(invalid="ignore"):
+        flags = _join(flags, finite & (ipc < 0), "negative throughput")
+        flags = _join(flags, finite & (ipc > p.issue_thru * (1 + _RTOL)), "above the issue rate")
+        adds = WARP_SIZE * add_fraction(alpha) * ipc
+        flags = _join(flags, finite & (adds > WARP_SIZE * p.alu_thru * (1 + _RTOL)), "above the CUDA-core peak")
+        if pin_gbs is not None:
+            gbs = load_fraction(alpha) * ipc * p.gbs_per_ipc
+            flags = _join(flags, finite & (gbs > pin_gbs * (1 + _RTOL)), "above the pin bandwidth")
+    for reason, mask in (extra or {}).items():
+        flags = _join(flags, np.asarray(mask, dtype=bool), reason)
+    flags = flags.astype(str)
+    est = Estimate(model=model, gpu=p.gpu, n=n, alpha=alpha, ipc=ipc, regime=regime, flags=flags)
+    bad = flags[flags != ""]
+    if bad.size:
+        reasons = sorted({r for f in bad for r in f.split("; ")})
+        warnings.warn(f"{model} on {p.gpu}: {bad.size} of {flags.size} estimates are impossible outputs "
+                      f"({', '.join(reasons)}); see Estimate.flags", ModelValidityWarning, stacklevel=3)
+    return est

@@ -1,0 +1,245 @@
+"""Issued-instruction rules of Huang & Li (2017) §III-B: addressing modes and replays (1)–(4).
+
+*Addressing* (:func:`addressing_instructions`): the instructions that turn an element index
+into an address. The paper prints 2, 0, 1, 1 for a 1D float in global, 1D texture, constant and
+shared memory (Fig. 2); the other types and the 2D texture are the book's reading, in
+``data/huang_li/addressing.csv`` with the reasoning per row.
+
+*Replays* of the four memory-related causes, one warp-level memory instruction at a time:
+
+1. global address divergence (:func:`global_replays`): the printed rule "total words of the
+   warp divided by the transaction size, minus 1" (``rule="printed"``, the model's default), or
+   the distinct transaction-sized segments touched minus 1 (``rule="segments"``, the book's
+   labelled reading of "address divergence" [A6]);
+2. constant-cache misses: one replay per missing line (counted by the cache model);
+3. constant address divergence (:func:`constant_divergence_replays`): distinct addresses − 1;
+4. shared-memory bank conflicts (:func:`shared_conflict_replays`): the most distinct words any
+   bank must serve, minus 1 (threads reading one word share it: a broadcast).
+
+Every rule has a batch form over a ``(warps, 32)`` array of byte addresses, where a negative
+address marks an inactive lane.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from numba import njit
+
+from gpumodels.ground.data import read_rows
+from gpumodels.ground.validate import check_choice, check_int
+
+SPACES = ("G", "T", "2T", "C", "S")
+"""The memory spaces (global, 1D texture, 2D texture, constant, shared) by Table IV's letters."""
+
+OFF_CHIP = ("G", "T", "2T", "C")
+READ_ONLY = ("T", "2T", "C")
+
+DTYPE_BYTES = {"float": 4, "int": 4, "double": 8, "float2": 8, "float4": 16, "int2": 8, "int4": 16}
+"""Element sizes. Vector types take the addressing counts of their scalar (``float4`` as ``float``)."""
+
+_BASE_DTYPE = {"float": "float", "int": "int", "double": "double", "float2": "float", "float4": "float",
+               "int2": "int", "int4": "int"}
+
+RULES = ("printed", "segments")
+
+
+def check_space(space: str) -> str:
+    """``space`` if it is one of :data:`SPACES`; ``ValueError`` otherwise."""
+    return check_choice("space", space, SPACES)
+
+
+def check_dtype(dtype: str) -> str:
+    return check_choice("dtype", dtype, tuple(DTYPE_BYTES))
+
+
+@lru_cache(maxsize=None)
+def _addressing() -> dict[tuple[str, str], dict[str, str]]:
+    return {(r["space"], r["dtype"]): r for r in read_rows("huang_li/addressing.csv")}
+
+
+def addressing_instructions(space: str, dtype: str = "float") -> int:
+    """Instructions that compute the address of one array element in ``space`` (§III-B).
+
+    >>> [addressing_instructions(s) for s in ("G", "T", "C", "S")]     # printed: 2, 0, 1, 1
+    [2, 0, 1, 1]
+    >>> addressing_instructions("2T"), addressing_instructions("C", "double")   # the book's reading
+    (2, 1)
+    """
+    row = _addressing()[(check_space(space), _BASE_DTYPE[check_dtype(dtype)])]
+    return int(row["instructions"])
+
+
+def addressing_table():
+    """``data/huang_li/addressing.csv`` as a DataFrame: count, printed or the book's reading, and why."""
+    import pandas as pd
+
+    return pd.DataFrame(read_rows("huang_li/addressing.csv"))
+
+
+# ---------------------------------------------------------------------------------------------
+# replay rules
+
+
+def _warps(addresses, name: str = "addresses") -> np.ndarray:
+    a = np.asarray(addresses)
+    if a.dtype == bool or not (np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)):
+        raise ValueError(f"{name} must hold integer byte addresses (negative = inactive lane), got dtype {a.dtype}")
+    if np.issubdtype(a.dtype, np.floating):
+        if not np.all(np.isfinite(a)) or np.any(a != np.round(a)):
+            raise ValueError(f"{name} must hold integer byte addresses (negative = inactive lane)")
+        a = a.astype(np.int64)
+    a = a.astype(np.int64, copy=False)
+    if a.ndim == 1:
+        a = a[None, :]
+    if a.ndim != 2 or a.shape[1] == 0 or a.shape[1] > 32:
+        raise ValueError(f"{name} must be one warp's addresses (1 to 32 lanes) or a (warps, lanes) array, got shape {a.shape}")
+    return a
+
+
+def _word_bytes(word_bytes, rows: int) -> np.ndarray:
+    """``word_bytes`` (one size, or one per row) as a ``(rows, 1)`` integer column, each in [1, 64]."""
+    if np.ndim(word_bytes) == 0:
+        return np.full((rows, 1), check_int("word_bytes", word_bytes, 1, 64), dtype=np.int64)
+    wb = np.asarray(word_bytes)
+    if wb.shape != (rows,) or not np.issubdtype(wb.dtype, np.integer) or (rows and (wb.min() < 1 or wb.max() > 64)):
+        raise ValueError(f"word_bytes must be an integer in [1, 64] or one such integer per row ({rows}), got {wb!r}")
+    return wb.astype(np.int64)[:, None]
+
+
+def _distinct_per_row(keys: np.ndarray, active: np.ndarray) -> np.ndarray:
+    """Number of distinct keys per row among active lanes."""
+    big = np.iinfo(np.int64).max
+    k = np.where(active, keys, big)
+    k.sort(axis=1)
+    new = np.ones_like(k, dtype=bool)
+    new[:, 1:] = k[:, 1:] != k[:, :-1]
+    return np.sum(new & (k != big), axis=1)
+
+
+def global_replays_batch(addresses, word_bytes: int, transaction_bytes: int, rule: str = "printed") -> np.ndarray:
+    """Replays of cause (1) for each row (warp instruction) of a ``(warps, lanes)`` address array.
+
+    ``word_bytes`` is one size for every row or one per row."""
+    a = _warps(addresses)
+    wb = _word_bytes(word_bytes, a.shape[0])
+    tb = check_int("transaction_bytes", transaction_bytes, 1, 4096)
+    check_choice("rule", rule, RULES)
+    active = a >= 0
+    if rule == "printed":
+        words = active.sum(axis=1)
+        return np.maximum(-(-(words * wb[:, 0]) // tb) - 1, 0)
+    first = np.where(active, a // tb, -1)
+    last = np.where(active, (a + wb - 1) // tb, -1)
+    spans = last != first                        # an access crossing a segment boundary touches two
+    keys = np.concatenate([first, np.where(spans, last, first)], axis=1)
+    act2 = np.concatenate([active, active], axis=1)
+    return np.maximum(_distinct_per_row(keys, act2) - 1, 0)
+
+
+def global_replays(addresses, word_bytes: int = 4, transaction_bytes: int = 128, rule: str = "printed") -> int:
+    """Replays of one warp's global load or store, cause (1) of §III-B.
+
+    ``addresses`` are the warp's byte addresses (up to 32; a negative one marks an inactive lane).
+    ``rule="printed"``: ``ceil(active lanes × word_bytes / transaction_bytes) − 1``, the paper's
+    words-per-transaction rule (at least 0). ``rule="segments"``: distinct ``transaction_bytes``
+    segments touched − 1.
+
+    >>> stride32 = [32 * 4 * i for i in range(32)]                # one float per 128-B segment
+    >>> global_replays(stride32), global_replays(stride32, rule="segments")
+    (0, 31)
+    >>> global_replays([8 * i for i in range(32)], word_bytes=8)    # 256 B of doubles
+    1
+    """
+    return int(global_replays_batch(addresses, word_bytes, transaction_bytes, rule)[0])
+
+
+@njit(cache=True)
+def _conflicts(a, nb, bb):  # pragma: no cover - compiled; tested against brute force through the public function
+    out = np.zeros(a.shape[0], dtype=np.int64)
+    ways = np.zeros(nb, dtype=np.int64)
+    for r in range(a.shape[0]):
+        ways[:] = 0
+        worst = 0
+        for i in range(a.shape[1]):
+            if a[r, i] < 0:
+                continue
+            w = a[r, i] // bb
+            seen = False
+            for j in range(i):
+                if a[r, j] >= 0 and a[r, j] // bb == w:
+                    seen = True
+                    break
+            if not seen:
+                b = w % nb
+                ways[b] += 1
+                if ways[b] > worst:
+                    worst = ways[b]
+        out[r] = max(worst - 1, 0)
+    return out
+
+
+def shared_conflict_replays_batch(addresses, banks: int = 32, bank_bytes: int = 4) -> np.ndarray:
+    """Replays of cause (4) for each row of a ``(warps, lanes)`` address array."""
+    a = _warps(addresses)
+    nb = check_int("banks", banks, 1, 1024)
+    bb = check_int("bank_bytes", bank_bytes, 1, 64)
+    return _conflicts(np.ascontiguousarray(a), nb, bb)
+
+
+def shared_conflict_replays(addresses, banks: int = 32, bank_bytes: int = 4) -> int:
+    """Replays of one warp's shared-memory access from bank conflicts, cause (4) of §III-B.
+
+    The bank of a byte address is ``(address // bank_bytes) % banks``; the access needs as many
+    passes as the largest number of *distinct* words any one bank must deliver, so the replays
+    are that maximum minus 1. Lanes reading the same word do not conflict (broadcast).
+
+    >>> shared_conflict_replays([4 * i for i in range(32)])        # unit stride: conflict-free
+    0
+    >>> shared_conflict_replays([8 * i for i in range(32)])        # stride 2 words: 2-way
+    1
+    >>> shared_conflict_replays([0] * 32)                          # one word: broadcast
+    0
+    """
+    return int(shared_conflict_replays_batch(addresses, banks, bank_bytes)[0])
+
+
+def constant_divergence_replays_batch(addresses) -> np.ndarray:
+    """Replays of cause (3) per row: distinct addresses among the active lanes − 1 (the book's reading)."""
+    a = _warps(addresses)
+    return np.maximum(_distinct_per_row(a, a >= 0) - 1, 0)
+
+
+def constant_divergence_replays(addresses) -> int:
+    """Replays of one indexed constant load from address divergence, cause (3): distinct addresses − 1.
+
+    >>> constant_divergence_replays([64] * 32), constant_divergence_replays([4 * i for i in range(32)])
+    (0, 31)
+    """
+    return int(constant_divergence_replays_batch(addresses)[0])
+
+
+def distinct_lines_batch(addresses, line_bytes: int, word_bytes=4) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ``line_bytes`` lines each row touches: ``(row index, line address)`` pairs, in row order.
+
+    ``word_bytes`` (one size, or one per row) is what each lane reads from its address."""
+    a = _warps(addresses)
+    lb = check_int("line_bytes", line_bytes, 1, 1 << 20)
+    wb = _word_bytes(word_bytes, a.shape[0])
+    active = a >= 0
+    first = np.where(active, a // lb, -1)
+    if np.all(~active | (a % lb + wb <= lb)):           # no access crosses a line: the first line is the only one
+        keys = first
+    else:
+        last = np.where(active, (a + wb - 1) // lb, -1)
+        keys = np.concatenate([first, last], axis=1)
+    big = np.iinfo(np.int64).max
+    k = np.where(keys >= 0, keys, big)
+    k.sort(axis=1)
+    new = np.ones_like(k, dtype=bool)
+    new[:, 1:] = k[:, 1:] != k[:, :-1]
+    new &= k != big
+    rows = np.nonzero(new)[0]
+    return rows, k[new] * lb

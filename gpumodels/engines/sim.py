@@ -1,0 +1,468 @@
+"""A small cycle-level simulator of one SM: the book's "virtual GPU".
+
+Everything it produces is **simulated** — a consequence of the rules below, not a
+measurement. It is deliberately simple, so that its behaviour can be checked against the
+analytic models in their limit cases.
+
+Rules, applied every cycle ``t = 0, 1, 2, …``:
+
+1. Each warp runs its own list of :class:`Op` in order (in a loop if ``repeat=True``). An op
+   may issue at ``t`` only if every register it reads is ready, and not before
+   ``ilp_latency`` cycles after the warp's previous issue (one issue per warp per cycle at
+   most).
+2. Warps are spread over ``schedulers`` round-robin (warp slot ``i`` → scheduler ``i mod
+   schedulers``). Each scheduler issues up to ``issue_per_scheduler`` ops per cycle
+   (``None``: unlimited), choosing among ready warps by ``policy``: ``"oldest"`` (lowest slot
+   first) or ``"round_robin"`` (start after the warp issued last). An op whose unit has
+   ``issue_cycles = k`` keeps its scheduler busy for ``k`` cycles.
+3. A :class:`Unit` with ``throughput`` T instructions per cycle per SM is a resource used
+   exclusively for ``1/T`` cycles per instruction (as in Volkov's Table 3.4 worksheet); an op
+   may start in cycle ``t`` if the unit's backlog ends before ``t + 1``. ``None``: unlimited.
+   ``max_in_flight`` k caps the unit's concurrency: an op may start only while fewer
+   than k of its ops are in execution (issued, result not yet ready) -- k servers that each
+   hold an op for its whole latency, as Hong & Kim's memory system serves MWP warps at once.
+   Ops that find all k busy are served in the order they started waiting (first come, first
+   served), not by the scheduler ``policy``.
+4. The result is ready ``latency`` cycles after issue. ``latency`` is a number, or a function
+   of the unit's recent throughput (instructions per cycle over the last ``window`` cycles):
+   a contention-dependent memory latency such as Volkov's ``a + b·x/(c − x)``.
+   ``dependent_latency[(producer, consumer)]`` overrides it for particular consumers (e.g.
+   Maxwell's SFU result is ready for an add after 9 cycles but for another SFU op after 13).
+5. With ``total_warps`` larger than ``n_warps`` the launch is finite: warps run their
+   program once, and a block of ``warps_per_block`` warp slots is refilled ``launch_latency``
+   cycles after the last of its warps has finished (Volkov §3.7's replacement delays).
+
+:func:`simulate` returns a :class:`Trace` with one record per issued instruction, which
+answers throughput, concurrency and occupancy questions.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import OrderedDict, deque
+from itertools import islice
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+from gpumodels.ground.validate import check_flag, check_int, check_real
+from gpumodels.ground.errors import InputTypeError
+from gpumodels.facts.params import check_params
+
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class Op:
+    """One instruction of a warp program: the ``unit`` that executes it, registers written and read."""
+
+    unit: str
+    dst: str | None = None
+    srcs: tuple[str, ...] = ()
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A functional unit (or the memory pipeline): latency in cycles, throughput in IPC per SM,
+    and at most ``max_in_flight`` ops in execution at once (``None``: no cap)."""
+
+    latency: float | Callable[[float], float]
+    throughput: float | None = None
+    issue_cycles: int = 1
+    max_in_flight: int | None = None
+
+    def __post_init__(self):
+        if not callable(self.latency):
+            check_real("latency", self.latency, 0.0, context="Unit")
+        if self.throughput is not None:
+            check_real("throughput", self.throughput, 0.0, lo_open=True, context="Unit")
+        check_int("issue_cycles", self.issue_cycles, 1, context="Unit")
+        if self.max_in_flight is not None:
+            check_int("max_in_flight", self.max_in_flight, 1, context="Unit")
+
+
+@dataclass(frozen=True)
+class SM:
+    """The simulated multiprocessor: its units, schedulers and issue rules (see module docstring)."""
+
+    units: Mapping[str, Unit]
+    schedulers: int = 1
+    issue_per_scheduler: int | None = 1
+    ilp_latency: int = 1
+    dependent_latency: Mapping[tuple[str, str], float] = field(default_factory=dict)
+    window: int = 512
+
+    def __post_init__(self):
+        if not self.units:
+            raise ValueError("units must name at least one Unit")
+        check_int("schedulers", self.schedulers, 1, context="SM")
+        if self.issue_per_scheduler is not None:
+            check_int("issue_per_scheduler", self.issue_per_scheduler, 1, context="SM")
+        check_int("ilp_latency", self.ilp_latency, 1, context="SM")
+        check_int("window", self.window, 1, context="SM")
+        for key, lat in dict(self.dependent_latency).items():
+            if not (isinstance(key, tuple) and len(key) == 2 and all(u in self.units for u in key)):
+                raise ValueError(f"dependent_latency keys must be (producer, consumer) pairs of the SM's units "
+                                 f"{sorted(self.units)}, got {key!r}")
+            check_real(f"dependent_latency[{key!r}]", lat, 0.0, context="SM")
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Simulated issue records: arrays ``warp`` (launch order), ``seq`` (position in the warp's
+    stream), ``unit``, ``issue`` and ``ready`` cycles, plus the occupancy per cycle; ``warp_start``
+    and ``warp_end`` per launched warp (``warp_end`` is NaN for a warp that did not finish)."""
+
+    warp: np.ndarray
+    seq: np.ndarray
+    unit: np.ndarray
+    issue: np.ndarray
+    ready: np.ndarray
+    occupancy: np.ndarray
+    cycles: int
+    warp_start: np.ndarray
+    warp_end: np.ndarray
+
+    def throughput(self, unit: str | None = None, start: int = 0, stop: int | None = None) -> float:
+        """Instructions of ``unit`` (all units if ``None``) issued per cycle in ``[start, stop)``."""
+        stop = self.cycles if stop is None else stop
+        if not 0 <= start < stop <= self.cycles:
+            raise ValueError(f"need 0 <= start < stop <= {self.cycles}, got start={start}, stop={stop}")
+        sel = (self.issue >= start) & (self.issue < stop)
+        if unit is not None:
+            sel &= self.unit == unit
+        return float(sel.sum()) / (stop - start)
+
+    def concurrency(self, unit: str, t) -> np.ndarray:
+        """Instructions of ``unit`` in execution (issued, result not yet ready) at cycle(s) ``t``."""
+        t = np.atleast_1d(np.asarray(t))
+        sel = self.unit == unit
+        iss, rdy = self.issue[sel], self.ready[sel]
+        return ((iss[None, :] <= t[:, None]) & (rdy[None, :] > t[:, None])).sum(axis=1)
+
+    def table(self):
+        """One row per issued instruction, labelled ``kind = "simulated"`` (a pandas DataFrame)."""
+        import pandas as pd
+
+        return pd.DataFrame(dict(warp=self.warp, seq=self.seq, unit=self.unit, issue=self.issue,
+                                 ready=self.ready, kind="simulated"))
+
+    @property
+    def warp_latency(self) -> np.ndarray:
+        """Start-to-finish cycles of every warp that finished (finite launches)."""
+        done = np.isfinite(self.warp_end)
+        return (self.warp_end - self.warp_start)[done]
+
+
+def trip_starts(warp, seq, issue, body: int, w: int = 0, start: float = -np.inf, stop: float = np.inf) -> np.ndarray:
+    """Sorted cycles in ``[start, stop]`` at which warp ``w`` began a trip of a loop of ``body`` instructions.
+
+    ``warp``, ``seq`` (position in the warp's stream) and ``issue`` (cycle) describe every issued
+    instruction (a :class:`Trace`'s arrays, or another simulator's). Measuring between two trip
+    starts of one warp spans whole round trips, which a fixed window of cycles does not.
+    """
+    b = check_int("body", body, 1)
+    warp, seq, issue = np.asarray(warp), np.asarray(seq), np.asarray(issue, dtype=float)
+    sel = (warp == w) & (seq % b == 0) & (issue >= start) & (issue <= stop)
+    return np.sort(issue[sel])
+
+
+def rate_between(issue, t1: float, t2: float) -> float:
+    """Instructions issued in cycles ``[t1, t2)`` per cycle."""
+    if not t2 > t1:
+        raise ValueError(f"t2 must be greater than t1 ({t1}), got {t2}")
+    issue = np.asarray(issue, dtype=float)
+    return float(((issue >= t1) & (issue < t2)).sum() / (t2 - t1))
+
+
+MAX_ALPHA = 100_000
+"""The largest α :func:`alpha_program` builds (a loop body of α + 1 ops is held in memory)."""
+
+MAX_CYCLES = 1_000_000_000
+"""The most cycles one :func:`simulate` call may run (``cycles`` or ``max_cycles``)."""
+
+
+class SimulationLimitError(RuntimeError):
+    """A finite run reached ``max_cycles`` before every warp finished."""
+
+
+def alpha_program(alpha: int, other: str = "mem", alu: str = "alu") -> tuple[Op, ...]:
+    """Volkov's §4.1 workload as one loop body: a load followed by α dependent adds.
+
+    All ops read and write the same register, so they are back-to-back dependent.
+    """
+    alpha = check_int("alpha", alpha, 0, MAX_ALPHA)
+    return (Op(other, "r", ("r",), "LD"),) + tuple(Op(alu, "r", ("r",), "FADD") for _ in range(alpha))
+
+
+def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: int, cycles: int | None = None,
+             *, repeat: bool = True, total_warps: int | None = None, warps_per_block: int = 1,
+             launch_latency: int = 0, policy: str = "oldest", max_cycles: int = 10_000_000,
+             skip_idle: bool = True) -> Trace:
+    """Run ``n_warps`` concurrent warps on ``sm`` and record every issue (simulated data).
+
+    Cycles in which no warp can issue are skipped to the next event (a result becoming ready, a
+    unit or scheduler coming free, a block refilled), so long memory stalls cost no time; the
+    trace is the same as stepping every cycle (``skip_idle=False``, the slow reference the tests
+    compare against).
+
+    Parameters
+    ----------
+    programs
+        One program (a sequence of :class:`Op`) for all warps, or one program per warp slot.
+    n_warps : int
+        Warps resident at a time (occupancy, warps per SM).
+    cycles : int
+        Cycles to simulate (``None`` allowed for finite runs). Required when ``repeat=True``; otherwise the run stops when all
+        warps are done.
+    repeat : bool
+        Loop each program forever (the synthetic workloads) or run it once.
+    total_warps : int
+        Warps in the whole launch (finite runs only; ``None`` means ``n_warps``).
+    warps_per_block, launch_latency : int
+        Block size in warps and the delay before a finished block's slots are refilled.
+    policy : str
+        ``"oldest"`` or ``"round_robin"``.
+    max_cycles : int
+        Finite runs without ``cycles`` stop here; if warps are still unfinished then,
+        :class:`SimulationLimitError` says how many.
+
+    """
+    if not isinstance(sm, SM):
+        raise InputTypeError(f"sm must be an SM record (e.g. sim.volkov_sm(volkov.params('Kepler'))), got {sm!r:.80}")
+    n_warps = check_int("n_warps", n_warps, 1, 4096)
+    repeat = check_flag("repeat", repeat)
+    skip_idle = check_flag("skip_idle", skip_idle)
+    if policy not in ("oldest", "round_robin"):
+        raise ValueError(f"policy must be 'oldest' or 'round_robin', got {policy!r}")
+    progs = _programs(programs, n_warps, sm)
+    if repeat:
+        if cycles is None:
+            raise ValueError("cycles must be given when repeat=True (the programs loop forever)")
+        if total_warps is not None:
+            raise ValueError("total_warps applies to finite runs only (repeat=False)")
+    total = n_warps if total_warps is None else check_int("total_warps", total_warps, n_warps)
+    warps_per_block = check_int("warps_per_block", warps_per_block, 1, n_warps)
+    if n_warps % warps_per_block:
+        raise ValueError(f"n_warps ({n_warps}) must be a multiple of warps_per_block ({warps_per_block})")
+    launch_latency = check_int("launch_latency", launch_latency, 0)
+    limit = (check_int("cycles", cycles, 1, MAX_CYCLES) if cycles is not None
+             else check_int("max_cycles", max_cycles, 1, MAX_CYCLES))
+
+    slots_of = [list(range(s, n_warps, sm.schedulers)) for s in range(sm.schedulers)]   # slot i -> scheduler i mod S
+    slot_warp = list(range(n_warps))               # launch index of the warp in each slot (-1: empty)
+    pc = [0] * n_warps
+    next_ok = [0] * n_warps                         # earliest cycle of the next issue (ILP latency)
+    regs: list[dict[str, tuple[int, str, float]]] = [dict() for _ in range(n_warps)]
+    launched = n_warps
+    refill_at: dict[int, int] = {}                  # block -> cycle its slots get new warps
+    block_left = [warps_per_block] * (n_warps // warps_per_block)
+    unit_free = {u: 0.0 for u in sm.units}
+    recent = {u: deque() for u in sm.units}
+    in_flight: dict[str, list[float]] = {u: [] for u in sm.units}   # heap: ready times of capped units' ops
+    waiting: dict[str, OrderedDict] = {u: OrderedDict() for u in sm.units}  # slots queued (FIFO), capped units
+    sched_busy = [0] * sm.schedulers
+    rr_last = [-1] * sm.schedulers
+    warp_start = [0] * total
+    warp_end = [-1] * total
+    rec_w, rec_s, rec_u, rec_i, rec_r, occ = [], [], [], [], [], []
+    seq = [0] * n_warps
+
+    t = 0
+    while t < limit:
+        for blk, when in list(refill_at.items()):
+            if when <= t:
+                del refill_at[blk]
+                block_left[blk] = 0
+                for s in range(blk * warps_per_block, (blk + 1) * warps_per_block):
+                    if launched < total:
+                        slot_warp[s], pc[s], next_ok[s], seq[s] = launched, 0, t, 0
+                        regs[s] = {}
+                        warp_start[launched] = t
+                        launched += 1
+                        block_left[blk] += 1
+        active = sum(1 for w in slot_warp if w >= 0)
+        if not repeat and active == 0 and not refill_at:
+            break
+        occ.append(active)
+        issued_any = False
+        for sch in range(sm.schedulers):
+            if sched_busy[sch] > t:
+                continue
+            slots = slots_of[sch]
+            if policy == "round_robin" and rr_last[sch] in slots:
+                k = slots.index(rr_last[sch]) + 1
+                slots = slots[k:] + slots[:k]
+            issued = 0
+            for i in slots:
+                if sm.issue_per_scheduler is not None and issued >= sm.issue_per_scheduler:
+                    break
+                if slot_warp[i] < 0 or next_ok[i] > t:
+                    continue
+                prog = progs[i]
+                op = prog[pc[i]]
+                unit = sm.units[op.unit]
+                if _operands_ready_at(sm, regs[i], op) > t:
+                    continue
+                if unit.throughput is not None and unit_free[op.unit] >= t + 1 - _EPS:
+                    continue
+                if unit.max_in_flight is not None:
+                    busy = in_flight[op.unit]
+                    while busy and busy[0] <= t:            # results ready: their servers are free
+                        heapq.heappop(busy)
+                    queue = waiting[op.unit]
+                    free = unit.max_in_flight - len(busy)
+                    if i not in queue:
+                        queue[i] = None
+                    if free <= 0 or all(k != i for k in islice(queue, free)):
+                        continue                            # not among the first `free` waiting
+                    del queue[i]
+                # issue
+                if unit.throughput is not None:
+                    unit_free[op.unit] = max(unit_free[op.unit], t) + 1.0 / unit.throughput
+                lat = _latency(unit, recent[op.unit], t, sm.window)
+                recent[op.unit].append(t)
+                if unit.max_in_flight is not None:
+                    heapq.heappush(in_flight[op.unit], t + lat)
+                if op.dst is not None:
+                    regs[i][op.dst] = (t, op.unit, lat)
+                rec_w.append(slot_warp[i]); rec_s.append(seq[i]); rec_u.append(op.unit)
+                rec_i.append(t); rec_r.append(t + lat)
+                seq[i] += 1
+                next_ok[i] = t + sm.ilp_latency
+                issued += 1
+                rr_last[sch] = i
+                if unit.issue_cycles > 1:
+                    sched_busy[sch] = t + unit.issue_cycles
+                pc[i] += 1
+                if pc[i] == len(prog):
+                    if repeat:
+                        pc[i] = 0
+                    else:
+                        _finish(i, t, slot_warp, warp_end, regs, block_left, warps_per_block, refill_at,
+                                launch_latency, launched, total)
+                if sched_busy[sch] > t:
+                    break
+            issued_any = issued_any or issued > 0
+        if issued_any or not skip_idle:
+            t += 1
+            continue
+        # nothing issued: jump to the next cycle at which anything can change
+        nxt = min(_next_event(sm, progs, t, slot_warp, pc, next_ok, regs, unit_free, in_flight, sched_busy,
+                              refill_at), limit)
+        occ.extend([active] * (nxt - t - 1))
+        t = nxt
+    if not repeat and cycles is None and any(e < 0 for e in warp_end):
+        done = sum(1 for e in warp_end if e >= 0)
+        raise SimulationLimitError(f"max_cycles={limit} reached with {done} of {total} warps finished; "
+                                   f"raise max_cycles (up to {MAX_CYCLES}) or give cycles to stop early on purpose")
+    return Trace(np.array(rec_w, dtype=int), np.array(rec_s, dtype=int), np.array(rec_u, dtype=object),
+                 np.array(rec_i, dtype=float), np.array(rec_r, dtype=float), np.array(occ, dtype=int), t,
+                 np.array(warp_start, dtype=float), np.where(np.array(warp_end) < 0, np.nan, warp_end).astype(float))
+
+
+def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
+    if not programs:
+        raise ValueError("programs must contain at least one Op")
+    if isinstance(programs[0], Op):
+        progs = [tuple(programs)] * n_warps
+    else:
+        progs = [tuple(p) for p in programs]
+        if len(progs) != n_warps:
+            raise ValueError(f"programs must be one program or one per warp ({n_warps}), got {len(progs)}")
+    for p in progs:
+        if not p:
+            raise ValueError("every program must contain at least one Op")
+        for op in p:
+            if not isinstance(op, Op):
+                raise ValueError(f"programs must contain Op records, got {op!r}")
+            if op.unit not in sm.units:
+                raise ValueError(f"Op unit {op.unit!r} is not one of the SM's units {sorted(sm.units)}")
+    return progs
+
+
+def _next_event(sm, progs, t, slot_warp, pc, next_ok, regs, unit_free, in_flight, sched_busy, refill_at) -> int:
+    """The first cycle after ``t`` at which a warp that could not issue at ``t`` might issue."""
+    times = [w for w in refill_at.values()]
+    times += [b for b in sched_busy if b > t]
+    for u, unit in sm.units.items():
+        if unit.throughput is not None and unit_free[u] >= t + 1 - _EPS:
+            times.append(math.floor(unit_free[u] - 1 + _EPS) + 1)   # first t' with unit_free < t' + 1 - eps
+        if in_flight[u]:
+            times.append(math.ceil(in_flight[u][0]))               # a heap: its first is the earliest
+    for i, w in enumerate(slot_warp):
+        if w < 0:
+            continue
+        if next_ok[i] > t:
+            times.append(next_ok[i])
+        ready = _operands_ready_at(sm, regs[i], progs[i][pc[i]])
+        if ready > t:
+            times.append(math.ceil(ready))
+    later = [x for x in times if x > t]
+    return int(min(later)) if later else t + 1
+
+
+def _operands_ready_at(sm: SM, regs: dict, op: Op) -> float:
+    """The cycle at which every register ``op`` reads is ready (``-inf`` if it reads none in flight)."""
+    ready = -math.inf
+    for r in op.srcs:
+        if r in regs:
+            t0, producer, lat = regs[r]
+            ready = max(ready, t0 + sm.dependent_latency.get((producer, op.unit), lat))
+    return ready
+
+
+def _latency(unit: Unit, recent: deque, t: int, window: int) -> float:
+    if not callable(unit.latency):
+        return float(unit.latency)
+    while recent and recent[0] < t - window:
+        recent.popleft()
+    rate = len(recent) / window
+    lat = float(unit.latency(rate))
+    if not np.isfinite(lat) or lat < 0:
+        raise ValueError(f"latency function returned {lat} at throughput {rate}; it must be finite and >= 0")
+    return lat
+
+
+def _finish(i, t, slot_warp, warp_end, regs, block_left, wpb, refill_at, launch_latency, launched, total):
+    w = slot_warp[i]
+    pending = max((t0 + lat for t0, _, lat in regs[i].values()), default=t)
+    warp_end[w] = max(t + 1, pending)
+    slot_warp[i] = -1
+    blk = i // wpb
+    block_left[blk] -= 1
+    if block_left[blk] == 0 and launched < total:
+        refill_at[blk] = int(np.ceil(max(warp_end[w], t + 1))) + launch_latency
+
+
+def volkov_sm(p, *, mem_issue: int = 1, issue: bool = True, contention: bool = False) -> SM:
+    """An :class:`SM` with the Table 4.1 parameters of ``p`` (:func:`gpumodels.facts.param_sets.params`).
+
+    Units ``"alu"`` (alu_lat, alu_thru) and ``"mem"`` (mem_lat, mem_thru); the issue limit is
+    ``issue_thru`` spread over ``p.schedulers`` (``issue=False`` removes it). With
+    ``contention=True`` the memory latency follows Table 6.5's ``a + b·x/(c − x)`` of the
+    recent memory throughput.
+    """
+    p = check_params(p)
+    issue, contention = check_flag("issue", issue), check_flag("contention", contention)
+    if contention:
+        cap = 0.999 * min(c for _, c in p.latency_terms)    # stay below the latency model's singularity
+
+        def mem_latency(rate):
+            return float(p.memory_latency(min(rate * p.gbs_per_ipc, cap)))
+        mem = Unit(mem_latency, p.mem_thru, mem_issue)
+    else:
+        mem = Unit(p.mem_lat, p.mem_thru, mem_issue)
+    units = {"alu": Unit(p.alu_lat, p.alu_thru), "mem": mem}
+    if not issue:
+        return SM(units, schedulers=1, issue_per_scheduler=None)
+    per = p.issue_thru / p.schedulers
+    if per >= 1:
+        return SM(units, schedulers=p.schedulers, issue_per_scheduler=int(round(per)))
+    # G80/GT200: one issue per scheduler every 1/per cycles — model as issue_cycles on every unit
+    k = int(round(1 / per))
+    units = {name: Unit(u.latency, u.throughput, max(u.issue_cycles, k)) for name, u in units.items()}
+    return SM(units, schedulers=p.schedulers, issue_per_scheduler=1)

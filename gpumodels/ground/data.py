@@ -1,0 +1,71 @@
+"""Locate, read and validate the CSV tables in ``data/``.
+
+An installed package carries the tables inside it (``gpumodels/data/``, read through
+``importlib.resources``); a source checkout reads the project's ``data/`` folder; the
+``GPUMODELS_DATA`` environment variable points elsewhere. Every table is checked against its
+schema in :mod:`gpumodels.ground.schemas` the first time it is read.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from gpumodels.ground.errors import DataError
+from gpumodels.ground.schemas import validate
+
+_ENV = "GPUMODELS_DATA"
+
+
+def data_dir():
+    """The folder holding the tables: ``$GPUMODELS_DATA``, else the package's own ``data``
+    (an installed wheel), else the source checkout's ``data/``."""
+    env = os.environ.get(_ENV)
+    if env:
+        return Path(env)
+    packaged = resources.files("gpumodels") / "data"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "data"
+
+
+def read_text(relpath: str) -> str:
+    """The text of ``data/<relpath>``; ``DataError`` naming the file if it is missing."""
+    path = data_dir() / relpath
+    if not path.is_file():
+        raise DataError(f"data table {relpath!r} not found under {data_dir()}")
+    return path.read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def _checked_text(relpath: str) -> str:
+    """The text of ``data/<relpath>`` once it has passed its schema (checked once per table)."""
+
+    text = read_text(relpath)
+    validate(relpath, text)
+    return text
+
+
+@lru_cache(maxsize=None)
+def read_rows(relpath: str) -> tuple[dict[str, str], ...]:
+    """Rows of ``data/<relpath>`` as dictionaries of strings, after the table passed its schema
+    (cached; treat as read-only)."""
+    return tuple(dict(row) for row in csv.DictReader(io.StringIO(_checked_text(relpath), newline="")))
+
+
+def read_frame(relpath: str):
+    """``data/<relpath>`` as a pandas DataFrame with pandas' own column types, after the table
+    passed its schema."""
+    import pandas as pd
+
+    return pd.read_csv(io.StringIO(_checked_text(relpath)))
+
+
+def clear_cache() -> None:
+    """Forget every table read so far (after pointing ``GPUMODELS_DATA`` elsewhere)."""
+    _checked_text.cache_clear()
+    read_rows.cache_clear()

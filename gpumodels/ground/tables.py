@@ -1,0 +1,80 @@
+"""Tables for reading: what a chapter shows when a ``pandas.DataFrame`` would print badly.
+
+A DataFrame displayed in a notebook cuts long text at 50 characters, prints a column that holds
+0 and 1e-5 as ``0.000000e+00`` and shows every float to six digits. A :class:`Table` holds a frame
+of already formatted cells and shows it whole: full text that wraps (the book's stylesheet gives
+``table.gm-table`` wrapping cells), no index numbers unless the index means something, and a
+plain-text form for nbval and terminals.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from gpumodels.ground.errors import InputTypeError
+
+
+class Table:
+    """A formatted table for reading; ``frame`` is the ``pandas.DataFrame`` of its cells (strings).
+
+    In a notebook it renders as HTML (class ``gm-table``); ``str``/``repr`` give the aligned text.
+    """
+
+    def __init__(self, frame, *, index: bool = True):
+        if not hasattr(frame, "to_html"):
+            raise InputTypeError(f"frame must be a pandas.DataFrame, got {type(frame).__name__}")
+        self.frame = frame
+        self.index = bool(index)
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def _repr_html_(self) -> str:
+        return self.frame.to_html(classes="gm-table", border=0, index=self.index, na_rep="—")
+
+    def __repr__(self) -> str:
+        return self.frame.to_string(index=self.index, na_rep="—")
+
+
+_NUMBER = re.compile(r"(?<![\d/.])\d[\d,]*(?:\.(\d+))?(?![\d/])")
+_FRACTION = re.compile(r"\d\s*/\s*\d")
+
+
+def decimals(text: str) -> int | None:
+    """Digits after the decimal point of the first number in a printed text (``"15.50"`` -> 2,
+    ``"about 1.5 times"`` -> 1, ``"3 to 20%"`` -> 0, ``"2,880"`` -> 0); ``None`` when the text
+    prints no decimal number to take a precision from (``"1/6 IPC"``, ``"nearly twice"``)."""
+    text = str(text)
+    if _FRACTION.search(text):
+        return None
+    m = _NUMBER.search(text)
+    return None if m is None else len(m.group(1) or "")
+
+
+def significant_places(x: float, digits: int) -> int:
+    """Decimal places that show ``x`` to ``digits`` significant digits (0 for NaN, inf or 0)."""
+    x = abs(float(x))
+    if not math.isfinite(x) or x == 0:
+        return 0
+    return max(0, digits - 1 - math.floor(math.log10(x)))
+
+
+def number(x: float, places: int, *, signed: bool = False) -> str:
+    """``x`` with ``places`` decimals (a minus sign, never ``-0``); "—" for NaN; an exact zero as ``0``."""
+    x = float(x)
+    if math.isnan(x):
+        return "—"
+    if math.isinf(x):
+        return ("+" if signed and x > 0 else "") + ("∞" if x > 0 else "−∞")
+    if x == 0:
+        return "0"
+    text = f"{x:+.{places}f}" if signed else f"{x:.{places}f}"
+    if float(text) == 0:                          # rounds to zero: say so without a sign
+        return f"{0:.{places}f}"
+    return text.replace("-", "−")
+
+
+def numbers(values, places: int, *, signed: bool = False) -> list[str]:
+    """:func:`number` for each of ``values`` (a column formatted for a :class:`Table`)."""
+    return [number(v, places, signed=signed) for v in values]

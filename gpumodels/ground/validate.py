@@ -1,0 +1,164 @@
+"""Input checks shared by the public functions.
+
+Every public function checks its arguments here so that bad input fails early with an error that
+names the parameter, the allowed range and the value received: ``InputTypeError`` (a ``TypeError``
+that is also a ``ValueError``) for a wrong type, ``ValueError`` for a bad value,
+``UnknownNameError`` for an unknown choice (see :mod:`gpumodels.ground.errors`), e.g.
+``threads_per_block must be an integer in [1, 1024] for compute capability 7.0, got 2048``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from gpumodels.ground.errors import InputTypeError, OutsideDomainError, UnknownNameError
+
+
+MAX_INT = 2**63
+"""The largest integer an unbounded count may take (no count in the book comes near it)."""
+
+
+def to_float(value) -> float:
+    """``float(value)``, with an integer too large for a float read as ``inf`` (never OverflowError)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def _where(context: str | None) -> str:
+    return f" for {context}" if context else ""
+
+
+def check_int(name: str, value, lo: int, hi: int | None = None, context: str | None = None) -> int:
+    """Return ``value`` as ``int`` if it is an integer in ``[lo, hi]``; raise ``ValueError`` otherwise.
+
+    Booleans are rejected (``True`` is not a thread count). Integral floats such as ``256.0``
+    are accepted; ``256.5`` is not.
+    """
+    rng = f"[{lo}, {hi}]" if hi is not None else f"[{lo}, inf)"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InputTypeError(f"{name} must be an integer in {rng}{_where(context)}, got {value!r}")
+    if isinstance(value, numbers.Integral):
+        ivalue = int(value)
+    else:
+        fvalue = float(value)
+        if not math.isfinite(fvalue) or fvalue != int(fvalue):
+            raise ValueError(f"{name} must be an integer in {rng}{_where(context)}, got {value!r}")
+        ivalue = int(fvalue)
+    if hi is None and abs(ivalue) > MAX_INT:
+        raise ValueError(f"{name} must be an integer in {rng}{_where(context)} no larger than 2**63, got {value!r:.40}")
+    if ivalue < lo or (hi is not None and ivalue > hi):
+        raise ValueError(f"{name} must be an integer in {rng}{_where(context)}, got {ivalue}")
+    return ivalue
+
+
+def check_real(name: str, value, lo: float | None = None, hi: float | None = None,
+               context: str | None = None, lo_open: bool = False) -> float:
+    """Return ``value`` as ``float`` if it is finite and within bounds; raise ``ValueError`` otherwise.
+
+    ``-0.0`` is returned as ``0.0`` (so that nothing downstream divides by a negative zero).
+    """
+    lo_b = "(" if lo_open else "["
+    rng = f"{lo_b}{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InputTypeError(f"{name} must be a finite number in {rng}{_where(context)}, got {value!r}")
+    v = to_float(value) + 0.0      # + 0.0 turns -0.0 into 0.0
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number in {rng}{_where(context)}, got {value!r:.40}")
+    if (lo is not None and (v < lo or (lo_open and v == lo))) or (hi is not None and v > hi):
+        raise ValueError(f"{name} must be a finite number in {rng}{_where(context)}, got {v}")
+    return v
+
+
+# ---- numpy arrays (the vectorised models) ----
+
+
+def as_array(name: str, value, lo: float = 0.0, allow_inf: bool = False, lo_open: bool = False) -> np.ndarray:
+    """``value`` as a float array; ``ValueError`` naming ``name`` if it is not numeric, NaN or out of range.
+
+    Only real numbers are taken: strings (``"8"``), booleans and boolean arrays are refused rather
+    than converted, an integer too large for a float is refused, and ``-0.0`` becomes ``0.0``.
+    """
+    what = f"{name} must be a number or an array of numbers"
+    if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
+        raise InputTypeError(f"{what}, got {value!r}")
+    try:
+        raw = np.asarray(value)
+        if raw.dtype.kind == "O" and not all(isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+                                             for x in raw.flat):
+            raise TypeError
+        if raw.dtype.kind not in "iufO":
+            raise TypeError
+        arr = raw.astype(float) + 0.0              # + 0.0 turns -0.0 into 0.0
+    except OverflowError:
+        raise ValueError(f"{name} must be a finite number, got a value too large for a float") from None
+    except (TypeError, ValueError):
+        raise InputTypeError(f"{what}, got {value!r}") from None
+    rng = f"{'(' if lo_open else '['}{lo}, {'inf]' if allow_inf else 'inf)'}"
+    bad = np.isnan(arr) | (arr < lo) | ((arr == lo) if lo_open else False)
+    if not allow_inf:
+        bad |= np.isinf(arr)
+    if np.any(bad):
+        first = arr[bad].flat[0] if arr.ndim else float(arr)
+        raise ValueError(f"{name} must be in {rng}, got {first!r}")
+    return arr
+
+
+def broadcast(**arrays) -> list[np.ndarray]:
+    """``np.broadcast_arrays`` of the named arrays; ``ValueError`` naming them and their shapes if
+    they do not broadcast."""
+    try:
+        return np.broadcast_arrays(*arrays.values())
+    except ValueError:
+        shapes = ", ".join(f"{k} {np.shape(v)}" for k, v in arrays.items())
+        raise ValueError(f"shapes do not broadcast together: {shapes}") from None
+
+
+def out(x: np.ndarray):
+    """Return a 0-d result as a Python float and anything else as an array."""
+    return float(x) if np.ndim(x) == 0 else x
+
+
+def check_fraction(name: str, value) -> float:
+    """Return ``value`` as ``float`` if it is a number in (0, 1]; ``ValueError`` otherwise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InputTypeError(f"{name} must be a number in (0, 1], got {value!r}")
+    v = to_float(value)
+    if not (0 < v <= 1):                            # NaN fails this too
+        raise ValueError(f"{name} must be a number in (0, 1], got {value!r:.40}")
+    return v
+
+
+def check_choice(name: str, value, allowed) -> str:
+    """Return ``value`` if it is one of ``allowed``; ``ValueError`` naming the choices otherwise."""
+    try:
+        ok = value in allowed
+    except TypeError:                    # an unhashable value looked up in a set or dict
+        ok = False
+    if not ok:
+        raise UnknownNameError(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
+    return value
+
+
+def check_flag(name: str, value) -> bool:
+    """Return ``value`` if it is ``True`` or ``False`` (numpy booleans too); ``ValueError`` otherwise —
+    the string ``"False"`` is not taken as true."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InputTypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def finite_result(what: str, value, **inputs):
+    """``value`` if every number in it is finite; ``OutsideDomainError`` naming ``what`` and the
+    ``inputs`` otherwise (valid inputs whose result leaves the floating-point range, e.g. a
+    latency of 1e300 cycles times a throughput of 1e300)."""
+    arr = np.asarray(value, dtype=float)
+    if not np.all(np.isfinite(arr)):
+        shown = ", ".join(f"{k}={v!r:.24}" for k, v in inputs.items())
+        raise OutsideDomainError(f"{what} is not a finite number for {shown}: the inputs are beyond the "
+                                 f"floating-point range of the model")
+    return value

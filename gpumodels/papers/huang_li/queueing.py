@@ -1,0 +1,290 @@
+"""Bank queues of Huang & Li (2017) §III-C3: Kingman's G/G/1 approximation and its checks.
+
+Each DRAM bank is a single server with its own queue (their Fig. 3). Per bank the model needs
+the arrival rate λ = 1/τ_a, the coefficients of variation of the inter-arrival and service
+times, c_a = σ_a/τ_a and c_s = σ_s/τ_s, and the utilisation ρ = τ_s/τ_a (Eq. 10; Table III
+prints ρ = λ·τ_c, a typo for τ_s). The mean wait in the queue is Kingman's approximation
+
+    W_q ≈ ((c_a² + c_s²)/2) · (ρ/(1 − ρ)) · τ_s                       (standard form, :func:`kingman`)
+
+The extracted Eq. 9 reads ``((c_a + c_s)/2) · (ρ/(1 − ρ)) · τ_a`` (:func:`kingman_printed`): the
+squares are missing and τ_a stands where τ_s belongs. Since ρ·τ_a = τ_s, the printed form is
+``((c_a + c_s)/2) · τ_s/(1 − ρ)``, a wait of about ``(c_a + c_s)/2 · τ_s`` at zero load, which no
+queue has [A2]. The book implements both, shows both, and uses the standard form.
+
+Closed forms for checking: M/M/1 (:func:`mm1`), M/D/1 (:func:`md1`) and Pollaczek–Khinchine
+for M/G/1 (:func:`pollaczek_khinchine`), which Kingman's form equals exactly at c_a = 1. The
+numpy Lindley recursion (:func:`lindley`, :func:`simulate_gg1`) is the discrete-event reference.
+
+At ρ ≥ 1 no steady state exists: every function returns NaN there (flagged by
+:func:`saturated`), never a negative or infinite wait.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpumodels.ground.validate import broadcast, as_array, check_choice, check_int, check_real, out
+from gpumodels.engines.refsim.dram import lindley
+
+__all__ = ["kingman", "kingman_printed", "mm1", "md1", "pollaczek_khinchine", "saturated", "lindley",
+           "gamma_times", "two_moment_times", "simulate_gg1", "BankStats", "bank_stats", "bank_latency", "dram_latency"]
+
+
+def _rho(rho) -> np.ndarray:
+    return as_array("rho", rho, 0.0)
+
+
+def _stable(rho: np.ndarray, value: np.ndarray) -> np.ndarray:
+    return np.where(rho < 1.0, value, np.nan)
+
+
+def _ratio(rho: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(rho < 1.0, rho / np.where(rho < 1.0, 1.0 - rho, 1.0), np.nan)
+
+
+def saturated(rho):
+    """True where a queue has no steady state (ρ ≥ 1): the waits above are NaN there."""
+    r = _rho(rho)
+    return bool(r >= 1.0) if r.ndim == 0 else r >= 1.0
+
+
+def kingman(c_a, c_s, rho, tau_s):
+    """Kingman's G/G/1 mean wait in queue, standard form (the book's reading of Eq. 9)::
+
+        W_q = ((c_a² + c_s²) / 2) · (ρ / (1 − ρ)) · τ_s
+
+    Broadcasts over its arguments; the result has τ_s's unit. ``rho >= 1`` gives NaN (no steady
+    state; see :func:`saturated`). Negative or non-finite inputs raise ``ValueError``.
+
+    >>> kingman(1.0, 1.0, 0.5, 2.0)      # M/M/1: rho/(1-rho) * tau_s
+    2.0
+    >>> round(kingman(2.22, 0.45, 0.8, 742.0), 1)   # md's c_a (Fig. 4), a row-miss service time
+    7614.3
+    """
+    ca = as_array("c_a", c_a, 0.0)
+    cs = as_array("c_s", c_s, 0.0)
+    r = _rho(rho)
+    ts = as_array("tau_s", tau_s, 0.0)
+    ca, cs, ts = broadcast(c_a=ca, c_s=cs, tau_s=ts)
+    return out(_stable(r, 0.5 * (ca ** 2 + cs ** 2) * _ratio(r) * ts))
+
+
+def kingman_printed(c_a, c_s, rho, tau_a):
+    """Eq. 9 exactly as printed: ``((c_a + c_s)/2) · (ρ/(1 − ρ)) · τ_a`` (no squares, τ_a).
+
+    Kept to show why it cannot be right [A2]: with τ_a = τ_s/ρ it equals
+    ``((c_a + c_s)/2) · τ_s/(1 − ρ)``, which tends to ``(c_a + c_s)/2 · τ_s`` — not 0 — as the load
+    vanishes. ``rho >= 1`` gives NaN.
+
+    >>> kingman_printed(1.0, 1.0, 0.5, 4.0)     # tau_s = rho * tau_a = 2: twice M/M/1's 2.0
+    4.0
+    """
+    ca = as_array("c_a", c_a, 0.0)
+    cs = as_array("c_s", c_s, 0.0)
+    r = _rho(rho)
+    ta = as_array("tau_a", tau_a, 0.0)
+    ca, cs, ta = broadcast(c_a=ca, c_s=cs, tau_a=ta)
+    return out(_stable(r, 0.5 * (ca + cs) * _ratio(r) * ta))
+
+
+def mm1(rho, tau_s):
+    """M/M/1 mean wait in queue ``ρ/(1 − ρ) · τ_s`` (NaN at ρ ≥ 1)."""
+    r = _rho(rho)
+    return out(_stable(r, _ratio(r) * as_array("tau_s", tau_s, 0.0)))
+
+
+def md1(rho, tau_s):
+    """M/D/1 mean wait in queue ``ρ/(2(1 − ρ)) · τ_s`` (NaN at ρ ≥ 1)."""
+    r = _rho(rho)
+    return out(_stable(r, 0.5 * _ratio(r) * as_array("tau_s", tau_s, 0.0)))
+
+
+def pollaczek_khinchine(rho, tau_s, c_s):
+    """M/G/1 mean wait (Pollaczek–Khinchine) ``ρ τ_s (1 + c_s²) / (2(1 − ρ))`` (NaN at ρ ≥ 1).
+
+    Kingman's standard form equals it exactly at c_a = 1 (Poisson arrivals).
+    """
+    r = _rho(rho)
+    cs = as_array("c_s", c_s, 0.0)
+    return out(_stable(r, 0.5 * (1.0 + cs ** 2) * _ratio(r) * as_array("tau_s", tau_s, 0.0)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Discrete-event reference: the Lindley recursion
+
+
+def gamma_times(mean: float, cv: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` gamma-distributed times with the given mean and coefficient of variation (cv 0: constant)."""
+    mean = check_real("mean", mean, 0.0, lo_open=True)
+    cv = check_real("cv", cv, 0.0)
+    if cv == 0.0:
+        return np.full(size, mean)
+    shape = 1.0 / cv ** 2
+    return rng.gamma(shape, mean / shape, size)
+
+
+def two_moment_times(mean: float, cv: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    """The standard two-moment fit: gamma for ``cv <= 1``, balanced-means hyperexponential (H2) above.
+
+    H2 with balanced means mixes two exponentials with probabilities p and 1 − p and means
+    ``mean/(2p)`` and ``mean/(2(1 − p))``, ``p = (1 + sqrt((cv² − 1)/(cv² + 1)))/2``: the usual
+    model of bursty arrivals (many short gaps, a few long ones).
+    """
+    mean = check_real("mean", mean, 0.0, lo_open=True)
+    cv = check_real("cv", cv, 0.0)
+    if cv <= 1.0:
+        return gamma_times(mean, cv, size, rng)
+    c2 = cv * cv
+    p = 0.5 * (1.0 + np.sqrt((c2 - 1.0) / (c2 + 1.0)))
+    first = rng.random(size) < p
+    return np.where(first, rng.exponential(mean / (2 * p), size), rng.exponential(mean / (2 * (1 - p)), size))
+
+
+def simulate_gg1(c_a, c_s, rho, *, n: int = 1_000_000, tau_s: float = 1.0, seed: int = 0,
+                 warmup: float = 0.05) -> float:
+    """Mean wait in queue of a simulated G/G/1 queue (Lindley recursion, :func:`lindley`).
+
+    Inter-arrival and service times follow :func:`two_moment_times` (gamma for a coefficient of
+    variation up to 1, balanced hyperexponential above). ``n`` customers (the first ``warmup`` fraction discarded), deterministic for a ``seed``. The
+    reference against which :func:`kingman` is checked (book chapter and tests).
+    """
+    ca = check_real("c_a", c_a, 0.0)
+    cs = check_real("c_s", c_s, 0.0)
+    r = check_real("rho", rho, 0.0, 1.0, lo_open=True)
+    if r >= 1.0:
+        raise ValueError(f"rho must be in (0, 1) for a steady state, got {r}")
+    n = check_int("n", n, 100)
+    ts = check_real("tau_s", tau_s, 0.0, lo_open=True)
+    w = check_real("warmup", warmup, 0.0, 0.5)
+    rng = np.random.default_rng(seed)
+    a = two_moment_times(ts / r, ca, n, rng)
+    s = two_moment_times(ts, cs, n, rng)
+    waits = lindley(a, s)
+    return float(waits[int(w * n):].mean())
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-bank statistics and the DRAM latency of Eqs. 6-8
+
+
+@dataclass(frozen=True)
+class BankStats:
+    """Per-bank arrival and service statistics (arrays indexed by bank, Table III's symbols).
+
+    ``bank`` holds the bank ids that received at least two requests (a gap needs two); times
+    are in the units of the inputs. ``n`` requests, ``tau_a``/``sigma_a`` (inter-arrival mean and
+    standard deviation), ``tau_s``/``sigma_s`` (service), ``c_a``, ``c_s``, ``lam`` = 1/τ_a and
+    ``rho`` = τ_s/τ_a (Eq. 10). ``latency`` is the mean request latency per bank (Eq. 8) that
+    Eq. 6 adds to the wait: τ_s unless the service times fed to the queue were bank occupancies.
+    """
+
+    bank: np.ndarray
+    n: np.ndarray
+    tau_a: np.ndarray
+    sigma_a: np.ndarray
+    tau_s: np.ndarray
+    sigma_s: np.ndarray
+    latency: np.ndarray
+
+    @property
+    def c_a(self) -> np.ndarray:
+        return np.divide(self.sigma_a, self.tau_a, out=np.zeros_like(self.tau_a), where=self.tau_a > 0)
+
+    @property
+    def c_s(self) -> np.ndarray:
+        return np.divide(self.sigma_s, self.tau_s, out=np.zeros_like(self.tau_s), where=self.tau_s > 0)
+
+    @property
+    def lam(self) -> np.ndarray:
+        return np.divide(1.0, self.tau_a, out=np.full_like(self.tau_a, np.inf), where=self.tau_a > 0)
+
+    @property
+    def rho(self) -> np.ndarray:
+        return np.divide(self.tau_s, self.tau_a, out=np.full_like(self.tau_a, np.inf), where=self.tau_a > 0)
+
+
+def _mean_sd(values: np.ndarray, group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
+    n = np.maximum(np.bincount(group, minlength=n_groups), 1)
+    mean = np.bincount(group, values, minlength=n_groups) / n
+    second = np.bincount(group, values ** 2, minlength=n_groups) / n
+    return mean, np.sqrt(np.maximum(second - mean ** 2, 0.0))
+
+
+def bank_stats(bank, arrival, service, latency=None) -> BankStats:
+    """Eq. 10's statistics per bank from a request list (bank id, arrival time, service time).
+
+    Inter-arrival gaps are taken between consecutive requests *of the same bank*, in arrival
+    order. Banks with a single request have no gap and are left out (they cannot queue).
+    ``latency`` (one per request, default ``service``) gives each bank's Eq. 8 mean latency.
+    Vectorised with numpy.
+    """
+    b = np.asarray(bank)
+    t = as_array("arrival", arrival, 0.0)
+    s = as_array("service", service, 0.0)
+    t, s = broadcast(arrival=t, service=s)
+    lat = s if latency is None else as_array("latency", latency, 0.0)
+    if not (b.ndim == t.ndim == s.ndim == lat.ndim == 1 and b.shape == t.shape == s.shape == lat.shape):
+        raise ValueError(f"bank, arrival, service and latency must be 1-D arrays of one length, got {b.shape}, "
+                         f"{t.shape}, {s.shape}, {lat.shape}")
+    if b.size and (not np.issubdtype(b.dtype, np.integer) or b.min() < 0):
+        raise ValueError("bank must hold non-negative integer bank ids")
+    order = np.lexsort((t, b))
+    ids, group, counts = np.unique(b[order], return_inverse=True, return_counts=True)
+    t, s, lat = t[order], s[order], lat[order]
+    same = group[1:] == group[:-1]
+    tau_a, sigma_a = _mean_sd(np.diff(t)[same], group[1:][same], ids.size)
+    tau_s, sigma_s = _mean_sd(s, group, ids.size)
+    mean_lat, _ = _mean_sd(lat, group, ids.size)
+    keep = counts >= 2
+    return BankStats(bank=ids[keep], n=counts[keep], tau_a=tau_a[keep], sigma_a=sigma_a[keep], tau_s=tau_s[keep],
+                     sigma_s=sigma_s[keep], latency=mean_lat[keep])
+
+
+QUEUE_FORMS = ("kingman", "printed", "none")
+SATURATION = ("nan", "cap")
+
+
+def bank_latency(stats: BankStats, *, form: str = "kingman", saturation: str = "nan") -> tuple[np.ndarray, np.ndarray]:
+    """Eq. 6 per bank: ``DRAM_lat_bank_i = ave_queuing_delay_i + ave_service_time_i``.
+
+    ``form``: ``"kingman"`` (standard), ``"printed"`` (Eq. 9 as printed) or ``"none"`` (no
+    queue). The wait comes from the statistics' service times (τ_s, c_s); the second term is the
+    bank's mean latency (``stats.latency``, Eq. 8). Returns ``(latency, saturated)`` arrays. At
+    ρ ≥ 1 the faithful ``saturation="nan"`` gives NaN; the book's ``"cap"`` bounds every bank's
+    wait by ``(n_i − 1)/2 · τ_s``, the mean FCFS wait if all of the bank's n_i requests arrived at
+    once (no arrival order can make the mean wait longer).
+    """
+    check_choice("form", form, QUEUE_FORMS)
+    check_choice("saturation", saturation, SATURATION)
+    rho = stats.rho
+    sat = rho >= 1.0
+    if form == "none":
+        return stats.latency.copy(), np.zeros_like(sat)
+    if form == "kingman":
+        w = np.asarray(kingman(stats.c_a, stats.c_s, np.minimum(rho, 1.0), stats.tau_s), dtype=float)
+    else:
+        w = np.asarray(kingman_printed(stats.c_a, stats.c_s, np.minimum(rho, 1.0), stats.tau_a), dtype=float)
+    if saturation == "cap":
+        cap = 0.5 * (stats.n - 1.0) * stats.tau_s
+        w = np.where(sat | np.isnan(w), cap, np.minimum(w, cap))
+    return w + stats.latency, sat
+
+
+def dram_latency(stats: BankStats, **kw) -> tuple[float, bool]:
+    """Eq. 7: the λ-weighted mean of the per-bank latencies of :func:`bank_latency`.
+
+    ``Σ_i λ_i/Σ_j λ_j · DRAM_lat_bank_i`` over the banks with statistics. Returns
+    ``(latency, any_saturated)``; the latency is NaN when a loaded bank is saturated under the
+    faithful ``saturation="nan"``.
+    """
+    lat, sat = bank_latency(stats, **kw)
+    if lat.size == 0:
+        raise ValueError("stats holds no bank with two or more requests: no queue to model")
+    lam = stats.lam
+    if np.isinf(lam).any():           # simultaneous arrivals only: weight by request count instead
+        lam = stats.n.astype(float)
+    return float(np.sum(lam * lat) / np.sum(lam)), bool(sat.any())

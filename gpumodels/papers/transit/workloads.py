@@ -1,0 +1,261 @@
+"""Rodinia workloads ``(n, Z)`` for the transit figures, each number with its provenance.
+
+Li et al. (2015, §3) take a workload's two parameters from the profiler::
+
+    n = achieved occupancy × max resident threads      (threads per SM)
+    Z = instructions issued / (DRAM reads + DRAM writes)   (per 32-byte transaction)
+
+and plot 16 Rodinia applications, but their ``(n, Z)`` and measured throughputs survive only
+inside Figs. 18-19, which the text lost. The book rebuilds what public data allow:
+
+* **Profiled Kepler kernels** (``data/transit/rodinia_kepler_nvprof.csv``, a copy of public
+  nvprof measurements by Amarís et al. on a GTX 680 and a Tesla K20): ``n`` and ``Z`` follow the
+  paper's formulas with two substitutions the data force, both stated per row — the
+  instruction count is ``inst_executed`` (the data hold no ``inst_issued``; issued ≥ executed,
+  so ``Z`` is a lower bound), and the DRAM write transactions are ``write throughput ×
+  duration / 32 B`` (the data hold no write-transaction count). The median of the profiled
+  launches is used.
+* **Kernels known only from the Rodinia source** (``data/transit/rodinia_launch.csv``): block
+  size and static shared memory give, through :func:`gpumodels.facts.occupancy.occupancy`, an
+  *upper bound* on ``n`` (registers per thread are not in the source); ``Z`` is not available.
+
+Measured throughputs are per *active* SM, ``min(SMs, blocks in the grid)``, so that a one-block
+kernel is compared with one SM: DRAM GB/s (reads + writes) and G thread-instructions/s
+(``inst_executed × 32 / duration``, the paper's CS throughput in the same units as ``Z × T``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from functools import lru_cache
+
+from gpumodels.facts import hardware, occupancy
+from gpumodels.ground.data import read_rows
+from gpumodels.papers.transit.machine import machines
+from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import check_flag
+from gpumodels.facts.occupancy import WARP_SIZE
+from gpumodels.ground.data import read_text
+
+TRANSACTION_BYTES = 32
+"""Bytes per DRAM transaction (sector) as nvprof counts them on Fermi and Kepler."""
+
+NVPROF_FILE = "transit/rodinia_kepler_nvprof.csv"
+LAUNCH_FILE = "transit/rodinia_launch.csv"
+PROFILED_GPUS_FILE = "transit/profiled_gpus.csv"
+TABLE_FILE = "transit/workloads.csv"
+
+NAMED_IN_PAPER = ("gaussian", "lavaMD", "particlefilter")
+"""The Rodinia applications the text of §3 names (the outliers); the other 13 are not named."""
+
+COLUMNS = ("app", "kernel", "gpu", "named_in_paper", "launches", "n", "n_provenance", "Z", "Z_provenance",
+           "ms_measured", "cs_measured", "measured_provenance", "Z_issued1", "cs_measured_issued1", "source")
+"""Columns of ``data/transit/workloads.csv``; ``n`` and ``Z`` in threads/SM and instructions/byte,
+measured throughputs in GB/s and G thread-instructions/s per active SM; empty = not available.
+``Z_issued1`` and ``cs_measured_issued1`` are ``Z`` and the measured CS throughput counted with
+nvprof's ``inst_issued1`` event instead of ``inst_executed`` (see :data:`COUNTERS`)."""
+
+COUNTERS = ("inst_executed", "inst_issued1")
+"""The two instruction counters the profiled data hold. The paper's ``Z`` counts instructions
+*issued*; ``inst_executed`` counts warp instructions executed (no replays), ``inst_issued1``
+counts Kepler issue events that issued one instruction (replays included, dual-issued pairs
+excluded: those are the ``inst_issued2`` event, which the data do not hold). Neither is the
+paper's count exactly; :func:`predictions` uses the same counter for ``Z`` and for the measured
+CS throughput, so that ``Z × T`` and the measurement count the same instructions."""
+
+_FLOAT = ("duration", "achieved_occupancy", "dram_read_throughput", "dram_write_throughput")
+_INT = ("input_size", "grid_x", "grid_y", "block_x", "block_y", "registers_per_thread", "static_smem",
+        "inst_executed", "inst_issued1", "dram_read_transactions", "flop_count_sp")
+
+
+def _gpu_facts(gpu: str) -> tuple[str, int]:
+    """(compute capability, SM count) of a profiled GPU: the hardware table, else profiled_gpus.csv."""
+    rows = {r["parameter"]: r["value"] for r in read_rows(PROFILED_GPUS_FILE) if r["gpu"] == gpu}
+    if rows:
+        return rows["compute_capability"], int(rows["sm_count"])
+    g = hardware.get_gpu(gpu)
+    return g.compute_capability, g.sm_count
+
+
+def nvprof_rows() -> list[dict]:
+    """The profiled launches, with numeric columns converted (duration in s, throughputs in GB/s)."""
+    out = []
+    for row in read_rows(NVPROF_FILE):
+        r = dict(row)
+        for c in _FLOAT:
+            r[c] = float(r[c])
+        for c in _INT:
+            r[c] = int(r[c])
+        out.append(r)
+    return out
+
+
+def derive(row: dict) -> dict:
+    """``n``, ``Z`` and the measured per-SM throughputs of one profiled launch, with the steps.
+
+    Returns the intermediate quantities too (``max_threads``, ``write_transactions``,
+    ``transactions``, ``active_sms``, ``n_occupancy`` from the occupancy calculator) so that
+    a chapter can show the arithmetic.
+    """
+    cc, sms = _gpu_facts(row["gpu"])
+    lim = occupancy.limits(cc)
+    max_threads = lim.max_warps_per_sm * WARP_SIZE
+    write_tx = row["dram_write_throughput"] * 1e9 * row["duration"] / TRANSACTION_BYTES
+    transactions = row["dram_read_transactions"] + write_tx
+    threads = row["block_x"] * row["block_y"]
+    blocks = row["grid_x"] * row["grid_y"]
+    active = min(sms, blocks)
+    occ = occupancy.occupancy(cc, threads, row["registers_per_thread"], row["static_smem"])
+    resident_blocks = min(occ.blocks_per_sm, -(-blocks // sms))
+    return {
+        "max_threads": max_threads,
+        "n": row["achieved_occupancy"] * max_threads,
+        "write_transactions": write_tx,
+        "transactions": transactions,
+        "Z": row["inst_executed"] / transactions,
+        "Z_issued1": row["inst_issued1"] / transactions,
+        "active_sms": active,
+        "n_occupancy": resident_blocks * threads,
+        "occupancy_limiter": occ.limiter,
+        "ms_measured": (row["dram_read_throughput"] + row["dram_write_throughput"]) / active,
+        "cs_measured": row["inst_executed"] * WARP_SIZE / row["duration"] / 1e9 / active,
+        "cs_measured_issued1": row["inst_issued1"] * WARP_SIZE / row["duration"] / 1e9 / active,
+    }
+
+
+def _g(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _profiled_rows() -> list[dict]:
+    groups: dict[tuple[str, str, str], list[dict]] = {}
+    for r in nvprof_rows():
+        groups.setdefault((r["app"], r["kernel"], r["gpu"]), []).append(r)
+    rows = []
+    for (app, kernel, gpu), launches in groups.items():
+        d = [derive(r) for r in launches]
+        med = {key: statistics.median(x[key] for x in d)
+               for key in ("n", "Z", "ms_measured", "cs_measured", "Z_issued1", "cs_measured_issued1")}
+        rows.append({
+            "app": app, "kernel": kernel, "gpu": gpu, "named_in_paper": "yes" if app in NAMED_IN_PAPER else "no",
+            "launches": str(len(launches)),
+            "n": _g(med["n"]),
+            "n_provenance": (f"achieved_occupancy x {d[0]['max_threads']} max resident threads/SM "
+                             "(nvprof; the paper's formula), median of the launches"),
+            "Z": _g(med["Z"]),
+            "Z_provenance": ("inst_executed / (DRAM read transactions + write throughput x duration / 32 B) "
+                             "(nvprof); lower bound of the paper's inst_issued-based Z"),
+            "ms_measured": _g(med["ms_measured"]),
+            "cs_measured": _g(med["cs_measured"]),
+            "measured_provenance": ("nvprof: (DRAM read + write GB/s) and inst_executed x 32 / duration, "
+                                    f"per active SM (min({_gpu_facts(gpu)[1]} SMs, grid blocks))"),
+            "Z_issued1": _g(med["Z_issued1"]),
+            "cs_measured_issued1": _g(med["cs_measured_issued1"]),
+            "source": launches[0]["source"],
+        })
+    return rows
+
+
+def _source_rows() -> list[dict]:
+    rows = []
+    for r in read_rows(LAUNCH_FILE):
+        for gpu in dict.fromkeys(m.gpu for m in machines()):      # the GPUs with Transit machine points
+            cc = hardware.get_gpu(gpu).compute_capability
+            occ = occupancy.occupancy(cc, int(r["threads_per_block"]), 0, int(r["static_smem"]))
+            rows.append({
+                "app": r["app"], "kernel": r["kernel"], "gpu": gpu,
+                "named_in_paper": "yes" if r["app"] in NAMED_IN_PAPER else "no", "launches": "",
+                "n": "",
+                "n_provenance": (f"not available: registers per thread are not in the source; block size and "
+                                 f"shared memory alone allow at most {occ.threads_per_sm} threads/SM "
+                                 f"(occupancy calculator, cc {cc}, limited by {occ.limiter})"),
+                "Z": "", "Z_provenance": "not available: needs profiler counters",
+                "ms_measured": "", "cs_measured": "", "measured_provenance": "not available",
+                "Z_issued1": "", "cs_measured_issued1": "", "source": r["source"],
+            })
+    return rows
+
+
+def build_table() -> list[dict]:
+    """The rows of ``data/transit/workloads.csv``, rebuilt from the tables they derive from."""
+    return _profiled_rows() + _source_rows()
+
+
+def render_table(rows: list[dict] | None = None) -> str:
+    """``build_table()`` as CSV text (what ``tools/transit_workloads.py`` writes)."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(build_table() if rows is None else rows)
+    return buf.getvalue()
+
+
+def committed_table() -> str:
+    """The text of ``data/transit/workloads.csv`` as committed, to compare with :func:`render_table`."""
+
+    return read_text(TABLE_FILE)
+
+
+@lru_cache(maxsize=None)
+def _table() -> tuple[dict, ...]:
+    rows = []
+    for r in read_rows(TABLE_FILE):
+        r = dict(r)
+        for c in ("n", "Z", "ms_measured", "cs_measured", "Z_issued1", "cs_measured_issued1"):
+            r[c] = float(r[c]) if r[c] else None
+        rows.append(r)
+    return tuple(rows)
+
+
+def table(gpu: str | None = None, available: bool = False) -> list[dict]:
+    """Rows of ``data/transit/workloads.csv`` (``None`` = not available), optionally for one GPU
+    and only those with both ``n`` and ``Z``."""
+    available = check_flag("available", available)
+    rows = [dict(r) for r in _table() if gpu is None or r["gpu"] == gpu]
+    if available:
+        rows = [r for r in rows if r["n"] is not None and r["Z"] is not None]
+    return rows
+
+
+def reported_accuracy() -> list[dict]:
+    """The accuracies Li et al. report per GPU (``data/transit/reported_accuracy.csv``), one dict per row."""
+    return [dict(r) for r in read_rows("transit/reported_accuracy.csv")]
+
+
+def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]:
+    """The model against the profiled kernels of ``gpu`` on the transit ``machine``, one dict per kernel.
+
+    ``Z`` and the measured CS throughput (RCT) are both counted with ``counter`` (one of
+    :data:`COUNTERS`); the prediction is the equilibrium of ``machine`` at the kernel's ``n`` and
+    ``Z``: its MS throughput and PCT = ``Z × T`` (G thread-instructions/s per SM, Li et al. 2015, §2.2).
+    Keys: ``app, kernel, n, Z, bound, k, ms_predicted, ms_measured, PCT, RCT, ratio`` (PCT / RCT).
+    """
+    if counter not in COUNTERS:
+        raise UnknownNameError(f"counter must be one of {COUNTERS}, got {counter!r}")
+    zcol, ccol = ("Z", "cs_measured") if counter == "inst_executed" else ("Z_issued1", "cs_measured_issued1")
+    rows = table(gpu, available=True)
+    if not rows:
+        raise UnknownNameError(f"gpu must be one of the profiled GPUs "
+                         f"{sorted({r['gpu'] for r in table(available=True)})}, got {gpu!r}")
+    out = []
+    for r in rows:
+        e = machine.solve(r["n"], r[zcol])
+        pct = r[zcol] * e.ms_throughput
+        out.append({"app": r["app"], "kernel": r["kernel"], "n": r["n"], "Z": r[zcol], "bound": e.bound,
+                    "k": e.k, "ms_predicted": e.ms_throughput, "ms_measured": r["ms_measured"],
+                    "PCT": pct, "RCT": r[ccol], "ratio": pct / r[ccol]})
+    return out
+
+
+def accuracy(rows: list[dict], min_threads: float = 0.0) -> float:
+    """``1 − mean |PCT − RCT| / RCT`` over the rows of :func:`predictions` with ``n ≥ min_threads``.
+
+    The paper reports an accuracy without defining it (§3); this is the book's reading of it.
+    """
+    kept = [r for r in rows if r["n"] >= min_threads]
+    if not kept:
+        raise ValueError(f"min_threads leaves no rows: the largest n is {max(r['n'] for r in rows):g}, "
+                         f"got min_threads={min_threads!r}")
+    return 1.0 - statistics.fmean(abs(r["PCT"] - r["RCT"]) / r["RCT"] for r in kept)

@@ -1,0 +1,286 @@
+"""The synthetic α-workload of Volkov (2016) §4.1–4.7 and its refinement of §6.4–6.5.
+
+Each warp runs an endless chain of back-to-back dependent instructions: one memory load
+followed by α floating-point adds (α is the arithmetic intensity). The model of §4.1 bounds
+the memory-instruction throughput (IPC per SM) by latency and by three throughput limits::
+
+    Latency           = mem_lat + α·alu_lat                                   (§4.1)
+    memory throughput = min(n / Latency, mem_thru, alu_thru/α, issue_thru/(α+1))
+    arithmetic        = 32·α·memory throughput          adds per cycle per SM (Table 4.2)
+
+The same algebra covers the mixes of §4.7 (adds with SFU instructions or with shared-memory
+loads): the "other" instruction takes the place of the memory load (:func:`mix_params`).
+
+The refined model of §6.4–6.5 replaces the constant ``mem_lat`` with a latency that grows with
+memory throughput x in GB/s, ``a + b·x/(c − x)`` (Table 6.5; a two-term form for the G80), and
+solves the resulting fixed point per point with a bracketing root finder.
+
+All functions broadcast numpy arrays over ``n`` (warps per SM) and ``alpha``; ``alpha`` may be
+``0`` or ``numpy.inf`` (the limit cases of §4.2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Mapping
+
+import numpy as np
+
+from gpumodels.facts import hardware
+from gpumodels.ground.data import read_rows
+from gpumodels.ground.validate import (as_array,
+                                       broadcast,
+                                       check_choice,
+                                       check_flag,
+                                       check_fraction,
+                                       check_int,
+                                       check_real,
+                                       out)
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.facts.params import Params, check_params, loaded_latency
+from gpumodels.facts.occupancy import WARP_SIZE
+
+
+# --------------------------------------------------------------------------------------------
+# The basic model (§4.1–4.7)
+# --------------------------------------------------------------------------------------------
+
+def _other_latency(p: Params, alpha: np.ndarray) -> np.ndarray:
+    """Mean latency of the non-add instruction: followed by an add with probability min(α, 1)."""
+    to_alu = p.mem_lat if p.mem_lat_to_alu is None else p.mem_lat_to_alu
+    return p.mem_lat - np.minimum(alpha, 1.0) * (p.mem_lat - to_alu)
+
+
+def latency(p: Params, alpha):
+    """Warp latency per group of one memory instruction and α adds: ``mem_lat + α·alu_lat`` (§4.1)."""
+    p = check_params(p)
+    a = as_array("alpha", alpha, allow_inf=True)
+    return out(_other_latency(p, a) + a * p.alu_lat)
+
+
+def arithmetic_limit(p: Params, a: np.ndarray) -> np.ndarray:
+    """Throughput bound on adds in IPC/SM: ``min(α·mem_thru, alu_thru, issue_thru/(1 + mem_issue/α))``
+    (§4.1), for an array ``a`` of α already checked by the caller."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.minimum(np.minimum(a * p.mem_thru, p.alu_thru), p.issue_thru / (1.0 + p.mem_issue / a))
+
+
+def _limits(p: Params, a: np.ndarray) -> np.ndarray:
+    """The three limits on memory-instruction throughput (IPC/SM), stacked: memory, adds, issue (§4.1)."""
+    with np.errstate(divide="ignore"):
+        return np.stack(np.broadcast_arrays(np.full(a.shape, p.mem_thru), p.alu_thru / a,
+                                            p.issue_thru / (a + p.mem_issue)))
+
+
+def throughput_bound(p: Params, alpha):
+    """Memory-instruction throughput bound in IPC/SM: ``min(mem_thru, alu_thru/α, issue_thru/(α+1))`` (§4.1)."""
+    p = check_params(p)
+    return out(_limits(p, as_array("alpha", alpha, allow_inf=True)).min(axis=0))
+
+
+def binding_limit(p: Params, alpha):
+    """Which throughput limit binds at ``alpha``: ``"memory"``, ``"alu"`` or ``"issue"`` (ties go left)."""
+    p = check_params(p)
+    lims = _limits(p, as_array("alpha", alpha, allow_inf=True))
+    names = np.array(["memory" if p.kind == "memory" else p.kind, "alu", "issue"])
+    res = names[np.argmin(lims, axis=0)]
+    return str(res) if res.ndim == 0 else res
+
+
+def memory_throughput(p: Params, n, alpha):
+    """Memory instructions per cycle per SM with ``n`` warps per SM (§4.1, Table 4.2)::
+
+        min(n / (mem_lat + α·alu_lat), mem_thru, alu_thru/α, issue_thru/(α+1))
+
+    ``n`` and ``alpha`` broadcast; ``alpha = inf`` gives 0.
+    """
+    p = check_params(p)
+    n_ = as_array("n", n)
+    a = as_array("alpha", alpha, allow_inf=True)
+    n_, a = broadcast(n=n_, alpha=a)
+    lat = _other_latency(p, a) + a * p.alu_lat
+    with np.errstate(divide="ignore", invalid="ignore"):
+        res = np.minimum(n_ / lat, throughput_bound(p, a))
+    return out(np.where(np.isinf(a), 0.0, res))
+
+
+def arithmetic_throughput(p: Params, n, alpha):
+    """Adds per cycle per SM (32 per add instruction): ``32·α·memory_throughput`` (Table 4.2).
+
+    Written as ``32·min(n/(mem_lat/α + alu_lat), α·mem_thru, alu_thru, issue_thru/(1+1/α))`` so
+    that ``alpha = inf`` gives the all-add limit ``32·min(n/alu_lat, alu_thru, issue_thru)`` of
+    §4.2 and ``alpha = 0`` gives 0.
+    """
+    p = check_params(p)
+    n_ = as_array("n", n)
+    a = as_array("alpha", alpha, allow_inf=True)
+    n_, a = broadcast(n=n_, alpha=a)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lat_per_add = _other_latency(p, a) / a + p.alu_lat
+        res = np.minimum(n_ / lat_per_add, arithmetic_limit(p, a))
+    return out(WARP_SIZE * np.where(a == 0, 0.0, res))
+
+
+def needed_occupancy(p: Params, alpha, fraction: float = 1.0):
+    """Warps per SM needed to reach ``fraction`` of the throughput bound (§4.5)::
+
+        n = fraction · Latency · min(mem_thru, alu_thru/α, issue_thru/(α+1))
+
+    At α = 0 this is ``mem_lat·mem_thru`` and at α = ∞ ``alu_lat·min(alu_thru, issue_thru)``
+    (§4.2); the maximum, near α = alu_thru/mem_thru, is about their sum — the cusp.
+    """
+    p = check_params(p)
+    f = check_fraction("fraction", fraction)
+    a = as_array("alpha", alpha, allow_inf=True)
+    return out(_occupancy_at(p, a, f, _other_latency(p, a)))
+
+
+def cusp_closed_form(p: Params) -> tuple[float, float]:
+    """§4.5's closed form of the cusp: ``(α, warps)`` with ``α = alu_thru / mem_thru``, where the memory
+    and arithmetic throughput limits meet, and ``warps = mem_lat·mem_thru + alu_lat·alu_thru``, the
+    sum of the occupancies needed at α = 0 and α = ∞. The issue limit is left out, as in the text.
+
+    >>> a, w = cusp_closed_form(params("Maxwell"))      # §4.5: "α ≈ 49", "approximately 54 warps"
+    >>> round(a, 1), round(w, 2)
+    (49.1, 53.96)
+    """
+    p = check_params(p)
+    return p.alu_thru / p.mem_thru, p.mem_lat * p.mem_thru + p.alu_lat * p.alu_thru
+
+
+def cusp_exact(p: Params) -> tuple[float, float]:
+    """The basic model's own cusp, issue limit included: ``(α, warps)`` at the maximum of
+    :func:`needed_occupancy`. The maximum sits where the memory limit meets the lower of the
+    arithmetic limits, ``min(alu_thru/α, issue_thru/(α+1))``; on Maxwell (issue_thru = alu_thru = 4)
+    that is the issue limit, at ``α = issue_thru/mem_thru − 1``.
+
+    >>> a, w = cusp_exact(params("Maxwell"))
+    >>> round(a, 1), round(w, 1)
+    (48.1, 53.5)
+    """
+    p = check_params(p)
+    # the corner of min(mem_thru, alu_thru/α, issue_thru/(α+1)) where the memory branch ends
+    a_alu = p.alu_thru / p.mem_thru
+    a_issue = p.issue_thru / p.mem_thru - 1.0
+    a = min(a_alu, a_issue)
+    return float(a), float(needed_occupancy(p, a))
+
+
+def _occupancy_at(p: Params, a: np.ndarray, f: float, mem_latency: np.ndarray) -> np.ndarray:
+    """Little's law at ``f`` × the throughput bound: throughput × (mem latency + α·alu_lat).
+
+    Written per load for α ≤ 1 and per add for α > 1, so both α = 0 and α = ∞ stay finite.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mem_form = f * throughput_bound(p, a) * (mem_latency + a * p.alu_lat)
+        arith_form = f * arithmetic_limit(p, a) * (mem_latency / a + p.alu_lat)
+    return np.where(a <= 1.0, mem_form, arith_form)
+
+
+def instruction_concurrency(p: Params, n, alpha):
+    """Mean numbers of adds and of memory instructions in execution (§4.6, Little's law).
+
+    Returns ``(alu, mem)``: ``alu_lat × add throughput`` and ``mem_lat × memory throughput``
+    (instructions per SM). Their sum never exceeds ``n`` since each warp has at most one
+    instruction in execution; it equals ``n`` in the latency-bound mode.
+    """
+    p = check_params(p)
+    a = as_array("alpha", alpha, allow_inf=True)
+    mem = memory_throughput(p, n, a)
+    alu = arithmetic_throughput(p, n, a) / WARP_SIZE
+    return out(np.asarray(alu) * p.alu_lat), out(np.asarray(mem) * _other_latency(p, a))
+
+
+# --------------------------------------------------------------------------------------------
+# The refined model (§6.4–6.5)
+# --------------------------------------------------------------------------------------------
+
+def _require_memory(p: Params) -> None:
+    if p.kind != "memory":
+        raise ValueError(f"the refined model applies to global-memory loads only (kind='memory'), got kind={p.kind!r}")
+    if not p.latency_terms:
+        raise ValueError(f"the refined model needs a Table 6.5 fit of latency vs throughput, and {p.gpu} has none "
+                         "(it needs latency measured under load, which no public source gives)")
+
+
+def refined_latency(p: Params, x, alpha):
+    """Warp latency per group when memory throughput is ``x`` IPC/SM (§6.5)::
+
+        a + Σ b·X/(c − X) + α·alu_lat,     X = x · 128 B · SMs · clock  (GB/s)
+
+    ``x`` and ``alpha`` broadcast.
+    """
+    p = check_params(p)
+    _require_memory(p)
+    x_ = as_array("x", x)
+    a = as_array("alpha", alpha, allow_inf=True)
+    x_, a = broadcast(x=x_, alpha=a)
+    return out(loaded_latency(p, x_ * p.gbs_per_ipc) + a * p.alu_lat)
+
+
+def refined_memory_throughput(p: Params, n, alpha):
+    """Memory throughput (IPC/SM) of the refined model: the fixed point of (§6.5)::
+
+        x = min(n / (a + Σ b·X/(c − X) + α·alu_lat), mem_thru, alu_thru/α, issue_thru/(α+1))
+
+    ``x·Latency(x)`` grows monotonically from 0 to ∞ on ``[0, c)``, so the latency-bound
+    branch has one root; it is bracketed in ``(0, min(bound, c))`` and found for all points
+    at once with ``scipy.optimize.elementwise.find_root`` (Chandrupatla's method). If the
+    latency branch exceeds the throughput bound the bound is returned.
+    """
+    p = check_params(p)
+    from scipy.optimize.elementwise import find_root
+
+    _require_memory(p)
+    n_ = as_array("n", n)
+    a = as_array("alpha", alpha, allow_inf=True)
+    n_, a = broadcast(n=n_, alpha=a)
+    bound = np.asarray(throughput_bound(p, a), dtype=float)
+    c_min = min(c for _, c in p.latency_terms) / p.gbs_per_ipc
+    finite = np.isfinite(a) & (n_ > 0)
+    alu = np.where(finite, a, 0.0) * p.alu_lat
+
+    def g(x, n_, alu):
+        return x * (loaded_latency(p, x * p.gbs_per_ipc) + alu) - n_
+
+    hi = np.minimum(bound, c_min * (1 - 1e-12))
+    with np.errstate(invalid="ignore"):
+        at_hi = g(hi, n_, alu)
+    result = np.where(at_hi <= 0, hi, 0.0)          # throughput-bound points (hi == bound there)
+    todo = finite & (at_hi > 0)
+    if np.any(todo):
+        res = find_root(g, (np.zeros(int(todo.sum())), hi[todo]), args=(n_[todo], alu[todo]),
+                        tolerances=dict(xatol=1e-300, xrtol=4 * np.finfo(float).eps))
+        result[todo] = res.x
+    result = np.where(finite, result, 0.0)
+    return out(result)
+
+
+def refined_arithmetic_throughput(p: Params, n, alpha):
+    """Adds per cycle per SM of the refined model: ``32·α·refined_memory_throughput`` (§6.5).
+
+    At ``alpha = inf`` memory latency plays no role and the basic all-add limit is returned.
+    """
+    p = check_params(p)
+    a = as_array("alpha", alpha, allow_inf=True)
+    x = np.asarray(refined_memory_throughput(p, n, a))
+    basic_inf = np.asarray(arithmetic_throughput(p, n, np.inf))
+    with np.errstate(invalid="ignore"):
+        res = np.where(np.isinf(a), basic_inf, WARP_SIZE * np.where(np.isinf(a), 0.0, a) * x)
+    return out(res)
+
+
+def refined_needed_occupancy(p: Params, alpha, fraction: float = 0.9):
+    """Warps per SM at which the refined model reaches ``fraction`` of the throughput bound.
+
+    Closed form: at the target throughput x the latency is known, so ``n = x·Latency(x)``;
+    ``inf`` where the target lies beyond the latency model's singularity ``c`` (Fig. 4.6).
+    """
+    p = check_params(p)
+    _require_memory(p)
+    f = check_fraction("fraction", fraction)
+    a = as_array("alpha", alpha, allow_inf=True)
+    lat_mem = loaded_latency(p, f * np.asarray(throughput_bound(p, a)) * p.gbs_per_ipc)   # at the target throughput
+    return out(np.where(np.isinf(lat_mem), np.inf, _occupancy_at(p, a, f, lat_mem)))

@@ -1,0 +1,192 @@
+"""The scoreboard: every printed value of the five papers, computed now and compared at its tolerance.
+
+The top layer of the package. Each paper subpackage of :mod:`gpumodels.papers` (and each
+comparison of :mod:`gpumodels.comparisons`) that re-derives printed values has a ``printed``
+module whose ``PRODUCERS`` are functions returning ``{published key: computed value}`` (keys of
+``data/published/published_values.csv``). This module finds them by walking those two packages,
+so adding a paper means adding its subpackage, its data and its chapter, and no list here.
+A paper subpackage also names its paper (``PAPER``, as in the data's ``paper`` column), its
+part of the book (``PART``) and the first chapter of that part (``CHAPTER``).
+
+:func:`computed` runs every producer once (about ten seconds, cached), :func:`producer_of` names
+the function behind a key, and :func:`table` compares every scored row; the chapters show
+their rows of it (:func:`gpumodels.facts.published.compact`) and assert each status with
+:func:`gpumodels.facts.published.check`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+import warnings
+from functools import lru_cache
+from types import ModuleType
+from typing import Mapping
+
+import pandas as pd
+
+from gpumodels import comparisons, papers
+from gpumodels.facts import published
+from gpumodels.facts.published import STATUSES
+from gpumodels.ground import plotting
+from gpumodels.ground.errors import UnknownNameError
+
+
+def paper_packages() -> list[ModuleType]:
+    """The subpackages of :mod:`gpumodels.papers`, in the book's order of parts (their ``PART``)."""
+    found = []
+    for info in pkgutil.iter_modules(papers.__path__, papers.__name__ + "."):
+        if info.ispkg:
+            mod = importlib.import_module(info.name)      # registration: every paper subpackage
+            for attr in ("PAPER", "PART", "CHAPTER"):
+                if not hasattr(mod, attr):
+                    raise AttributeError(f"paper subpackage {info.name} must define {attr}")
+            found.append(mod)
+    return sorted(found, key=lambda m: m.PART)
+
+
+def printed_modules() -> list[ModuleType]:
+    """Every ``printed`` module of a paper or comparison subpackage (each defines ``PRODUCERS``)."""
+    found = []
+    for pkg in (papers, comparisons):
+        for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
+            name = info.name + ".printed"
+            if info.ispkg and importlib.util.find_spec(name) is not None:
+                found.append(importlib.import_module(name))   # registration: see the module docstring
+    return found
+
+
+PAPERS = tuple(m.PAPER for m in paper_packages())
+"""The papers of the scoreboard, in the book's order of parts."""
+
+CHAPTERS = {m.PAPER: m.CHAPTER for m in paper_packages()}
+"""The first chapter of each paper's part (a document name under ``book/``)."""
+
+
+@lru_cache(maxsize=None)
+def _run() -> tuple[dict[str, float], dict[str, str]]:
+    values: dict[str, float] = {}
+    origin: dict[str, str] = {}
+    for mod in printed_modules():
+        for fn in mod.PRODUCERS:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)     # flagged model outputs are rows too
+                got = fn()
+            name = f"{fn.__module__}.{fn.__name__}"
+            for key, v in got.items():
+                if key in values:
+                    raise RuntimeError(f"published key {key!r} is produced twice: by {origin[key]} and {name}")
+                values[key] = float(v)
+                origin[key] = name
+    return values, origin
+
+
+def computed() -> dict[str, float]:
+    """``{published key: computed value}`` for every printed value the book re-derives (a copy)."""
+    return dict(_run()[0])
+
+
+def producer_of(key: str) -> str:
+    """The dotted name of the function that computes ``key``; ``UnknownNameError`` if none does."""
+    origin = _run()[1]
+    if key not in origin:
+        raise UnknownNameError(f"no function computes {key!r}")
+    return origin[key]
+
+
+SCOREBOARD_COLUMNS = ("key", "paper", "source", "quantity", "context", "printed", "computed", "difference", "tolerance",
+                      "status")
+"""The columns a chapter shows of :func:`table` (it has ``declared``, ``unit``, ``note`` and ``producer`` too)."""
+
+
+def table(*prefixes: str):
+    """Every scored printed value, computed now, compared at its tolerance (a ``pandas.DataFrame``).
+
+    Columns ``key, paper, source, quantity, context, printed`` (the printed number), ``printed_text``,
+    ``unit, computed, difference, tolerance, status`` (computed here: ``reproduced`` when
+    ``|computed - printed| <= tolerance``, or for a printed lower bound such as ">8x" when
+    ``computed > printed``; ``outside`` when not; ``not derivable`` when no function
+    computes the key), ``declared`` (the status the data file declares), ``note`` (the reason for an
+    outside or not-derivable row) and ``producer`` (the function that computes it). With
+    ``prefixes``, only the keys that start with one of them, in file order.
+    """
+    values = computed()
+    rows = []
+    for key, r in published.rows().items():
+        if r["status"] == "input" or (prefixes and not key.startswith(prefixes)):
+            continue
+        printed = float(r["value"])
+        comp = values.get(key, float("nan"))
+        tol = published.tolerance(key)
+        if key not in values:
+            status = "not derivable"
+        elif r["printed"].startswith(">"):                 # a printed lower bound ("more than 8x")
+            status = "reproduced" if comp > printed else "outside"
+        else:
+            status = "reproduced" if abs(comp - printed) <= tol else "outside"
+        rows.append(dict(key=key, paper=r["paper"], source=r["source"], quantity=r["quantity"], context=r["context"],
+                         printed=printed, printed_text=r["printed"] or r["value"], unit=r["unit"], computed=comp,
+                         difference=comp - printed, tolerance=tol, status=status, declared=r["status"],
+                         note=r["note"], producer=producer_of(key) if key in values else ""))
+    if not rows:
+        raise UnknownNameError(f"no scored published value starts with {prefixes}")
+    return pd.DataFrame(rows)
+
+
+def counts(board=None):
+    """Per paper: how many printed values are reproduced, outside (explained) and not derivable.
+
+    A ``pandas.DataFrame`` indexed by paper (in :data:`PAPERS` order) with columns ``reproduced,
+    outside, not derivable, total, derivable``.
+    """
+    board = table() if board is None else board
+    t = board.groupby(["paper", "status"]).size().unstack(fill_value=0)
+    t = t.reindex(index=[p for p in PAPERS if p in t.index], columns=list(STATUSES), fill_value=0)
+    t["total"] = t.sum(axis=1)
+    t["derivable"] = t["reproduced"] + t["outside"]
+    return t
+
+
+def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -> str:
+    """The front page's scoreboard as a MyST Markdown table: one row per paper and a total row.
+
+    Columns: paper (a ``{doc}`` link to ``chapters[paper]``, the first chapter of its part, when
+    given), printed values scored, reproduced, outside (explained), not derivable, and the share
+    reproduced of all scored values.
+    """
+    t = counts(board)
+    chapters = CHAPTERS if chapters is None else dict(chapters)
+    unknown = set(chapters) - set(t.index)
+    if unknown:
+        raise UnknownNameError(f"chapters has papers that the scoreboard does not: {sorted(unknown)}; "
+                               f"known: {', '.join(t.index)}")
+    head = ("| paper | printed values scored | reproduced | outside (explained) | not derivable "
+            "| reproduced, share |\n|:--|--:|--:|--:|--:|--:|")
+    lines = [head]
+    for paper, r in t.iterrows():
+        name = f"{{doc}}`{paper} <{chapters[paper]}>`" if paper in chapters else paper
+        lines.append(f"| {name} | {r.total} | {r.reproduced} | {r.outside} | {r['not derivable']} "
+                     f"| {r.reproduced / r.total:.0%} |")
+    s = t.sum()
+    lines.append(f"| **all five papers** | **{s.total}** | **{s.reproduced}** | **{s.outside}** "
+                 f"| **{s['not derivable']}** | **{s.reproduced / s.total:.0%}** |")
+    return "\n".join(lines)
+
+
+def plot_counts(ax, board=None) -> None:
+    """Horizontal stacked bars, one per paper: reproduced, outside (explained), not derivable."""
+    t = counts(board)
+    papers = list(t.index)[::-1]
+    left = [0] * len(papers)
+    colours = {"reproduced": plotting.PALETTE[2], "outside": plotting.PALETTE[1],
+               "not derivable": "0.75"}
+    hatches = {"reproduced": "", "outside": "//", "not derivable": ".."}
+    for status in STATUSES:
+        widths = [int(t.loc[p, status]) for p in papers]
+        ax.barh(papers, widths, left=left, color=colours[status], hatch=hatches[status],
+                edgecolor="white", label=status if status != "outside" else "outside (explained)")
+        left = [a + b for a, b in zip(left, widths)]
+    ax.set_xlabel("printed values (count)")
+    ax.grid(axis="y", visible=False)
+    ax.legend(loc="lower right")
