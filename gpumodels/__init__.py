@@ -55,7 +55,9 @@ def __getattr__(name: str):
         module = importlib.import_module(SHORT_NAMES[name])
         globals()[name] = module
         return module
-    raise AttributeError(f"module 'gpumodels' has no attribute {name!r}; short names: {', '.join(SHORT_NAMES)}")
+    raise AttributeError(
+        f"module 'gpumodels' has no attribute {name!r}; short names: {', '.join(SHORT_NAMES)}"
+    )
 
 
 def __dir__() -> list[str]:

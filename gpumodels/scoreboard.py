@@ -20,9 +20,9 @@ import importlib
 import importlib.util
 import pkgutil
 import warnings
-from functools import lru_cache
+from collections.abc import Mapping
+from functools import cache
 from types import ModuleType
-from typing import Mapping
 
 import pandas as pd
 
@@ -38,10 +38,14 @@ def paper_packages() -> list[ModuleType]:
     found = []
     for info in pkgutil.iter_modules(papers.__path__, papers.__name__ + "."):
         if info.ispkg:
-            mod = importlib.import_module(info.name)      # registration: every paper subpackage
+            mod = importlib.import_module(
+                info.name
+            )  # registration: every paper subpackage
             for attr in ("PAPER", "PART", "CHAPTER"):
                 if not hasattr(mod, attr):
-                    raise AttributeError(f"paper subpackage {info.name} must define {attr}")
+                    raise AttributeError(
+                        f"paper subpackage {info.name} must define {attr}"
+                    )
             found.append(mod)
     return sorted(found, key=lambda m: m.PART)
 
@@ -53,7 +57,9 @@ def printed_modules() -> list[ModuleType]:
         for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
             name = info.name + ".printed"
             if info.ispkg and importlib.util.find_spec(name) is not None:
-                found.append(importlib.import_module(name))   # registration: see the module docstring
+                found.append(
+                    importlib.import_module(name)
+                )  # registration: see the module docstring
     return found
 
 
@@ -64,19 +70,23 @@ CHAPTERS = {m.PAPER: m.CHAPTER for m in paper_packages()}
 """The first chapter of each paper's part (a document name under ``book/``)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _run() -> tuple[dict[str, float], dict[str, str]]:
     values: dict[str, float] = {}
     origin: dict[str, str] = {}
     for mod in printed_modules():
         for fn in mod.PRODUCERS:
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)     # flagged model outputs are rows too
+                warnings.simplefilter(
+                    "ignore", RuntimeWarning
+                )  # flagged model outputs are rows too
                 got = fn()
             name = f"{fn.__module__}.{fn.__name__}"
             for key, v in got.items():
                 if key in values:
-                    raise RuntimeError(f"published key {key!r} is produced twice: by {origin[key]} and {name}")
+                    raise RuntimeError(
+                        f"published key {key!r} is produced twice: by {origin[key]} and {name}"
+                    )
                 values[key] = float(v)
                 origin[key] = name
     return values, origin
@@ -95,8 +105,18 @@ def producer_of(key: str) -> str:
     return origin[key]
 
 
-SCOREBOARD_COLUMNS = ("key", "paper", "source", "quantity", "context", "printed", "computed", "difference", "tolerance",
-                      "status")
+SCOREBOARD_COLUMNS = (
+    "key",
+    "paper",
+    "source",
+    "quantity",
+    "context",
+    "printed",
+    "computed",
+    "difference",
+    "tolerance",
+    "status",
+)
 """The columns a chapter shows of :func:`table` (it has ``declared``, ``unit``, ``note`` and ``producer`` too)."""
 
 
@@ -121,14 +141,29 @@ def table(*prefixes: str):
         tol = published.tolerance(key)
         if key not in values:
             status = "not derivable"
-        elif r["printed"].startswith(">"):                 # a printed lower bound ("more than 8x")
+        elif r["printed"].startswith(">"):  # a printed lower bound ("more than 8x")
             status = "reproduced" if comp > printed else "outside"
         else:
             status = "reproduced" if abs(comp - printed) <= tol else "outside"
-        rows.append(dict(key=key, paper=r["paper"], source=r["source"], quantity=r["quantity"], context=r["context"],
-                         printed=printed, printed_text=r["printed"] or r["value"], unit=r["unit"], computed=comp,
-                         difference=comp - printed, tolerance=tol, status=status, declared=r["status"],
-                         note=r["note"], producer=producer_of(key) if key in values else ""))
+        rows.append(
+            dict(
+                key=key,
+                paper=r["paper"],
+                source=r["source"],
+                quantity=r["quantity"],
+                context=r["context"],
+                printed=printed,
+                printed_text=r["printed"] or r["value"],
+                unit=r["unit"],
+                computed=comp,
+                difference=comp - printed,
+                tolerance=tol,
+                status=status,
+                declared=r["status"],
+                note=r["note"],
+                producer=producer_of(key) if key in values else "",
+            )
+        )
     if not rows:
         raise UnknownNameError(f"no scored published value starts with {prefixes}")
     return pd.DataFrame(rows)
@@ -142,7 +177,9 @@ def counts(board=None):
     """
     board = table() if board is None else board
     t = board.groupby(["paper", "status"]).size().unstack(fill_value=0)
-    t = t.reindex(index=[p for p in PAPERS if p in t.index], columns=list(STATUSES), fill_value=0)
+    t = t.reindex(
+        index=[p for p in PAPERS if p in t.index], columns=list(STATUSES), fill_value=0
+    )
     t["total"] = t.sum(axis=1)
     t["derivable"] = t["reproduced"] + t["outside"]
     return t
@@ -159,18 +196,26 @@ def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -
     chapters = CHAPTERS if chapters is None else dict(chapters)
     unknown = set(chapters) - set(t.index)
     if unknown:
-        raise UnknownNameError(f"chapters has papers that the scoreboard does not: {sorted(unknown)}; "
-                               f"known: {', '.join(t.index)}")
-    head = ("| paper | printed values scored | reproduced | outside (explained) | not derivable "
-            "| reproduced, share |\n|:--|--:|--:|--:|--:|--:|")
+        raise UnknownNameError(
+            f"chapters has papers that the scoreboard does not: {sorted(unknown)}; "
+            f"known: {', '.join(t.index)}"
+        )
+    head = (
+        "| paper | printed values scored | reproduced | outside (explained) | not derivable "
+        "| reproduced, share |\n|:--|--:|--:|--:|--:|--:|"
+    )
     lines = [head]
     for paper, r in t.iterrows():
         name = f"{{doc}}`{paper} <{chapters[paper]}>`" if paper in chapters else paper
-        lines.append(f"| {name} | {r.total} | {r.reproduced} | {r.outside} | {r['not derivable']} "
-                     f"| {r.reproduced / r.total:.0%} |")
+        lines.append(
+            f"| {name} | {r.total} | {r.reproduced} | {r.outside} | {r['not derivable']} "
+            f"| {r.reproduced / r.total:.0%} |"
+        )
     s = t.sum()
-    lines.append(f"| **all five papers** | **{s.total}** | **{s.reproduced}** | **{s.outside}** "
-                 f"| **{s['not derivable']}** | **{s.reproduced / s.total:.0%}** |")
+    lines.append(
+        f"| **all five papers** | **{s.total}** | **{s.reproduced}** | **{s.outside}** "
+        f"| **{s['not derivable']}** | **{s.reproduced / s.total:.0%}** |"
+    )
     return "\n".join(lines)
 
 
@@ -179,13 +224,23 @@ def plot_counts(ax, board=None) -> None:
     t = counts(board)
     papers = list(t.index)[::-1]
     left = [0] * len(papers)
-    colours = {"reproduced": plotting.PALETTE[2], "outside": plotting.PALETTE[1],
-               "not derivable": "0.75"}
+    colours = {
+        "reproduced": plotting.PALETTE[2],
+        "outside": plotting.PALETTE[1],
+        "not derivable": "0.75",
+    }
     hatches = {"reproduced": "", "outside": "//", "not derivable": ".."}
     for status in STATUSES:
         widths = [int(t.loc[p, status]) for p in papers]
-        ax.barh(papers, widths, left=left, color=colours[status], hatch=hatches[status],
-                edgecolor="white", label=status if status != "outside" else "outside (explained)")
+        ax.barh(
+            papers,
+            widths,
+            left=left,
+            color=colours[status],
+            hatch=hatches[status],
+            edgecolor="white",
+            label=status if status != "outside" else "outside (explained)",
+        )
         left = [a + b for a, b in zip(left, widths)]
     ax.set_xlabel("printed values (count)")
     ax.grid(axis="y", visible=False)

@@ -16,23 +16,29 @@ import sys
 
 from _timing import best_of
 
-from gpumodels.papers.huang_li import analysis
 from gpumodels.engines.refsim import kernels
+from gpumodels.papers.huang_li import analysis
 
 
 def main(repeats: int = 3) -> int:
     m = analysis.k80()
     traces = [kernels.kernel(b).trace() for b in kernels.GENERATORS]
-    for tr in traces:                                   # warm-up: numba compilation, caches
+    for tr in traces:  # warm-up: numba compilation, caches
         analysis.analyze(tr, m)
     best, ans = best_of(repeats, lambda: [analysis.analyze(tr, m) for tr in traces])
     warp_insts = sum(tr.n_ops for tr in traces)
     lanes = sum(int((tr.addr >= 0).sum()) for tr in traces)
     cache_reqs = sum(a.offchip_requests + a.l2_accesses for a in ans)
-    print(f"kernels analysed      : {len(traces)} (sample placements), best of {repeats}: {best:.3f} s")
-    print(f"warp memory insts/s   : {warp_insts / best:,.0f}  ({warp_insts:,} instructions)")
+    print(
+        f"kernels analysed      : {len(traces)} (sample placements), best of {repeats}: {best:.3f} s"
+    )
+    print(
+        f"warp memory insts/s   : {warp_insts / best:,.0f}  ({warp_insts:,} instructions)"
+    )
     print(f"lane accesses/s       : {lanes / best:,.0f}  ({lanes:,} accesses)")
-    print(f"cache requests/s      : {cache_reqs / best:,.0f}  ({cache_reqs:,} sector and line requests)")
+    print(
+        f"cache requests/s      : {cache_reqs / best:,.0f}  ({cache_reqs:,} sector and line requests)"
+    )
     return 0
 
 

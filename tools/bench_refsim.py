@@ -22,33 +22,56 @@ from _timing import best_of
 
 
 def jit_seconds() -> float:
-    code = ("import time; from gpumodels.engines.refsim import simulator as refsim; t = time.perf_counter(); "
-            "refsim.simulate('vecAdd'); print(time.perf_counter() - t)")
+    code = (
+        "import time; from gpumodels.engines.refsim import simulator as refsim; t = time.perf_counter(); "
+        "refsim.simulate('vecAdd'); print(time.perf_counter() - t)"
+    )
     with tempfile.TemporaryDirectory() as d:
         env = {**os.environ, "NUMBA_CACHE_DIR": d}
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     return float(out.stdout.strip())
 
 
 def main(repeats: int = 3) -> int:
-    from gpumodels.engines.refsim import kernels, placements, simulator as refsim
+    from gpumodels.engines.refsim import kernels, placements
+    from gpumodels.engines.refsim import simulator as refsim
 
     print(f"JIT (fresh cache, first vecAdd simulation): {jit_seconds():.1f} s")
     rm = refsim.machine()
     t0 = time.perf_counter()
     streams = []
     for t in placements.tests():
-        k = next(kernels.kernel(b) for b in kernels.GENERATORS if kernels.kernel(b).name == t["kernel"])
-        streams.append(refsim.kernel_streams(k.trace(placements.parse_moves(t["moves"])), rm))
+        k = next(
+            kernels.kernel(b)
+            for b in kernels.GENERATORS
+            if kernels.kernel(b).name == t["kernel"]
+        )
+        streams.append(
+            refsim.kernel_streams(k.trace(placements.parse_moves(t["moves"])), rm)
+        )
     prep = time.perf_counter() - t0
-    refsim.run_streams(streams[0], rm)                     # warm (cached JIT)
+    refsim.run_streams(streams[0], rm)  # warm (cached JIT)
     best, res = best_of(repeats, lambda: [refsim.run_streams(s, rm) for s in streams])
     reqs = 0
     for r in res:
         c = r.counters
-        reqs += (c["tex_requests"] + c["const_requests"] + c["l2_read_requests"] + c["l2_write_requests"]
-                 + c["dram_reads"] + c["dram_writes"])
-    print(f"placements simulated  : {len(streams)}; trace and stream building {prep:.1f} s (numpy)")
+        reqs += (
+            c["tex_requests"]
+            + c["const_requests"]
+            + c["l2_read_requests"]
+            + c["l2_write_requests"]
+            + c["dram_reads"]
+            + c["dram_writes"]
+        )
+    print(
+        f"placements simulated  : {len(streams)}; trace and stream building {prep:.1f} s (numpy)"
+    )
     print(f"simulation, best of {repeats}: {best:.2f} s for {reqs:,} memory requests")
     print(f"simulated requests/s  : {reqs / best:,.0f}")
     return 0

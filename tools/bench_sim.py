@@ -15,13 +15,27 @@ from gpumodels import sim
 
 
 def main() -> None:
-    capped = sim.SM(units={"mem": sim.Unit(400, 0.5, max_in_flight=32), "alu": sim.Unit(6, 4)}, schedulers=4)
-    free = sim.SM(units={"mem": sim.Unit(400, 0.5), "alu": sim.Unit(6, 4)}, schedulers=4)
+    capped = sim.SM(
+        units={"mem": sim.Unit(400, 0.5, max_in_flight=32), "alu": sim.Unit(6, 4)},
+        schedulers=4,
+    )
+    free = sim.SM(
+        units={"mem": sim.Unit(400, 0.5), "alu": sim.Unit(6, 4)}, schedulers=4
+    )
     stall = sim.SM(units={"mem": sim.Unit(1_000_000), "alu": sim.Unit(6, 4)})
     cases = [
-        ("4096 warps, max_in_flight=32, 300 cycles", lambda: sim.simulate(capped, sim.alpha_program(4), 4096, 300)),
-        ("4096 warps, uncapped, 300 cycles", lambda: sim.simulate(free, sim.alpha_program(4), 4096, 300)),
-        ("1 warp, 1e6-cycle latency, 5e6 cycles", lambda: sim.simulate(stall, sim.alpha_program(1), 1, 5_000_000)),
+        (
+            "4096 warps, max_in_flight=32, 300 cycles",
+            lambda: sim.simulate(capped, sim.alpha_program(4), 4096, 300),
+        ),
+        (
+            "4096 warps, uncapped, 300 cycles",
+            lambda: sim.simulate(free, sim.alpha_program(4), 4096, 300),
+        ),
+        (
+            "1 warp, 1e6-cycle latency, 5e6 cycles",
+            lambda: sim.simulate(stall, sim.alpha_program(1), 1, 5_000_000),
+        ),
     ]
     for label, fn in cases:
         seconds, _ = best_of(3, fn)

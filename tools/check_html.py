@@ -52,14 +52,23 @@ from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import html_rules as rules  # noqa: E402
+import html_rules as rules
 
 HTML = ROOT / "_build" / "html"
 MATHJAX = ROOT / "_build" / "npm" / "node_modules" / "mathjax"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 WIDTH, HEIGHT = 1280, 900
-CHAPTER = "book/occupancy.ipynb"   # its explorer needs no simulation, so a run takes seconds
+CHAPTER = (
+    "book/occupancy.ipynb"  # its explorer needs no simulation, so a run takes seconds
+)
 # MathJax 3 as Sphinx asks for it (…/mathjax@3/es5/tex-mml-chtml.js) and everything it loads next
 # (the pattern goes to the browser too: JavaScript syntax, no named groups)
 MATHJAX_URL = re.compile(r"/mathjax(?:@[^/]*)?/es5/([^?#]*)")
@@ -171,7 +180,11 @@ def _free_port() -> int:
 
 
 def _chromium() -> str | None:
-    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    path = (
+        os.environ.get("CHROMIUM")
+        or shutil.which("chromium")
+        or shutil.which("chromium-browser")
+    )
     return path if path and Path(path).exists() else None
 
 
@@ -198,16 +211,21 @@ def _mathjax_route(mathjax: Path):
             route.fulfill(path=str(f))
         else:
             route.fulfill(status=404, body="not in the local MathJax copy")
+
     return handle
 
 
-def check_text(html: Path, pages: list[str], counts: Counter, *, raw_math: bool = True) -> list[str]:
+def check_text(
+    html: Path, pages: list[str], counts: Counter, *, raw_math: bool = True
+) -> list[str]:
     """The browser-free rules of ``html_rules`` (math scripts, reprs, noise, NBVAL) on every page.
     Code-line lengths are left to the browser, which measures the real overflow, and so is raw
     LaTeX where MathJax runs (``raw_math=False``): the browser sees it after typesetting."""
     problems = []
     for rel in pages:
-        found, probs = rules.page_problems((html / rel).read_text(encoding="utf-8"), code_chars=None)
+        found, probs = rules.page_problems(
+            (html / rel).read_text(encoding="utf-8"), code_chars=None
+        )
         counts["cell outputs"] += found["outputs"]
         for kind, msg in probs:
             if kind == "math" and msg.startswith("raw math") and not raw_math:
@@ -215,8 +233,13 @@ def check_text(html: Path, pages: list[str], counts: Counter, *, raw_math: bool 
             if kind == "math":
                 counts["math: raw or without MathJax in the source"] += 1
             else:
-                counts[{"repr": "plain-text reprs", "noise": "Python noise in outputs",
-                        "nbval": "NBVAL markers"}[kind]] += 1
+                counts[
+                    {
+                        "repr": "plain-text reprs",
+                        "noise": "Python noise in outputs",
+                        "nbval": "NBVAL markers",
+                    }[kind]
+                ] += 1
             problems.append(f"{rel}: {msg}")
     return problems
 
@@ -227,7 +250,11 @@ def _image_bytes(html: Path, src: str) -> tuple[str, bytes | None]:
     if src.startswith("data:"):
         head, _, body = src.partition(",")
         kind = head[5:].split(";")[0]
-        data = base64.b64decode(body) if head.endswith(";base64") else unquote(body).encode()
+        data = (
+            base64.b64decode(body)
+            if head.endswith(";base64")
+            else unquote(body).encode()
+        )
         return f"inline {kind}", data if kind == "image/png" else None
     path = unquote(urlparse(src).path).lstrip("/")
     f = (html / path).resolve()
@@ -235,7 +262,9 @@ def _image_bytes(html: Path, src: str) -> tuple[str, bytes | None]:
     return f.name[:16] + "…", f.read_bytes() if ok else None
 
 
-def check_pages(browser, html: Path, pages: list[str], mathjax: Path | None, counts: Counter) -> list[str]:
+def check_pages(
+    browser, html: Path, pages: list[str], mathjax: Path | None, counts: Counter
+) -> list[str]:
     """Every page in Chromium; returns one line per problem and adds to ``counts``."""
     server, port = _serve(html)
     base = f"http://127.0.0.1:{port}"
@@ -246,14 +275,20 @@ def check_pages(browser, html: Path, pages: list[str], mathjax: Path | None, cou
             if mathjax is not None:
                 page.route(MATHJAX_URL, _mathjax_route(mathjax))
             errors, offline, missing = [], set(), set()
-            page.on("console", lambda m, e=errors: e.append(m.text) if m.type == "error" else None)
+            page.on(
+                "console",
+                lambda m, e=errors: e.append(m.text) if m.type == "error" else None,
+            )
             page.on("pageerror", lambda exc, e=errors: e.append(str(exc)))
             page.on("requestfailed", lambda r, o=offline: o.add(r.url.split("?")[0]))
-            page.on("response", lambda r, m=missing: m.add(r.url) if r.status >= 400 else None)
+            page.on(
+                "response",
+                lambda r, m=missing: m.add(r.url) if r.status >= 400 else None,
+            )
             page.goto(f"{base}/{rel}", wait_until="load")
             state = page.evaluate(MATHJAX_WAIT_JS)
             page.wait_for_timeout(200)
-            page.evaluate(OPEN_ALL_JS)          # collapsed cells: a reader may open them
+            page.evaluate(OPEN_ALL_JS)  # collapsed cells: a reader may open them
             page.wait_for_timeout(100)
             counts["pages"] += 1
             for src in page.evaluate(BROKEN_JS):
@@ -280,10 +315,14 @@ def check_pages(browser, html: Path, pages: list[str], mathjax: Path | None, cou
                 png = data is not None
                 dpi = rules.png_size_dpi(data)[2] if png else None
                 found = rules.image_as_shown(img["natural"], img["width"], dpi)
-                if not png:   # the text-size estimate needs the PNG's dpi
+                if not png:  # the text-size estimate needs the PNG's dpi
                     found = [m for m in found if not m.startswith("smallest text")]
                 for msg in found:
-                    counts["images: small text" if msg.startswith("smallest text") else "images: shrunk"] += 1
+                    counts[
+                        "images: small text"
+                        if msg.startswith("smallest text")
+                        else "images: shrunk"
+                    ] += 1
                     problems.append(f"{rel}: image {name}: {msg}")
             # overflow
             counts["code blocks"] += seen["pres"]
@@ -294,11 +333,15 @@ def check_pages(browser, html: Path, pages: list[str], mathjax: Path | None, cou
             over = page.evaluate(OVERFLOW_JS)
             counts["overflow: other elements"] += over["count"]
             if over["page"] > 0:
-                problems.append(f"{rel}: the page is {over['page']} px wider than the window")
+                problems.append(
+                    f"{rel}: the page is {over['page']} px wider than the window"
+                )
             for item in over["items"]:
                 problems.append(f"{rel}: content wider than its box: {item}")
             if over["count"] > len(over["items"]):
-                problems.append(f"{rel}: … {over['count'] - len(over['items'])} more overflowing elements")
+                problems.append(
+                    f"{rel}: … {over['count'] - len(over['items'])} more overflowing elements"
+                )
             # loading
             for url in sorted(missing):
                 problems.append(f"{rel}: missing file {url}")
@@ -307,7 +350,7 @@ def check_pages(browser, html: Path, pages: list[str], mathjax: Path | None, cou
             unreachable.update(u for u in offline if not u.startswith(base))
             for e in errors:
                 if "Failed to load resource" in e:
-                    continue        # reported above with its URL (missing file) or as unreachable
+                    continue  # reported above with its URL (missing file) or as unreachable
                 counts["console errors"] += 1
                 problems.append(f"{rel}: console error: {e[:200]}")
             page.close()
@@ -334,17 +377,32 @@ def check_lab(browser, timeout_s: float = 180.0) -> list[str]:
     work = Path(tempfile.mkdtemp(prefix="check-html-"))
     shutil.copy(ROOT / CHAPTER, work / Path(CHAPTER).name)
     lab = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
-         "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
-         f"--ServerApp.root_dir={work}", "--LabApp.news_url=None", "--LabApp.check_for_updates_class="
-         "jupyterlab.NeverCheckForUpdate"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            f"--port={port}",
+            "--ServerApp.token=",
+            "--ServerApp.password=",
+            "--ServerApp.disable_check_xsrf=True",
+            f"--ServerApp.root_dir={work}",
+            "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
         deadline = time.monotonic() + 60
         while True:
             try:
-                page.goto(f"http://127.0.0.1:{port}/lab/tree/{Path(CHAPTER).name}", wait_until="load")
+                page.goto(
+                    f"http://127.0.0.1:{port}/lab/tree/{Path(CHAPTER).name}",
+                    wait_until="load",
+                )
                 break
             except Exception:
                 if time.monotonic() > deadline:
@@ -355,18 +413,28 @@ def check_lab(browser, timeout_s: float = 180.0) -> list[str]:
             page.locator(".jp-Dialog button.jp-mod-accept").click(timeout=10_000)
         except Exception:
             pass
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
+        page.wait_for_selector(
+            ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000
+        )
         page.locator(".lm-MenuBar-item", has_text="Run").first.click()
         page.locator("[data-command='runmenu:run-all']").first.click()
         try:
-            page.wait_for_selector(".jp-OutputArea-output .widget-slider", timeout=timeout_s * 1000)
+            page.wait_for_selector(
+                ".jp-OutputArea-output .widget-slider", timeout=timeout_s * 1000
+            )
         except Exception:
             page.screenshot(path=str(ROOT / "_build" / "check-html-lab.png"))
-            return [f"{CHAPTER}: the explorer did not render in JupyterLab within {timeout_s:.0f} s "
-                    "(screenshot: _build/check-html-lab.png)"]
+            return [
+                f"{CHAPTER}: the explorer did not render in JupyterLab within {timeout_s:.0f} s "
+                "(screenshot: _build/check-html-lab.png)"
+            ]
         sliders = page.locator(".jp-OutputArea-output .widget-slider").count()
-        errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count()
-        print(f"JupyterLab: {CHAPTER} ran; its explorer rendered with {sliders} sliders")
+        errors = page.locator(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+        ).count()
+        print(
+            f"JupyterLab: {CHAPTER} ran; its explorer rendered with {sliders} sliders"
+        )
         return [f"{CHAPTER}: {errors} error outputs in JupyterLab"] if errors else []
     finally:
         lab.terminate()
@@ -378,39 +446,67 @@ def check_lab(browser, timeout_s: float = 180.0) -> list[str]:
 
 
 COUNT_ORDER = [
-    "pages", "math: elements", "math: typeset (mjx-container)", "math: raw delimiters shown",
-    "math: raw or without MathJax in the source", "images: checked", "images: shrunk",
-    "images: small text", "images: broken", "code blocks", "tables", "overflow: code blocks",
-    "overflow: tables", "overflow: other elements", "cell outputs", "plain-text reprs",
-    "Python noise in outputs", "NBVAL markers", "console errors",
+    "pages",
+    "math: elements",
+    "math: typeset (mjx-container)",
+    "math: raw delimiters shown",
+    "math: raw or without MathJax in the source",
+    "images: checked",
+    "images: shrunk",
+    "images: small text",
+    "images: broken",
+    "code blocks",
+    "tables",
+    "overflow: code blocks",
+    "overflow: tables",
+    "overflow: other elements",
+    "cell outputs",
+    "plain-text reprs",
+    "Python noise in outputs",
+    "NBVAL markers",
+    "console errors",
 ]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--html", type=Path, default=HTML, help="the built book (default: _build/html)")
-    ap.add_argument("--mathjax", type=Path, default=MATHJAX,
-                    help="a local MathJax 3 package, served in place of the CDN's "
-                         "(default: _build/npm/node_modules/mathjax)")
-    ap.add_argument("--no-lab", action="store_true", help="leave out the JupyterLab run")
+    ap.add_argument(
+        "--html", type=Path, default=HTML, help="the built book (default: _build/html)"
+    )
+    ap.add_argument(
+        "--mathjax",
+        type=Path,
+        default=MATHJAX,
+        help="a local MathJax 3 package, served in place of the CDN's "
+        "(default: _build/npm/node_modules/mathjax)",
+    )
+    ap.add_argument(
+        "--no-lab", action="store_true", help="leave out the JupyterLab run"
+    )
     args = ap.parse_args(argv)
     html = args.html.resolve()
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        print("check-html skipped: Playwright is not installed (pip install -r requirements-browser.txt)")
+        print(
+            "check-html skipped: Playwright is not installed (pip install -r requirements-browser.txt)"
+        )
         return 0
     chromium = _chromium()
     if chromium is None:
-        print("check-html skipped: no Chromium found (Debian: apt-get install chromium; or set CHROMIUM)")
+        print(
+            "check-html skipped: no Chromium found (Debian: apt-get install chromium; or set CHROMIUM)"
+        )
         return 0
     if not (html / "index.html").exists():
         print(f"check-html: no built book in {html}; run `make book` first")
         return 1
     mathjax = args.mathjax.resolve()
     if not (mathjax / "es5" / "tex-mml-chtml.js").exists():
-        print(f"note: no local MathJax in {mathjax} (npm install --prefix _build/npm mathjax@3): "
-              "whether math typesets is not checked")
+        print(
+            f"note: no local MathJax in {mathjax} (npm install --prefix _build/npm mathjax@3): "
+            "whether math typesets is not checked"
+        )
         mathjax = None
     pages = rules.pages_of(html)
     counts: Counter = Counter()

@@ -18,12 +18,25 @@ def main(paths: list[str]) -> int:
     for p in paths:
         path = Path(p)
         nb = nbformat.read(path, as_version=4)
-        NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
-        nb.metadata.pop("widgets", None)     # widget state is not reproducible; widgets need a live kernel
-        for cell in nb.cells:                 # per-cell wall-clock timestamps would change on every run
+        NotebookClient(
+            nb,
+            timeout=600,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+        ).execute()
+        nb.metadata.pop(
+            "widgets", None
+        )  # widget state is not reproducible; widgets need a live kernel
+        for (
+            cell
+        ) in nb.cells:  # per-cell wall-clock timestamps would change on every run
             cell.metadata.pop("execution", None)
-            for out in cell.get("outputs", []):   # widget views carry a random model id and no saved state
-                out.get("data", {}).pop("application/vnd.jupyter.widget-view+json", None)
+            for out in cell.get(
+                "outputs", []
+            ):  # widget views carry a random model id and no saved state
+                out.get("data", {}).pop(
+                    "application/vnd.jupyter.widget-view+json", None
+                )
         nbformat.write(nb, path)
         print(f"executed {path}")
     return 0

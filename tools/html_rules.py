@@ -22,34 +22,43 @@ import re
 import struct
 
 # --- measured layout (see the module docstring) ----------------------------------------------
-COLUMN_PX = 688         # width of the content column at 1280 x 900
-CODE_CHARS = 92         # characters a code line holds at 12 px (book.css); notebooks keep to 88
+COLUMN_PX = 688  # width of the content column at 1280 x 900
+CODE_CHARS = (
+    92  # characters a code line holds at 12 px (book.css); notebooks keep to 88
+)
 
 # --- images ----------------------------------------------------------------------------------
-MIN_SHOWN = 0.6         # an image shown at less than this fraction of its natural width is shrunk
-MIN_TEXT_PX = 8.0       # smallest estimated text height on screen, CSS px
-MIN_DPI = 150           # PNG figures are written at least this sharp
-DEFAULT_DPI = 100       # matplotlib's figure dpi: assumed for a PNG that does not record its dpi
+MIN_SHOWN = (
+    0.6  # an image shown at less than this fraction of its natural width is shrunk
+)
+MIN_TEXT_PX = 8.0  # smallest estimated text height on screen, CSS px
+MIN_DPI = 150  # PNG figures are written at least this sharp
+DEFAULT_DPI = (
+    100  # matplotlib's figure dpi: assumed for a PNG that does not record its dpi
+)
 
-try:                    # the book's smallest font and figure dpi, where the package defines them
+try:  # the book's smallest font and figure dpi, where the package defines them
     from gpumodels.ground.plotting import MIN_FONT_PT
-except Exception:       # noqa: BLE001 - an older package, or none importable: the book's 8 pt
+except Exception:  # noqa: BLE001 - an older package, or none importable: the book's 8 pt
     MIN_FONT_PT = 8.0
 try:
     from gpumodels.ground.plotting import DPI as PACKAGE_DPI
-except Exception:       # noqa: BLE001
+except Exception:  # noqa: BLE001
     PACKAGE_DPI = None
 
 
 def _excerpt(text: str, start: int = 0, width: int = 60) -> str:
-    line = " ".join(text[max(0, start - 10):start + width].split())
+    line = " ".join(text[max(0, start - 10) : start + width].split())
     return line[:width]
 
 
 # --- math ------------------------------------------------------------------------------------
 # one match per formula where its closing delimiter follows, else the lone opening one
-RAW_MATH = re.compile(r"\$\$(?:[^$]{0,300}\$\$)?|\\\((?:.{0,300}?\\\))?|\\\[(?:.{0,300}?\\\])?"
-                      r"|\\begin\{[^}]*\}(?:.{0,600}?\\end\{[^}]*\})?", re.S)
+RAW_MATH = re.compile(
+    r"\$\$(?:[^$]{0,300}\$\$)?|\\\((?:.{0,300}?\\\))?|\\\[(?:.{0,300}?\\\])?"
+    r"|\\begin\{[^}]*\}(?:.{0,600}?\\end\{[^}]*\})?",
+    re.DOTALL,
+)
 
 
 def raw_math(text: str) -> list[str]:
@@ -67,7 +76,9 @@ def math_without_mathjax(math_elements: int, mathjax_scripts: int) -> list[str]:
 def math_not_typeset(math_elements: int, typeset: int) -> list[str]:
     """A page whose math elements MathJax did not turn into ``mjx-container``s (in a browser)."""
     if math_elements and typeset < math_elements:
-        return [f"{math_elements - typeset} of {math_elements} math elements not typeset by MathJax"]
+        return [
+            f"{math_elements - typeset} of {math_elements} math elements not typeset by MathJax"
+        ]
     return []
 
 
@@ -79,9 +90,17 @@ NOISE = [
     ("object repr", re.compile(r"\bobject at 0x[0-9a-fA-F]+")),
     ("IPython repr", re.compile(r"<IPython\.")),
     ("matplotlib repr", re.compile(r"<(?:Figure size|matplotlib\.|Axes:)")),
-    ("widget repr", re.compile(r"\b[A-Z]\w*\((?:children|value|description|options|layout|outputs)=")),
+    (
+        "widget repr",
+        re.compile(
+            r"\b[A-Z]\w*\((?:children|value|description|options|layout|outputs)="
+        ),
+    ),
     ("dict repr", re.compile(r"\{'[^']*': ")),
-    ("array repr", re.compile(r"\barray\(\[|\[(?:\s*[-+]?\d+\.\d*(?:e[-+]?\d+)?){2,}\s*\]")),
+    (
+        "array repr",
+        re.compile(r"\barray\(\[|\[(?:\s*[-+]?\d+\.\d*(?:e[-+]?\d+)?){2,}\s*\]"),
+    ),
 ]
 BARE_LITERAL = [
     ("bare tuple", re.compile(rf"^\(\s*{_LIT}\s*,(?:\s*{_LIT}\s*,?)*\s*\)$")),
@@ -112,14 +131,20 @@ def plain_repr(text: str) -> list[str]:
 def nbval_marker(text: str) -> list[str]:
     """nbval's cell markers (``# NBVAL_IGNORE_OUTPUT``) mean nothing to a reader. Pass the visible
     text less inline code literals: a page that documents the marker names it as code."""
-    return [f"NBVAL marker: {_excerpt(text, m.start())}" for m in re.finditer(r"NBVAL", text)]
+    return [
+        f"NBVAL marker: {_excerpt(text, m.start())}"
+        for m in re.finditer(r"NBVAL", text)
+    ]
 
 
 # --- code blocks and images ------------------------------------------------------------------
 def long_code_lines(text: str, limit: int = CODE_CHARS) -> list[str]:
     """Lines of a code block longer than the column holds."""
-    return [f"code line of {len(line)} > {limit} characters: {line.strip()[:50]}"
-            for line in text.expandtabs().splitlines() if len(line) > limit]
+    return [
+        f"code line of {len(line)} > {limit} characters: {line.strip()[:50]}"
+        for line in text.expandtabs().splitlines()
+        if len(line) > limit
+    ]
 
 
 def png_size_dpi(data: bytes) -> tuple[int, int, float | None]:
@@ -129,10 +154,10 @@ def png_size_dpi(data: bytes) -> tuple[int, int, float | None]:
     width, height = struct.unpack(">II", data[16:24])
     pos, dpi = 8, None
     while pos + 8 <= len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
         if kind == b"pHYs":
-            x, _y, unit = struct.unpack(">IIB", data[pos + 8:pos + 17])
-            if unit == 1:                       # pixels per metre
+            x, _y, unit = struct.unpack(">IIB", data[pos + 8 : pos + 17])
+            if unit == 1:  # pixels per metre
                 dpi = x * 0.0254
         if kind in (b"IDAT", b"IEND"):
             break
@@ -153,11 +178,15 @@ def image_as_shown(natural_w: float, shown_w: float, dpi: float | None) -> list[
         return []
     problems = []
     if shown_w / natural_w < MIN_SHOWN:
-        problems.append(f"shown at {shown_w / natural_w:.0%} of its width ({shown_w:.0f} of "
-                        f"{natural_w:.0f} px)")
+        problems.append(
+            f"shown at {shown_w / natural_w:.0%} of its width ({shown_w:.0f} of "
+            f"{natural_w:.0f} px)"
+        )
     px = text_px(dpi, natural_w, shown_w)
     if px < MIN_TEXT_PX:
-        problems.append(f"smallest text about {px:.1f} px on screen (< {MIN_TEXT_PX:.0f})")
+        problems.append(
+            f"smallest text about {px:.1f} px on screen (< {MIN_TEXT_PX:.0f})"
+        )
     return problems
 
 
@@ -167,8 +196,10 @@ def png_file(width: int, dpi: float | None) -> list[str]:
     if dpi is None or dpi < MIN_DPI - 0.5:
         problems.append(f"{'no' if dpi is None else f'{dpi:.0f}'} dpi (< {MIN_DPI})")
     if width > COLUMN_PX / MIN_SHOWN:
-        problems.append(f"{width} px wide: the {COLUMN_PX} px column shows it at "
-                        f"{COLUMN_PX / width:.0%}")
+        problems.append(
+            f"{width} px wide: the {COLUMN_PX} px column shows it at "
+            f"{COLUMN_PX / width:.0%}"
+        )
     return problems
 
 
@@ -177,13 +208,18 @@ def pages_of(html_dir) -> list[str]:
     """The book's pages under a built tree, as paths relative to it: every ``*.html`` less Sphinx's
     own folders (``_static``, ``_sources``, …) and pages that only redirect (``index.html``)."""
     from pathlib import Path
+
     root = Path(html_dir)
     pages = []
     for p in sorted(root.rglob("*.html")):
         rel = p.relative_to(root)
         if rel.parts[0].startswith("_"):
             continue
-        if re.search(r"<meta[^>]+http-equiv=\"?refresh", p.read_text(encoding="utf-8")[:2000], re.I):
+        if re.search(
+            r"<meta[^>]+http-equiv=\"?refresh",
+            p.read_text(encoding="utf-8")[:2000],
+            re.IGNORECASE,
+        ):
             continue
         pages.append(rel.as_posix())
     return pages
@@ -191,6 +227,7 @@ def pages_of(html_dir) -> list[str]:
 
 def _soup(html: str):
     from bs4 import BeautifulSoup
+
     return BeautifulSoup(html, "html.parser")
 
 
@@ -206,7 +243,11 @@ def prose_text(soup) -> str:
     for s in body.find_all(string=True):
         hidden = False
         for a in s.parents:
-            if a.name in skip or "math" in (a.get("class") or []) or a.name == "mjx-container":
+            if (
+                a.name in skip
+                or "math" in (a.get("class") or [])
+                or a.name == "mjx-container"
+            ):
                 hidden = True
                 break
         if not hidden:
@@ -234,7 +275,9 @@ def _code_text(pre) -> str:
     return pre.get_text()
 
 
-def page_problems(html: str, *, code_chars: int | None = CODE_CHARS) -> tuple[dict, list[tuple[str, str]]]:
+def page_problems(
+    html: str, *, code_chars: int | None = CODE_CHARS
+) -> tuple[dict, list[tuple[str, str]]]:
     """Apply the text rules to one built page.
 
     Returns ``(counts, problems)``: counts of what was looked at, and ``(kind, message)`` pairs
@@ -245,7 +288,9 @@ def page_problems(html: str, *, code_chars: int | None = CODE_CHARS) -> tuple[di
     article = soup.select_one("article.bd-article") or soup.body or soup
     problems: list[tuple[str, str]] = []
     maths = article.select("span.math, div.math")
-    mathjax = [s for s in soup.find_all("script") if "mathjax" in (s.get("src") or "").lower()]
+    mathjax = [
+        s for s in soup.find_all("script") if "mathjax" in (s.get("src") or "").lower()
+    ]
     problems += [("math", p) for p in math_without_mathjax(len(maths), len(mathjax))]
     problems += [("math", p) for p in raw_math(prose_text(article))]
     outputs = article.select("div.cell_output div.output")
@@ -260,8 +305,13 @@ def page_problems(html: str, *, code_chars: int | None = CODE_CHARS) -> tuple[di
     pres = article.select("pre")
     if code_chars:
         for pre in pres:
-            if pre.find_parent("dd") is not None and pre.find_parent("dl", class_="py") is not None:
-                continue        # docstring examples in the API reference wrap (_static/book.css)
-            problems += [("code", p) for p in long_code_lines(_code_text(pre), code_chars)]
+            if (
+                pre.find_parent("dd") is not None
+                and pre.find_parent("dl", class_="py") is not None
+            ):
+                continue  # docstring examples in the API reference wrap (_static/book.css)
+            problems += [
+                ("code", p) for p in long_code_lines(_code_text(pre), code_chars)
+            ]
     counts = {"math": len(maths), "outputs": len(outputs), "code blocks": len(pres)}
     return counts, problems

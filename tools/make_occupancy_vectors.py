@@ -61,8 +61,14 @@ def main() -> int:
     ap.add_argument("--cxx", default="g++")
     args = ap.parse_args()
     header = Path(args.cuda) / "include" / "cuda_occupancy.h"
-    version = re.search(r"release (\S+),", subprocess.run([str(Path(args.cuda) / "bin" / "nvcc"), "--version"],
-                                                          capture_output=True, text=True).stdout)
+    version = re.search(
+        r"release (\S+),",
+        subprocess.run(
+            [str(Path(args.cuda) / "bin" / "nvcc"), "--version"],
+            capture_output=True,
+            text=True,
+        ).stdout,
+    )
     sys.path.insert(0, str(ROOT))
     from gpumodels.facts.occupancy import limits, list_compute_capabilities
 
@@ -83,18 +89,43 @@ def main() -> int:
         exe = Path(tmp) / "occ"
         src = Path(tmp) / "occ.cpp"
         src.write_text(HARNESS)
-        subprocess.run([args.cxx, "-O1", "-std=c++14", f"-I{header.parent}", str(src), "-o", str(exe)], check=True)
+        subprocess.run(
+            [
+                args.cxx,
+                "-O1",
+                "-std=c++14",
+                f"-I{header.parent}",
+                str(src),
+                "-o",
+                str(exe),
+            ],
+            check=True,
+        )
         stdin = "".join(
             f"{l.major} {l.cc.split('.')[1]} {l.max_threads_per_block} {l.max_threads_per_sm} {l.max_registers_per_block} "
             f"{l.registers_per_sm} 49152 {l.shared_mem_per_sm} {l.max_shared_mem_per_block} "
-            f"{l.reserved_shared_mem_per_block} {t} {r} {s}\n" for l, t, r, s in cases)
-        out = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True).stdout.split()
+            f"{l.reserved_shared_mem_per_block} {t} {r} {s}\n"
+            for l, t, r, s in cases
+        )
+        out = subprocess.run(
+            [str(exe)], input=stdin, capture_output=True, text=True, check=True
+        ).stdout.split()
     assert len(out) == len(cases)
     with open(OUT, "w", newline="") as fh:
-        fh.write(f"# source: cudaOccMaxActiveBlocksPerMultiprocessor, CUDA Toolkit {version.group(1) if version else '?'} "
-                 f"cuda_occupancy.h; device limits from data/compute_capability.csv; tools/make_occupancy_vectors.py\n")
+        fh.write(
+            f"# source: cudaOccMaxActiveBlocksPerMultiprocessor, CUDA Toolkit {version.group(1) if version else '?'} "
+            f"cuda_occupancy.h; device limits from data/compute_capability.csv; tools/make_occupancy_vectors.py\n"
+        )
         w = csv.writer(fh)
-        w.writerow(["cc", "threads_per_block", "registers_per_thread", "shared_mem_per_block", "blocks_per_sm"])
+        w.writerow(
+            [
+                "cc",
+                "threads_per_block",
+                "registers_per_thread",
+                "shared_mem_per_block",
+                "blocks_per_sm",
+            ]
+        )
         for (l, t, r, s), b in zip(cases, out):
             w.writerow([l.cc, t, r, s, b])
     print(f"wrote {len(cases)} cases to {OUT.relative_to(ROOT)}")

@@ -15,20 +15,37 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPOS = {"RRZE": ("RRZE-HPC/gpu-benches", "1038c5d0d0f48cfe9912930d34eb2d8a31b72b9b"),
-         "TE": ("te42kyfo/gpu-benches", "1c36d509ee717dca9215c27135fa1e611bb03ed1")}
-GPU = {"v100": "V100PCIe", "a100_40": "A100", "a100_80": "A100-80", "h100_pcie": "H100PCIe",
-       "gh200": "GH200", "l40": "L40", "mi210": "MI210"}
-LATENCY = {"RRZE": ("v100", "a100_80", "gh200", "l40", "mi210"),
-           "TE": ("v100", "a100_40", "a100_80", "h100_pcie", "l40", "mi210")}
-STREAM = {"RRZE": ("v100", "a100_40", "a100_80", "gh200", "h100_pcie", "l40", "mi210"),
-          "TE": ("v100", "a100_40", "a100_80", "h100_pcie", "l40", "mi210")}
+REPOS = {
+    "RRZE": ("RRZE-HPC/gpu-benches", "1038c5d0d0f48cfe9912930d34eb2d8a31b72b9b"),
+    "TE": ("te42kyfo/gpu-benches", "1c36d509ee717dca9215c27135fa1e611bb03ed1"),
+}
+GPU = {
+    "v100": "V100PCIe",
+    "a100_40": "A100",
+    "a100_80": "A100-80",
+    "h100_pcie": "H100PCIe",
+    "gh200": "GH200",
+    "l40": "L40",
+    "mi210": "MI210",
+}
+LATENCY = {
+    "RRZE": ("v100", "a100_80", "gh200", "l40", "mi210"),
+    "TE": ("v100", "a100_40", "a100_80", "h100_pcie", "l40", "mi210"),
+}
+STREAM = {
+    "RRZE": ("v100", "a100_40", "a100_80", "gh200", "h100_pcie", "l40", "mi210"),
+    "TE": ("v100", "a100_40", "a100_80", "h100_pcie", "l40", "mi210"),
+}
 KERNELS = ("init", "read", "scale", "triad", "1pt", "3pt", "5pt")
 
 
 def show(git_dir: str, commit: str, path: str) -> str:
-    return subprocess.run(["git", "--git-dir", git_dir, "show", f"{commit}:{path}"], check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["git", "--git-dir", git_dir, "show", f"{commit}:{path}"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
 
 
 def main(argv):
@@ -40,29 +57,45 @@ def main(argv):
             for line in show(dirs[key], commit, path).splitlines():
                 f = line.split()
                 if len(f) < 5 or not f[0].isdigit():
-                    continue            # the "clock:" line and blank lines
-                lat.append({"gpu": GPU[name], "clock_mhz": f[1], "footprint_kb": f[2], "cycles": f[4],
-                            "source": f"{repo} {path} @ {commit[:12]}"})
+                    continue  # the "clock:" line and blank lines
+                lat.append(
+                    {
+                        "gpu": GPU[name],
+                        "clock_mhz": f[1],
+                        "footprint_kb": f[2],
+                        "cycles": f[4],
+                        "source": f"{repo} {path} @ {commit[:12]}",
+                    }
+                )
         for name in STREAM[key]:
             path = f"gpu-stream/{name}.txt"
             kernels: list[str] = []
             for line in show(dirs[key], commit, path).splitlines():
                 if "|" in line and "GB/s:" not in line:
-                    kernels = line.split("|")[1].split()      # the header names this file's kernels
+                    kernels = line.split("|")[
+                        1
+                    ].split()  # the header names this file's kernels
                     continue
                 if "GB/s:" not in line:
                     continue
                 head, gbs = line.split("|")
                 f = head.split()
                 values = gbs.split()[1:]
-                row = {"gpu": GPU[name], "block_size": f[0], "threads": f[1],
-                       "occupancy_pct": f[-1].rstrip("%") if f[-1] != "%" else f[-2]}
+                row = {
+                    "gpu": GPU[name],
+                    "block_size": f[0],
+                    "threads": f[1],
+                    "occupancy_pct": f[-1].rstrip("%") if f[-1] != "%" else f[-2],
+                }
                 row.update({k: "" for k in KERNELS})
                 row.update(dict(zip(kernels, values)))
                 row["source"] = f"{repo} {path} @ {commit[:12]}"
                 stream.append(row)
     out = Path(__file__).resolve().parents[1] / "data" / "modern"
-    for name, rows in (("gpu_benches_latency.csv", lat), ("gpu_benches_stream.csv", stream)):
+    for name, rows in (
+        ("gpu_benches_latency.csv", lat),
+        ("gpu_benches_stream.csv", stream),
+    ):
         with open(out / name, "w", newline="", encoding="utf-8") as fh:
             w = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
             w.writeheader()

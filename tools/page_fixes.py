@@ -15,7 +15,9 @@ from __future__ import annotations
 def _key(script):
     attributes = getattr(script, "attributes", {}) or {}
     # the same inline script arrives once with filename None (builder) and once with "" (registry)
-    return getattr(script, "filename", str(script)) or "", tuple(sorted((k, str(v)) for k, v in attributes.items()))
+    return getattr(script, "filename", str(script)) or "", tuple(
+        sorted((k, str(v)) for k, v in attributes.items())
+    )
 
 
 def _dedupe_scripts(app, pagename, templatename, context, doctree):

@@ -23,7 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from gpumodels import sim, volkov
-from gpumodels.engines.refsim import placements, simulator as refsim
+from gpumodels.engines.refsim import placements
+from gpumodels.engines.refsim import simulator as refsim
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 NS = (1, 2, 4, 8, 16, 32, 64)
@@ -45,10 +46,18 @@ def volkov_row(n: int, alpha: int) -> dict:
     cycles = int(42 * (p.mem_lat + alpha * p.alu_lat + n * (alpha + 1) / 4 + 8 * n))
     tr = sim.simulate(sim.volkov_sm(p), sim.alpha_program(alpha), n, cycles=cycles)
     ref = refsim.alpha_ipc(n, alpha, p)
-    return {"gpu": "Kepler", "n": n, "alpha": alpha, "ipc_refsim": repr(ref),
-            "ipc_sim": repr(refsim.window_ipc(tr.warp, tr.seq, tr.issue, alpha + 1, 10, 30)), "sim_cycles": cycles,
-            "source": "simulated: gpumodels.engines.refsim.simulator.alpha_ipc and gpumodels.engines.sim (Volkov 2016 Table 4.1 Kepler "
-                      "parameters, fixed memory latency), window of warp 0's trips 10-30"}
+    return {
+        "gpu": "Kepler",
+        "n": n,
+        "alpha": alpha,
+        "ipc_refsim": repr(ref),
+        "ipc_sim": repr(
+            refsim.window_ipc(tr.warp, tr.seq, tr.issue, alpha + 1, 10, 30)
+        ),
+        "sim_cycles": cycles,
+        "source": "simulated: gpumodels.engines.refsim.simulator.alpha_ipc and gpumodels.engines.sim (Volkov 2016 Table 4.1 Kepler "
+        "parameters, fixed memory latency), window of warp 0's trips 10-30",
+    }
 
 
 def _placement(test: dict) -> dict:
@@ -62,7 +71,11 @@ def _volkov(args) -> dict:
 def main() -> int:
     t0 = time.time()
     tests = placements.tests(None, counted_only=False)
-    tests = [t for t in tests if not (t["benchmark"] == "transpose" and t["test"] == "transpose_2")]
+    tests = [
+        t
+        for t in tests
+        if not (t["benchmark"] == "transpose" and t["test"] == "transpose_2")
+    ]
     with ProcessPoolExecutor(max_workers=2) as pool:
         rows = list(pool.map(_placement, tests))
         vrows = list(pool.map(_volkov, [(n, a) for n in NS for a in ALPHAS]))

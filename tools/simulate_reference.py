@@ -28,7 +28,9 @@ def main() -> int:
         results = list(pool.map(_one, volkov.GENERATIONS))
     OUT.parent.mkdir(exist_ok=True)
     with OUT.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=["gpu", "n", "alpha", "ipc", "start", "stop", "source"])
+        w = csv.DictWriter(
+            fh, fieldnames=["gpu", "n", "alpha", "ipc", "start", "stop", "source"]
+        )
         w.writeheader()
         for rows in results:
             for r in rows:

@@ -28,7 +28,10 @@ def toc_entries(toc: Path = ROOT / "_toc.yml") -> list[str]:
                 walk(child)
 
     walk({k: v for k, v in data.items() if k != "root"})
-    return [str(Path(e).with_suffix("")) if Path(e).suffix in (".md", ".ipynb") else e for e in entries]
+    return [
+        str(Path(e).with_suffix("")) if Path(e).suffix in (".md", ".ipynb") else e
+        for e in entries
+    ]
 
 
 def toc_notebooks() -> list[str]:

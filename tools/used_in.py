@@ -21,13 +21,19 @@ def _aliases(tree: ast.AST) -> dict[str, str]:
     """Local name -> dotted gpumodels path, from the import statements of a cell."""
     out = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "gpumodels":
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.split(".")[0] == "gpumodels"
+        ):
             for a in node.names:
                 out[a.asname or a.name] = f"{node.module}.{a.name}"
         elif isinstance(node, ast.Import):
             for a in node.names:
                 if a.name.split(".")[0] == "gpumodels":
-                    out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+                    out[a.asname or a.name.split(".")[0]] = (
+                        a.name if a.asname else a.name.split(".")[0]
+                    )
     return out
 
 
@@ -64,8 +70,12 @@ def usage(book: Path = ROOT / "book") -> dict[int, set[str]]:
     used: dict[int, set[str]] = {}
     for nb in sorted(book.glob("*.ipynb")):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
-        source = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
-        tree = ast.parse("\n".join(line for line in source.splitlines() if not line.startswith("%")))
+        source = "\n".join(
+            "".join(c["source"]) for c in cells if c["cell_type"] == "code"
+        )
+        tree = ast.parse(
+            "\n".join(line for line in source.splitlines() if not line.startswith("%"))
+        )
         alias = _aliases(tree)
         doc = f"book/{nb.stem}"
         for chain in _chains(tree):

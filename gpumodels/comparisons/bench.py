@@ -22,9 +22,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.validate import check_flag, check_int
 from gpumodels.papers.volkov import experiment as _ex
-from gpumodels.ground.errors import UnknownNameError
 
 BENCH_DIR = Path(__file__).resolve().parents[2] / "bench"
 """The CUDA sources (``bench/`` at the repository root)."""
@@ -40,10 +40,35 @@ ALPHAS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 BYTES_PER_THREAD_ACCESS = 8
 """Bytes one thread loads per chase step: a 64-bit pointer (the dissertation's 32-bit builds: 4)."""
 
-FIELDS = ("gpu", "cc", "driver", "sm_count", "clock_mhz", "mem_clock_mhz", "date", "kind", "pattern", "alpha",
-          "ilp", "threads_per_block", "blocks", "smem_request", "registers", "blocks_per_sm_cuda", "warps",
-          "max_occupancy", "mean_occupancy", "repeats_per_warp", "cycles", "ipc_per_sm", "gbs",
-          "mean_warp_latency", "latency_per_repeat", "measured_by", "source")
+FIELDS = (
+    "gpu",
+    "cc",
+    "driver",
+    "sm_count",
+    "clock_mhz",
+    "mem_clock_mhz",
+    "date",
+    "kind",
+    "pattern",
+    "alpha",
+    "ilp",
+    "threads_per_block",
+    "blocks",
+    "smem_request",
+    "registers",
+    "blocks_per_sm_cuda",
+    "warps",
+    "max_occupancy",
+    "mean_occupancy",
+    "repeats_per_warp",
+    "cycles",
+    "ipc_per_sm",
+    "gbs",
+    "mean_warp_latency",
+    "latency_per_repeat",
+    "measured_by",
+    "source",
+)
 
 
 def nvcc() -> str | None:
@@ -55,8 +80,12 @@ def nvcc() -> str | None:
     return str(default) if default.exists() else None
 
 
-def compile_command(source: str, arch: str = "sm_90", output: str | Path | None = None,
-                    compile_only: bool = False) -> list[str]:
+def compile_command(
+    source: str,
+    arch: str = "sm_90",
+    output: str | Path | None = None,
+    compile_only: bool = False,
+) -> list[str]:
     """The ``nvcc`` command line for one source (``compile_only``: object file, no link)."""
     compile_only = check_flag("compile_only", compile_only)
     if source not in SOURCES:
@@ -64,22 +93,38 @@ def compile_command(source: str, arch: str = "sm_90", output: str | Path | None 
     if not (isinstance(arch, str) and arch.startswith(("sm_", "compute_"))):
         raise ValueError(f"arch must look like 'sm_90', got {arch!r}")
     exe = nvcc() or "nvcc"
-    out = Path(output) if output is not None else Path(Path(source).stem + (".o" if compile_only else ""))
+    out = (
+        Path(output)
+        if output is not None
+        else Path(Path(source).stem + (".o" if compile_only else ""))
+    )
     cmd = [exe, "-O3", "-std=c++17", f"-arch={arch}", "-I", str(BENCH_DIR)]
-    return cmd + (["-c"] if compile_only else []) + ["-o", str(out), str(BENCH_DIR / source)]
+    return (
+        cmd
+        + (["-c"] if compile_only else [])
+        + ["-o", str(out), str(BENCH_DIR / source)]
+    )
 
 
-def build(out_dir: str | Path, arch: str = "sm_90", compile_only: bool = False) -> list[Path]:
+def build(
+    out_dir: str | Path, arch: str = "sm_90", compile_only: bool = False
+) -> list[Path]:
     """Compile every source into ``out_dir``; ``RuntimeError`` with nvcc's messages on failure."""
     compile_only = check_flag("compile_only", compile_only)
     if nvcc() is None:
-        raise RuntimeError("nvcc not found (PATH or /usr/local/cuda/bin); install the CUDA toolkit to build bench/")
+        raise RuntimeError(
+            "nvcc not found (PATH or /usr/local/cuda/bin); install the CUDA toolkit to build bench/"
+        )
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     built = []
     for src in SOURCES:
         target = out_dir / (Path(src).stem + (".o" if compile_only else ""))
-        res = subprocess.run(compile_command(src, arch, target, compile_only), capture_output=True, text=True)
+        res = subprocess.run(
+            compile_command(src, arch, target, compile_only),
+            capture_output=True,
+            text=True,
+        )
         if res.returncode != 0:
             raise RuntimeError(f"nvcc failed on {src}:\n{res.stderr[-4000:]}")
         built.append(target)
@@ -107,29 +152,39 @@ def parse_output(text: str):
         if line.startswith("#"):
             key, sep, val = line[1:].strip().partition("=")
             if not sep or not key:
-                raise ValueError(f"line {no}: header lines look like '# key=value', got {line!r}")
+                raise ValueError(
+                    f"line {no}: header lines look like '# key=value', got {line!r}"
+                )
             if key.strip() in meta:
                 raise ValueError(f"line {no}: header {key.strip()!r} given twice")
             meta[key.strip()] = val.strip()
         elif cols is None:
             cols = [c.strip() for c in line.split(",")]
             if cols != ["warp", "sm", "start", "end"]:
-                raise ValueError(f"line {no}: expected the header 'warp,sm,start,end', got {line!r}")
+                raise ValueError(
+                    f"line {no}: expected the header 'warp,sm,start,end', got {line!r}"
+                )
             rows = {c: [] for c in cols}
         else:
             parts = line.split(",")
             try:
                 vals = [int(p) for p in parts]
             except ValueError:
-                raise ValueError(f"line {no}: expected four integers, got {line!r}") from None
+                raise ValueError(
+                    f"line {no}: expected four integers, got {line!r}"
+                ) from None
             if len(vals) != 4:
                 raise ValueError(f"line {no}: expected four integers, got {line!r}")
             warp, sm, start, end = vals
             if warp in seen:
-                raise ValueError(f"line {no}: warp {warp} already recorded on line {seen[warp]}")
+                raise ValueError(
+                    f"line {no}: warp {warp} already recorded on line {seen[warp]}"
+                )
             if end <= start:
-                raise ValueError(f"line {no}: warp {warp} has end {end} <= start {start}: no elapsed "
-                                 f"time, so the run is not a measurement")
+                raise ValueError(
+                    f"line {no}: warp {warp} has end {end} <= start {start}: no elapsed "
+                    f"time, so the run is not a measurement"
+                )
             seen[warp] = no
             for c, v in zip(cols, vals):
                 rows[c].append(v)
@@ -148,10 +203,14 @@ def parse_output(text: str):
     if max(rows["sm"]) >= sm_count:
         raise ValueError(f"an SM index {max(rows['sm'])} is beyond sm_count={sm_count}")
     if "arg.blocks" in meta and "arg.threads" in meta:
-        expected = _header_int(meta, "arg.blocks") * -(-_header_int(meta, "arg.threads") // 32)
+        expected = _header_int(meta, "arg.blocks") * -(
+            -_header_int(meta, "arg.threads") // 32
+        )
         if len(rows["warp"]) != expected or set(rows["warp"]) != set(range(expected)):
-            raise ValueError(f"the launch had {expected} warps (arg.blocks x arg.threads/32) but the table "
-                             f"records {len(rows['warp'])}: output cut short or corrupted")
+            raise ValueError(
+                f"the launch had {expected} warps (arg.blocks x arg.threads/32) but the table "
+                f"records {len(rows['warp'])}: output cut short or corrupted"
+            )
     return meta, rows
 
 
@@ -171,12 +230,20 @@ def parse_smi(text: str) -> dict[str, str]:
     line = next((ln for ln in text.splitlines() if ln.strip()), "")
     parts = [p.strip() for p in next(csv.reader(io.StringIO(line)))] if line else []
     if len(parts) != 5:
-        raise ValueError(f"expected 5 comma-separated fields from nvidia-smi, got {line!r}")
+        raise ValueError(
+            f"expected 5 comma-separated fields from nvidia-smi, got {line!r}"
+        )
     return dict(zip(("name", "driver", "clock_sm", "clock_max_sm", "clock_mem"), parts))
 
 
-def summarize(meta: dict[str, str], rows: dict, *, date: str | None = None, driver: str = "",
-              measured_by: str = "gpumodels.comparisons.bench") -> dict:
+def summarize(
+    meta: dict[str, str],
+    rows: dict,
+    *,
+    date: str | None = None,
+    driver: str = "",
+    measured_by: str = "gpumodels.comparisons.bench",
+) -> dict:
     """One tidy row from a parsed run: attained occupancy, throughput, latency, labelled measured.
 
     ``ipc_per_sm`` counts repeated instructions (chase: loads) per cycle per SM; ``gbs`` is the
@@ -189,26 +256,54 @@ def summarize(meta: dict[str, str], rows: dict, *, date: str | None = None, driv
     sm_count = int(meta["sm_count"])
     clock_mhz = int(meta["clock_khz"]) / 1000
     if not t.time > 0:
-        raise ValueError("the warps' timestamps span no time: the run is not a measurement")
+        raise ValueError(
+            "the warps' timestamps span no time: the run is not a measurement"
+        )
     ipc = instr * t.warps / (t.time * sm_count)
     kind = meta.get("arg.kind", "")
-    gbs = ipc * 32 * BYTES_PER_THREAD_ACCESS * sm_count * clock_mhz / 1000 if kind == "chase" else float("nan")
+    gbs = (
+        ipc * 32 * BYTES_PER_THREAD_ACCESS * sm_count * clock_mhz / 1000
+        if kind == "chase"
+        else float("nan")
+    )
     when = date or _dt.date.today().isoformat()
     mean_occ = sum(tr.mean for tr in t.traces.values()) / len(t.traces)
     wpb = -(-int(meta.get("arg.threads", 32)) // 32)
-    row = dict(gpu=meta["gpu"], cc=meta.get("cc", ""), driver=driver or meta.get("driver_api", ""),
-               sm_count=sm_count, clock_mhz=clock_mhz, mem_clock_mhz=int(meta.get("mem_clock_khz", 0)) / 1000,
-               date=when, kind=kind, pattern=meta.get("arg.pattern", ""), alpha=meta.get("arg.alpha", ""), ilp=ilp,
-               threads_per_block=int(meta.get("arg.threads", 0)), blocks=t.warps // wpb,
-               smem_request=int(meta.get("arg.smem", 0)), registers=meta.get("registers", ""),
-               blocks_per_sm_cuda=meta.get("blocks_per_sm_cuda", ""), warps=t.warps, max_occupancy=t.max_occupancy,
-               mean_occupancy=mean_occ, repeats_per_warp=reps, cycles=t.time, ipc_per_sm=ipc, gbs=gbs,
-               mean_warp_latency=t.mean_warp_latency, latency_per_repeat=t.mean_warp_latency / reps,
-               measured_by=measured_by, source=f"measured with bench/volkov_bench.cu on {meta['gpu']}, {when}")
+    row = dict(
+        gpu=meta["gpu"],
+        cc=meta.get("cc", ""),
+        driver=driver or meta.get("driver_api", ""),
+        sm_count=sm_count,
+        clock_mhz=clock_mhz,
+        mem_clock_mhz=int(meta.get("mem_clock_khz", 0)) / 1000,
+        date=when,
+        kind=kind,
+        pattern=meta.get("arg.pattern", ""),
+        alpha=meta.get("arg.alpha", ""),
+        ilp=ilp,
+        threads_per_block=int(meta.get("arg.threads", 0)),
+        blocks=t.warps // wpb,
+        smem_request=int(meta.get("arg.smem", 0)),
+        registers=meta.get("registers", ""),
+        blocks_per_sm_cuda=meta.get("blocks_per_sm_cuda", ""),
+        warps=t.warps,
+        max_occupancy=t.max_occupancy,
+        mean_occupancy=mean_occ,
+        repeats_per_warp=reps,
+        cycles=t.time,
+        ipc_per_sm=ipc,
+        gbs=gbs,
+        mean_warp_latency=t.mean_warp_latency,
+        latency_per_repeat=t.mean_warp_latency / reps,
+        measured_by=measured_by,
+        source=f"measured with bench/volkov_bench.cu on {meta['gpu']}, {when}",
+    )
     return row
 
 
-def plan(cc, warps_per_sm, threads_per_block: int = 128, *, registers_per_thread: int = 32) -> list[dict]:
+def plan(
+    cc, warps_per_sm, threads_per_block: int = 128, *, registers_per_thread: int = 32
+) -> list[dict]:
     """Launch settings that cap occupancy at each target in ``warps_per_sm`` (§5.7).
 
     Each target must be a multiple of the block size in warps; unreachable targets are
@@ -220,8 +315,12 @@ def plan(cc, warps_per_sm, threads_per_block: int = 128, *, registers_per_thread
     for w in warps_per_sm:
         w = check_int("warps_per_sm", w, 1)
         if w % wpb:
-            raise ValueError(f"warps_per_sm ({w}) must be a multiple of the block size in warps ({wpb})")
-        smem = _ex.shared_memory_for_blocks(cc, tpb, w // wpb, registers_per_thread=registers_per_thread)
+            raise ValueError(
+                f"warps_per_sm ({w}) must be a multiple of the block size in warps ({wpb})"
+            )
+        smem = _ex.shared_memory_for_blocks(
+            cc, tpb, w // wpb, registers_per_thread=registers_per_thread
+        )
         out.append(dict(warps_per_sm=w, blocks_per_sm=w // wpb, threads=tpb, smem=smem))
     return out
 
@@ -231,7 +330,9 @@ def run(binary: str | Path, *, timeout: float = 600, **args) -> tuple[dict, dict
     cmd = [str(binary)] + [f"{k}={v}" for k, v in args.items()]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     if res.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed ({res.returncode}): {res.stderr.strip()[-2000:]}")
+        raise RuntimeError(
+            f"{' '.join(cmd)} failed ({res.returncode}): {res.stderr.strip()[-2000:]}"
+        )
     return parse_output(res.stdout)
 
 

@@ -6,23 +6,83 @@ band over the sourced latencies and bandwidths, and the figures of the modern-GP
 from __future__ import annotations
 
 import statistics
-from functools import lru_cache
-from itertools import product
+from functools import cache
+
 import numpy as np
-from gpumodels.facts import hardware
-from gpumodels.ground.data import read_rows
-from gpumodels.facts.params import check_params, BYTES_PER_LOAD, Params
-from gpumodels.facts.param_sets import params as volkov_params
-from gpumodels.ground.errors import UnknownNameError
-from gpumodels.ground import plotting
-from gpumodels.papers.volkov import synthetic as volkov_model
+
 from gpumodels.comparisons import prior
-from gpumodels.ground.validate import as_array, check_fraction
-from gpumodels.facts.param_sets import GENERATIONS
 
 # The parameter sets of modern GPUs (facts), re-exported so that the chapter reads one module.
-from gpumodels.facts.modern import (any_gpu, unique_variants, AMD, BANDWIDTHS, GIB, GPUS, METHODS, STAND_INS, WINDOW_MB, band, chase_plateau, gpu_name, latency_curves, measurements, mem_thru, params, spread, variants)  # noqa: F401
+from gpumodels.facts.modern import (
+    AMD,
+    BANDWIDTHS,
+    GIB,
+    GPUS,
+    METHODS,
+    STAND_INS,
+    WINDOW_MB,
+    any_gpu,
+    band,
+    chase_plateau,
+    gpu_name,
+    latency_curves,
+    measurements,
+    mem_thru,
+    params,
+    spread,
+    unique_variants,
+    variants,
+)
+from gpumodels.facts.param_sets import GENERATIONS
+from gpumodels.facts.param_sets import params as volkov_params
+from gpumodels.facts.params import BYTES_PER_LOAD, Params, check_params
+from gpumodels.ground import plotting
+from gpumodels.ground.data import read_rows
+from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import as_array, check_fraction
+from gpumodels.papers.volkov import synthetic as volkov_model
 
+
+__all__ = [
+    "model_band",
+    "label",
+    "evaluate",
+    "needed_occupancy",
+    "cusp",
+    "needed_band",
+    "model_table",
+    "plot_models",
+    "plot_needed",
+    "model_pivot",
+    "littles_law",
+    "other_latencies",
+    "needed_warps",
+    "plot_needed_warps",
+    "crosscheck",
+    "MODELS",
+    "EXCLUDED",
+    "CUSP_ALPHAS",
+    "POSITIVE_ALPHA_ONLY",
+    "STEP",
+    "CUSP_MARGIN",
+    "OTHER_LATENCIES",
+    "AMD",
+    "BANDWIDTHS",
+    "GIB",
+    "GPUS",
+    "METHODS",
+    "STAND_INS",
+    "WINDOW_MB",
+    "band",
+    "chase_plateau",
+    "gpu_name",
+    "latency_curves",
+    "measurements",
+    "mem_thru",
+    "params",
+    "spread",
+    "variants",
+]
 
 
 def model_band(model: str, name: str, n, alpha) -> tuple[np.ndarray, np.ndarray]:
@@ -34,19 +94,33 @@ def model_band(model: str, name: str, n, alpha) -> tuple[np.ndarray, np.ndarray]
 #: The models of ``gpumodels.comparisons.prior.compare.MODELS`` that run on a modern parameter set. Zhang & Owens
 #: take their two input curves from the basic model here (no measured or simulated α = 0 and α = ∞
 #: curves exist for these GPUs); Volkov's refined model is left out (:data:`EXCLUDED`).
-MODELS = ("hong_kim2009", "baghsorkhi2010", "zhang_owens2011", "zhang_owens2011_add", "sim2012", "huang2014_rr",
-          "huang2014_gto", "cuda_guide", "volkov_basic", "transit2015")
+MODELS = (
+    "hong_kim2009",
+    "baghsorkhi2010",
+    "zhang_owens2011",
+    "zhang_owens2011_add",
+    "sim2012",
+    "huang2014_rr",
+    "huang2014_gto",
+    "cuda_guide",
+    "volkov_basic",
+    "transit2015",
+)
 
 
 #: Models of ``gpumodels.comparisons.prior.compare.MODELS`` not evaluated on modern GPUs, with the reason.
-EXCLUDED = {"volkov_refined": "needs a Table 6.5 fit of latency under load, which no public source gives"}
+EXCLUDED = {
+    "volkov_refined": "needs a Table 6.5 fit of latency under load, which no public source gives"
+}
 
 
 #: α grid of :func:`needed_occupancy` and :func:`cusp`: 0, then 2^(k/4) from 1/4 to 1024, then ∞.
 #: (51 values; the array's repr would only repeat this.)
 #:
 #: :meta hide-value:
-CUSP_ALPHAS = np.concatenate(([0.0], 2.0 ** np.arange(-2.0, 10.0 + 1e-9, 0.25), [np.inf]))
+CUSP_ALPHAS = np.concatenate(
+    ([0.0], 2.0 ** np.arange(-2.0, 10.0 + 1e-9, 0.25), [np.inf])
+)
 
 
 #: Models that take only α > 0 (the CUDA guide's estimate divides by α).
@@ -67,13 +141,17 @@ def label(model: str) -> str:
 
     _check_model(model)
     if model.startswith("zhang_owens2011"):
-        return prior.LABELS[model].replace("simulated input curves", "basic-model input curves")
+        return prior.LABELS[model].replace(
+            "simulated input curves", "basic-model input curves"
+        )
     return prior.LABELS[model]
 
 
 def _check_model(model: str) -> None:
     if model in EXCLUDED:
-        raise ValueError(f"model {model!r} is not evaluated on modern GPUs: {EXCLUDED[model]}")
+        raise ValueError(
+            f"model {model!r} is not evaluated on modern GPUs: {EXCLUDED[model]}"
+        )
     if model not in MODELS:
         raise UnknownNameError(f"model must be one of {MODELS}, got {model!r}")
 
@@ -85,7 +163,9 @@ def evaluate(model: str, p: Params, n, alpha):
 
     _check_model(model)
     if model.startswith("zhang_owens2011"):
-        return prior.zhang_owens2011(p, n, alpha, merge="add" if model.endswith("_add") else "overlap")
+        return prior.zhang_owens2011(
+            p, n, alpha, merge="add" if model.endswith("_add") else "overlap"
+        )
     return prior.evaluate(model, p, n, alpha)
 
 
@@ -99,13 +179,14 @@ def _quiet_ipc(model: str, p: Params, n, alpha) -> np.ndarray:
     """:func:`evaluate`'s IPC with the models' validity warnings silenced (flags are counted apart)."""
     import warnings
 
-
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", prior.ModelValidityWarning)
         return evaluate(model, p, n, alpha).ipc
 
 
-def needed_occupancy(model: str, p: Params, alpha=CUSP_ALPHAS, fraction: float = 0.9) -> np.ndarray:
+def needed_occupancy(
+    model: str, p: Params, alpha=CUSP_ALPHAS, fraction: float = 0.9
+) -> np.ndarray:
     """Smallest occupancy (warps per SM, in steps of :data:`STEP`) at which ``model`` reaches
     ``fraction`` of its **own** highest throughput at each ``alpha``, searched up to twice the SM's
     warp limit.
@@ -138,7 +219,9 @@ def _cusp_of(need: np.ndarray, model: str) -> dict:
     if np.isnan(need).any():
         return {"alpha": float("nan"), "warps": float("nan"), "is_cusp": False}
     i = int(np.argmax(need))
-    inside = 0 < i < need.size - 1 and need[i] > (1 + CUSP_MARGIN) * max(need[0], need[-1])
+    inside = 0 < i < need.size - 1 and need[i] > (1 + CUSP_MARGIN) * max(
+        need[0], need[-1]
+    )
     return {"alpha": float(alphas[i]), "warps": float(need[i]), "is_cusp": bool(inside)}
 
 
@@ -152,11 +235,13 @@ def cusp(model: str, p: Params, fraction: float = 0.9) -> dict:
     return _cusp_of(needed_occupancy(model, p, CUSP_ALPHAS, fraction), model)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _needed_grid(model: str, g: str, fraction: float) -> tuple[np.ndarray, np.ndarray]:
     """Needed occupancy over :data:`CUSP_ALPHAS`: default parameters, and one row per variant."""
     default = needed_occupancy(model, params(g), CUSP_ALPHAS, fraction)
-    every = np.array([needed_occupancy(model, p, CUSP_ALPHAS, fraction) for p in unique_variants(g)])
+    every = np.array(
+        [needed_occupancy(model, p, CUSP_ALPHAS, fraction) for p in unique_variants(g)]
+    )
     return default, every
 
 
@@ -165,7 +250,12 @@ def needed_band(model: str, name: str, fraction: float = 0.9) -> dict[str, np.nd
     (``value``) and its smallest and largest over every sourced latency × bandwidth pair (``lo``,
     ``hi``; ``nan`` where some variant has no peak)."""
     default, every = _needed_grid(model, gpu_name(name), float(fraction))
-    return {"alpha": CUSP_ALPHAS.copy(), "value": default.copy(), "lo": every.min(axis=0), "hi": every.max(axis=0)}
+    return {
+        "alpha": CUSP_ALPHAS.copy(),
+        "value": default.copy(),
+        "lo": every.min(axis=0),
+        "hi": every.max(axis=0),
+    }
 
 
 def model_table(names=GPUS, models=MODELS, fraction: float = 0.9) -> list[dict]:
@@ -179,7 +269,13 @@ def model_table(names=GPUS, models=MODELS, fraction: float = 0.9) -> list[dict]:
         g = gpu_name(name)
         max_warps = params(g).max_warps_per_sm
         for m in models:
-            row = {"gpu": g, "model": m, "label": label(m), "max_warps": max_warps, "note": ""}
+            row = {
+                "gpu": g,
+                "model": m,
+                "label": label(m),
+                "max_warps": max_warps,
+                "note": "",
+            }
             try:
                 default, every = _needed_grid(m, g, float(fraction))
             except ValueError as e:
@@ -187,19 +283,33 @@ def model_table(names=GPUS, models=MODELS, fraction: float = 0.9) -> list[dict]:
                 continue
             c = _cusp_of(default, m)
             cusp_warps = np.array([_cusp_of(v, m)["warps"] for v in every])
-            row.update(alpha0=default[0], alpha0_lo=every[:, 0].min(), alpha0_hi=every[:, 0].max(),
-                       alpha_inf=default[-1], alpha_inf_lo=every[:, -1].min(), alpha_inf_hi=every[:, -1].max(),
-                       cusp_alpha=c["alpha"], cusp_warps=c["warps"], is_cusp=c["is_cusp"],
-                       cusp_lo=cusp_warps.min(), cusp_hi=cusp_warps.max())
+            row.update(
+                alpha0=default[0],
+                alpha0_lo=every[:, 0].min(),
+                alpha0_hi=every[:, 0].max(),
+                alpha_inf=default[-1],
+                alpha_inf_lo=every[:, -1].min(),
+                alpha_inf_hi=every[:, -1].max(),
+                cusp_alpha=c["alpha"],
+                cusp_warps=c["warps"],
+                is_cusp=c["is_cusp"],
+                cusp_lo=cusp_warps.min(),
+                cusp_hi=cusp_warps.max(),
+            )
             rows.append(row)
     return rows
 
 
 def _style(i: int) -> dict:
-    return {"color": plotting.PALETTE[i % len(plotting.PALETTE)], "linestyle": ("-", "--", "-.", ":")[i // 4 % 4]}
+    return {
+        "color": plotting.PALETTE[i % len(plotting.PALETTE)],
+        "linestyle": ("-", "--", "-.", ":")[i // 4 % 4],
+    }
 
 
-def plot_models(axes, name: str, alphas=(0.0, 1.0, 4.0, 16.0, 64.0, np.inf), models=MODELS) -> dict[str, str]:
+def plot_models(
+    axes, name: str, alphas=(0.0, 1.0, 4.0, 16.0, 64.0, np.inf), models=MODELS
+) -> dict[str, str]:
     """Instruction throughput vs occupancy of ``name``, one axis of ``axes`` per α: each model as a
     line (default parameters) over a shaded band (every sourced latency × bandwidth pair). Returns
     the models left out of the plot, with the reason (an input the data lack, or the CUDA guide at
@@ -209,7 +319,9 @@ def plot_models(axes, name: str, alphas=(0.0, 1.0, 4.0, 16.0, 64.0, np.inf), mod
     skipped: dict[str, str] = {}
     axes = np.ravel(axes)
     if len(axes) != len(alphas):
-        raise ValueError(f"axes must have one axis per alpha ({len(alphas)}), got {len(axes)}")
+        raise ValueError(
+            f"axes must have one axis per alpha ({len(alphas)}), got {len(axes)}"
+        )
     for ax, a in zip(axes, alphas):
         for i, m in enumerate(models):
             if not _takes(m, a):
@@ -222,10 +334,22 @@ def plot_models(axes, name: str, alphas=(0.0, 1.0, 4.0, 16.0, 64.0, np.inf), mod
                 continue
             st = _style(i)
             ax.fill_between(n, lo, hi, color=st["color"], alpha=0.18, linewidth=0)
-            ax.plot(n, _quiet_ipc(m, p, n, a), linewidth=1.1, label=f"{label(m)} (model)", **st)
+            ax.plot(
+                n,
+                _quiet_ipc(m, p, n, a),
+                linewidth=1.1,
+                label=f"{label(m)} (model)",
+                **st,
+            )
         ax.set_xlim(0, p.max_warps_per_sm)
-        plotting.label(ax, "occupancy", "warps/SM", "instruction throughput", "IPC/SM",
-                       title=f"α = {'∞' if np.isinf(a) else f'{a:g}'}")
+        plotting.label(
+            ax,
+            "occupancy",
+            "warps/SM",
+            "instruction throughput",
+            "IPC/SM",
+            title=f"α = {'∞' if np.isinf(a) else f'{a:g}'}",
+        )
     return skipped
 
 
@@ -240,12 +364,38 @@ def plot_needed(ax, name: str, models=MODELS, fraction: float = 0.9) -> None:
             continue
         inner = np.isfinite(b["alpha"]) & (b["alpha"] > 0)
         st = _style(i)
-        ax.fill_between(b["alpha"][inner], b["lo"][inner], b["hi"][inner], color=st["color"], alpha=0.12, linewidth=0)
-        ax.plot(b["alpha"][inner], b["value"][inner], linewidth=1.1, label=f"{label(m)} (model)", **st)
-    ax.axhline(p.max_warps_per_sm, color="0.3", linestyle=":", linewidth=1, label="warps an SM can hold")
+        ax.fill_between(
+            b["alpha"][inner],
+            b["lo"][inner],
+            b["hi"][inner],
+            color=st["color"],
+            alpha=0.12,
+            linewidth=0,
+        )
+        ax.plot(
+            b["alpha"][inner],
+            b["value"][inner],
+            linewidth=1.1,
+            label=f"{label(m)} (model)",
+            **st,
+        )
+    ax.axhline(
+        p.max_warps_per_sm,
+        color="0.3",
+        linestyle=":",
+        linewidth=1,
+        label="warps an SM can hold",
+    )
     ax.set_xscale("log", base=2)
     ax.set_ylim(0, 2 * p.max_warps_per_sm)
-    plotting.label(ax, "α", "adds/load", f"occupancy, {fraction:.0%} of peak", "warps/SM", title=p.gpu)
+    plotting.label(
+        ax,
+        "α",
+        "adds/load",
+        f"occupancy, {fraction:.0%} of peak",
+        "warps/SM",
+        title=p.gpu,
+    )
 
 
 def model_pivot(rows: list[dict], quantity: str, digits: int = 0):
@@ -256,8 +406,14 @@ def model_pivot(rows: list[dict], quantity: str, digits: int = 0):
     import pandas as pd
 
     if quantity not in ("alpha0", "alpha_inf", "cusp_warps"):
-        raise ValueError(f"quantity must be 'alpha0', 'alpha_inf' or 'cusp_warps', got {quantity!r}")
-    lo_key, hi_key = (("cusp_lo", "cusp_hi") if quantity == "cusp_warps" else (f"{quantity}_lo", f"{quantity}_hi"))
+        raise ValueError(
+            f"quantity must be 'alpha0', 'alpha_inf' or 'cusp_warps', got {quantity!r}"
+        )
+    lo_key, hi_key = (
+        ("cusp_lo", "cusp_hi")
+        if quantity == "cusp_warps"
+        else (f"{quantity}_lo", f"{quantity}_hi")
+    )
     cells = {}
     for r in rows:
         if r["note"]:
@@ -273,14 +429,20 @@ def model_pivot(rows: list[dict], quantity: str, digits: int = 0):
             elif lo != hi:
                 text += f" ({fmt.format(lo)}–{fmt.format(hi)})"
             if quantity == "cusp_warps":
-                text += f" at α = {r['cusp_alpha']:.0f}" if r["is_cusp"] else ", no cusp"
+                text += (
+                    f" at α = {r['cusp_alpha']:.0f}" if r["is_cusp"] else ", no cusp"
+                )
         cells.setdefault(r["label"], {})[r["gpu"]] = text
     return pd.DataFrame(cells).T
 
 
-@lru_cache(maxsize=None)
+@cache
 def _amd_facts(g: str) -> dict[str, float]:
-    return {r["quantity"]: float(r["value"]) for r in read_rows("modern/amd.csv") if r["gpu"] == g}
+    return {
+        r["quantity"]: float(r["value"])
+        for r in read_rows("modern/amd.csv")
+        if r["gpu"] == g
+    }
 
 
 def littles_law(names=GPUS + AMD) -> list[dict]:
@@ -297,20 +459,49 @@ def littles_law(names=GPUS + AMD) -> list[dict]:
         if g in AMD:
             f = _amd_facts(g)
             lat = statistics.median(r["value"] for r in chase_plateau(g))
-            bw = {k: statistics.median(r["value"] for r in measurements(g) if r["quantity"] == f"{k}_bw")
-                  for k in ("read", "triad")}
+            bw = {
+                k: statistics.median(
+                    r["value"] for r in measurements(g) if r["quantity"] == f"{k}_bw"
+                )
+                for k in ("read", "triad")
+            }
             units, clock = int(f["compute_units"]), f["clock"] / 1000
-            load, slots, unit, group = 4 * f["wavefront_size"], int(f["waves_per_simd"] * f["simds_per_cu"]), "CU", "wave"
+            load, slots, unit, group = (
+                4 * f["wavefront_size"],
+                int(f["waves_per_simd"] * f["simds_per_cu"]),
+                "CU",
+                "wave",
+            )
         else:
             p = params(g)
             lat, units, clock = p.mem_lat, p.sm_count, p.clock_ghz
-            bw = {"read": p.mem_thru_gbs, "triad": params(g, bandwidth="triad").mem_thru_gbs}
-            load, slots, unit, group = float(BYTES_PER_LOAD), p.max_warps_per_sm, "SM", "warp"
-        row = {"gpu": g, "unit": unit, "units": units, "clock_ghz": clock, "mem_lat": lat,
-               "read_gbs": bw["read"], "triad_gbs": bw["triad"], "load_bytes": load, "group": group, "slots": slots,
-               "slot_bytes": slots * load}
+            bw = {
+                "read": p.mem_thru_gbs,
+                "triad": params(g, bandwidth="triad").mem_thru_gbs,
+            }
+            load, slots, unit, group = (
+                float(BYTES_PER_LOAD),
+                p.max_warps_per_sm,
+                "SM",
+                "warp",
+            )
+        row = {
+            "gpu": g,
+            "unit": unit,
+            "units": units,
+            "clock_ghz": clock,
+            "mem_lat": lat,
+            "read_gbs": bw["read"],
+            "triad_gbs": bw["triad"],
+            "load_bytes": load,
+            "group": group,
+            "slots": slots,
+            "slot_bytes": slots * load,
+        }
         for k in ("read", "triad"):
-            row[f"bytes_{k}"] = lat * bw[k] / (units * clock)     # GB/s / GHz = bytes per cycle
+            row[f"bytes_{k}"] = (
+                lat * bw[k] / (units * clock)
+            )  # GB/s / GHz = bytes per cycle
             row[f"loads_{k}"] = row[f"bytes_{k}"] / load
         rows.append(row)
     return rows
@@ -331,8 +522,12 @@ def other_latencies(names=GPUS):
     for name in names:
         g = gpu_name(name)
         rows = measurements(g)
-        table[g] = {q: statistics.median([r["value"] for r in rows if r["quantity"] == q])
-                    if any(r["quantity"] == q for r in rows) else float("nan") for q in OTHER_LATENCIES}
+        table[g] = {
+            q: statistics.median([r["value"] for r in rows if r["quantity"] == q])
+            if any(r["quantity"] == q for r in rows)
+            else float("nan")
+            for q in OTHER_LATENCIES
+        }
     return pd.DataFrame(table).T[list(OTHER_LATENCIES)]
 
 
@@ -345,11 +540,19 @@ def needed_warps():
     rows = []
     for name in GENERATIONS + GPUS:
         p = volkov_params(name)
-        row = {"GPU": name, "memory: warps (read BW)": volkov_model.needed_occupancy(p, 0.0),
-               "arithmetic: warps": p.alu_lat * p.alu_thru, "max warps/SM": p.max_warps_per_sm}
+        row = {
+            "GPU": name,
+            "memory: warps (read BW)": volkov_model.needed_occupancy(p, 0.0),
+            "arithmetic: warps": p.alu_lat * p.alu_thru,
+            "max warps/SM": p.max_warps_per_sm,
+        }
         if name in GPUS:
-            row["memory: warps (triad BW)"] = volkov_model.needed_occupancy(volkov_params(name, bandwidth="triad"), 0.0)
-            row["memory: band lo"], row["memory: band hi"] = band(volkov_model.needed_occupancy, name, 0.0)
+            row["memory: warps (triad BW)"] = volkov_model.needed_occupancy(
+                volkov_params(name, bandwidth="triad"), 0.0
+            )
+            row["memory: band lo"], row["memory: band hi"] = band(
+                volkov_model.needed_occupancy, name, 0.0
+            )
         rows.append(row)
     return pd.DataFrame(rows).set_index("GPU")
 
@@ -358,22 +561,56 @@ def plot_needed_warps(ax, table) -> None:
     """Bars of :func:`needed_warps`: memory (read bandwidth, with the range over sources and the
     triad value) and arithmetic, with a dotted step at the warps an SM can hold."""
     x = np.arange(len(table))
-    ax.bar(x - 0.2, table["memory: warps (read BW)"], 0.4, color=plotting.PALETTE[0],
-           label="memory, read BW (model)")
-    ax.bar(x + 0.2, table["arithmetic: warps"], 0.4, color=plotting.PALETTE[1],
-           label="arithmetic (model)")
+    ax.bar(
+        x - 0.2,
+        table["memory: warps (read BW)"],
+        0.4,
+        color=plotting.PALETTE[0],
+        label="memory, read BW (model)",
+    )
+    ax.bar(
+        x + 0.2,
+        table["arithmetic: warps"],
+        0.4,
+        color=plotting.PALETTE[1],
+        label="arithmetic (model)",
+    )
     lo, hi = table["memory: band lo"], table["memory: band hi"]
     ok = lo.notna().to_numpy()
-    ax.vlines(x[ok] - 0.2, lo[ok], hi[ok], color="black", linewidth=2,
-              label="memory, range over sources")
-    ax.scatter(x[ok] - 0.2, table["memory: warps (triad BW)"][ok], marker="^",
-               color=plotting.PALETTE[3], zorder=3, label="memory, triad BW (model)")
+    ax.vlines(
+        x[ok] - 0.2,
+        lo[ok],
+        hi[ok],
+        color="black",
+        linewidth=2,
+        label="memory, range over sources",
+    )
+    ax.scatter(
+        x[ok] - 0.2,
+        table["memory: warps (triad BW)"][ok],
+        marker="^",
+        color=plotting.PALETTE[3],
+        zorder=3,
+        label="memory, triad BW (model)",
+    )
     limit = table["max warps/SM"].to_numpy()
-    ax.step(np.append(x, x[-1] + 1) - 0.5, np.append(limit, limit[-1]), where="post", color="0.3",
-            linestyle=":", label="warps an SM can hold")
+    ax.step(
+        np.append(x, x[-1] + 1) - 0.5,
+        np.append(limit, limit[-1]),
+        where="post",
+        color="0.3",
+        linestyle=":",
+        label="warps an SM can hold",
+    )
     ax.set_xticks(x, table.index, rotation=30)
-    plotting.label(ax, "GPU", plotting.CATEGORICAL, "occupancy needed", "warps/SM",
-                   title="Little's law at α = 0 and for adds")
+    plotting.label(
+        ax,
+        "GPU",
+        plotting.CATEGORICAL,
+        "occupancy needed",
+        "warps/SM",
+        title="Little's law at α = 0 and for adds",
+    )
     ax.legend(loc="upper left")
 
 
@@ -382,23 +619,63 @@ def crosscheck() -> list[dict]:
     configuration files give them (``data/modern/simulator_configs.csv``); Accel-Sim's DRAM
     latency is the sum of its L1 latency and its two increments (L2 − L1, DRAM − L2); the
     Accel-Sim tuner's own measurement on an A100 80 GB PCIe stands beside it."""
-    cfg = {(r["architecture"], r["quantity"]): float(r["value"]) for r in read_rows("modern/simulator_configs.csv")}
+    cfg = {
+        (r["architecture"], r["quantity"]): float(r["value"])
+        for r in read_rows("modern/simulator_configs.csv")
+    }
     mx, v, a = volkov_params("Maxwell"), params("V100 PCIe"), params("A100 80GB")
-    tuner = {r["quantity"]: r["value"] for r in measurements("A100-80")
-             if r["method"].startswith(("Accel-Sim tuner sequential", "Accel-Sim tuner dependent FP32"))}
-    sim_dram = sum(cfg[("Ampere", q)] for q in ("gpgpu_l1_latency", "gpgpu_l2_rop_latency", "dram_latency"))
+    tuner = {
+        r["quantity"]: r["value"]
+        for r in measurements("A100-80")
+        if r["method"].startswith(
+            ("Accel-Sim tuner sequential", "Accel-Sim tuner dependent FP32")
+        )
+    }
+    sim_dram = sum(
+        cfg[("Ampere", q)]
+        for q in ("gpgpu_l1_latency", "gpgpu_l2_rop_latency", "dram_latency")
+    )
     return [
-        {"architecture": "Maxwell", "source": "Volkov Table 4.1", "dram": mx.mem_lat, "fp32_add": mx.alu_lat},
-        {"architecture": "Maxwell", "source": "PPT-GPU configuration", "dram": cfg[("Maxwell", "dram_mem_access")],
-         "fp32_add": cfg[("Maxwell", "fALU")]},
-        {"architecture": "Volta", "source": "gpu-benches random chase (V100 PCIe)", "dram": v.mem_lat,
-         "fp32_add": v.alu_lat},
-        {"architecture": "Volta", "source": "PPT-GPU configuration", "dram": cfg[("Volta", "dram_mem_access")],
-         "fp32_add": cfg[("Volta", "fALU")]},
-        {"architecture": "Ampere", "source": "gpu-benches random chase (A100 80 GB)", "dram": a.mem_lat,
-         "fp32_add": None},
-        {"architecture": "Ampere", "source": "Accel-Sim tuner, sequential chase (A100 80 GB PCIe, AMALi)",
-         "dram": tuner["mem_lat"], "fp32_add": tuner["alu_lat"]},
-        {"architecture": "Ampere", "source": "Accel-Sim A100 configuration, L1 + L2 + DRAM increments",
-         "dram": sim_dram, "fp32_add": cfg[("Ampere", "ptx_opcode_latency_fp")]},
+        {
+            "architecture": "Maxwell",
+            "source": "Volkov Table 4.1",
+            "dram": mx.mem_lat,
+            "fp32_add": mx.alu_lat,
+        },
+        {
+            "architecture": "Maxwell",
+            "source": "PPT-GPU configuration",
+            "dram": cfg[("Maxwell", "dram_mem_access")],
+            "fp32_add": cfg[("Maxwell", "fALU")],
+        },
+        {
+            "architecture": "Volta",
+            "source": "gpu-benches random chase (V100 PCIe)",
+            "dram": v.mem_lat,
+            "fp32_add": v.alu_lat,
+        },
+        {
+            "architecture": "Volta",
+            "source": "PPT-GPU configuration",
+            "dram": cfg[("Volta", "dram_mem_access")],
+            "fp32_add": cfg[("Volta", "fALU")],
+        },
+        {
+            "architecture": "Ampere",
+            "source": "gpu-benches random chase (A100 80 GB)",
+            "dram": a.mem_lat,
+            "fp32_add": None,
+        },
+        {
+            "architecture": "Ampere",
+            "source": "Accel-Sim tuner, sequential chase (A100 80 GB PCIe, AMALi)",
+            "dram": tuner["mem_lat"],
+            "fp32_add": tuner["alu_lat"],
+        },
+        {
+            "architecture": "Ampere",
+            "source": "Accel-Sim A100 configuration, L1 + L2 + DRAM increments",
+            "dram": sim_dram,
+            "fp32_add": cfg[("Ampere", "ptx_opcode_latency_fp")],
+        },
     ]

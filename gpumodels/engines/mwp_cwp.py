@@ -18,42 +18,55 @@ collected in ``READINGS``.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
+from functools import cache
 from types import MappingProxyType
-from typing import Mapping, Sequence
 
-from gpumodels.ground.data import read_rows
 import numpy as np
 
-from gpumodels.ground.validate import as_array, broadcast, check_int, check_real, finite_result, out
 from gpumodels.facts.hardware import GPU, get_gpu
 from gpumodels.facts.occupancy import limits, occupancy
+from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import OutsideDomainError, UnknownNameError
+from gpumodels.ground.validate import (
+    as_array,
+    broadcast,
+    check_int,
+    check_real,
+    finite_result,
+    out,
+)
 
-READINGS: Mapping[str, str] = MappingProxyType({
-    "no_memory_instructions": (
-        "Equations 22-23 divide by #Mem_insts. With no memory instruction a warp is a single "
-        "computation period and nothing waits for memory, so the book sets Mem_L = Mem_cycles = 0, "
-        "MWP = N, CWP = 1 and uses Eq. (24), i.e. Eq. (3) with Mem_p = 0: the N warps' computation "
-        "runs back to back, Exec_cycles_app = Comp_cycles x N x #Rep."),
-    "n_pw": (
-        "Eq. (29) as extracted, N x #ind/(#mem - #ind), gives N_pw = 0 when no request is "
-        "independent, against the text ('typically the number of parallel warps is the same as N'). "
-        "The book reads N_pw = N x #mem_req / (#mem_req - #ind_mem_req) = N + N x #ind/(#mem - #ind), "
-        "which is N without independent requests and grows as more requests overlap. N_pw also "
-        "replaces N as the cap of Eq. (17): with N there, Eq. (30) could never raise MWP above N, "
-        "while the text says N_pw matters exactly when N is below MWP_without_BW or MWP_peak_BW."),
-    "warps_per_block": (
-        "N counts whole warps: a block of 4 threads still occupies one warp (ceil(threads/32)). "
-        "Eq. (25) keeps the printed ratio #Threads_per_block / #Threads_per_warp, so for blocks that "
-        "are not a multiple of 32 threads CPI counts instructions in units of 32 threads."),
-    "rep": "Eq. (21) is a plain division, as printed; #Rep may be fractional (the model's average active warps, §5.2).",
-    "active_blocks": (
-        "When #Active_blocks_per_SM is not given it is the occupancy limit (registers, shared memory, "
-        "warp and block slots of the compute capability), but no more than the blocks an SM receives: "
-        "ceil(#Blocks / #Active_SMs)."),
-})
+READINGS: Mapping[str, str] = MappingProxyType(
+    {
+        "no_memory_instructions": (
+            "Equations 22-23 divide by #Mem_insts. With no memory instruction a warp is a single "
+            "computation period and nothing waits for memory, so the book sets Mem_L = Mem_cycles = 0, "
+            "MWP = N, CWP = 1 and uses Eq. (24), i.e. Eq. (3) with Mem_p = 0: the N warps' computation "
+            "runs back to back, Exec_cycles_app = Comp_cycles x N x #Rep."
+        ),
+        "n_pw": (
+            "Eq. (29) as extracted, N x #ind/(#mem - #ind), gives N_pw = 0 when no request is "
+            "independent, against the text ('typically the number of parallel warps is the same as N'). "
+            "The book reads N_pw = N x #mem_req / (#mem_req - #ind_mem_req) = N + N x #ind/(#mem - #ind), "
+            "which is N without independent requests and grows as more requests overlap. N_pw also "
+            "replaces N as the cap of Eq. (17): with N there, Eq. (30) could never raise MWP above N, "
+            "while the text says N_pw matters exactly when N is below MWP_without_BW or MWP_peak_BW."
+        ),
+        "warps_per_block": (
+            "N counts whole warps: a block of 4 threads still occupies one warp (ceil(threads/32)). "
+            "Eq. (25) keeps the printed ratio #Threads_per_block / #Threads_per_warp, so for blocks that "
+            "are not a multiple of 32 threads CPI counts instructions in units of 32 threads."
+        ),
+        "rep": "Eq. (21) is a plain division, as printed; #Rep may be fractional (the model's average active warps, §5.2).",
+        "active_blocks": (
+            "When #Active_blocks_per_SM is not given it is the occupancy limit (registers, shared memory, "
+            "warp and block slots of the compute capability), but no more than the blocks an SM receives: "
+            "ceil(#Blocks / #Active_SMs)."
+        ),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -76,31 +89,52 @@ class Machine:
     freq_ghz: float
     mem_bandwidth_gbs: float
     sm_count: int
-    sources: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    sources: Mapping[str, str] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def as_params(self) -> dict:
         """The keyword arguments of :func:`predict` that this machine supplies."""
-        out = dict(mem_ld=self.mem_ld, departure_del_uncoal=self.departure_del_uncoal,
-                   departure_del_coal=self.departure_del_coal, issue_cycles=self.issue_cycles,
-                   threads_per_warp=self.threads_per_warp, freq_ghz=self.freq_ghz,
-                   mem_bandwidth_gbs=self.mem_bandwidth_gbs)
+        out = dict(
+            mem_ld=self.mem_ld,
+            departure_del_uncoal=self.departure_del_uncoal,
+            departure_del_coal=self.departure_del_coal,
+            issue_cycles=self.issue_cycles,
+            threads_per_warp=self.threads_per_warp,
+            freq_ghz=self.freq_ghz,
+            mem_bandwidth_gbs=self.mem_bandwidth_gbs,
+        )
         if self.uncoal_per_mw is not None:
             out["uncoal_per_mw"] = self.uncoal_per_mw
         return out
 
 
-_MACHINE_UNITS = {"mem_ld": "cycles", "departure_del_uncoal": "cycles", "departure_del_coal": "cycles",
-                  "uncoal_per_mw": "transactions", "coal_per_mw": "transactions", "issue_cycles": "cycles",
-                  "threads_per_warp": "threads"}
+_MACHINE_UNITS = {
+    "mem_ld": "cycles",
+    "departure_del_uncoal": "cycles",
+    "departure_del_coal": "cycles",
+    "uncoal_per_mw": "transactions",
+    "coal_per_mw": "transactions",
+    "issue_cycles": "cycles",
+    "threads_per_warp": "threads",
+}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _machine_rows() -> dict[str, dict[str, tuple[float, str]]]:
     out: dict[str, dict[str, tuple[float, str]]] = {}
     for r in read_rows("hong_kim/machine.csv"):
-        if r["parameter"] not in _MACHINE_UNITS or r["unit"] != _MACHINE_UNITS[r["parameter"]]:
-            raise ValueError(f"data/hong_kim/machine.csv: unexpected parameter/unit {r['parameter']!r}/{r['unit']!r}")
-        out.setdefault(get_gpu(r["gpu"]).name, {})[r["parameter"]] = (float(r["value"]), r["source"])
+        if (
+            r["parameter"] not in _MACHINE_UNITS
+            or r["unit"] != _MACHINE_UNITS[r["parameter"]]
+        ):
+            raise ValueError(
+                f"data/hong_kim/machine.csv: unexpected parameter/unit {r['parameter']!r}/{r['unit']!r}"
+            )
+        out.setdefault(get_gpu(r["gpu"]).name, {})[r["parameter"]] = (
+            float(r["value"]),
+            r["source"],
+        )
     return out
 
 
@@ -120,18 +154,32 @@ def machine(gpu: str | GPU) -> Machine:
     g = gpu if isinstance(gpu, GPU) else get_gpu(gpu)
     rows = _machine_rows()
     if g.name not in rows:
-        raise UnknownNameError(f"gpu must be one of {', '.join(machines())} (Hong & Kim's Table 3), got {g.name!r}")
+        raise UnknownNameError(
+            f"gpu must be one of {', '.join(machines())} (Hong & Kim's Table 3), got {g.name!r}"
+        )
     r = rows[g.name]
     src = {k: s for k, (_, s) in r.items()}
-    src.update(freq_ghz=g.source("clock_ghz"), mem_bandwidth_gbs=g.source("pin_bandwidth_gbs"),
-               sm_count=g.source("sm_count"), cc=g.source("compute_capability"))
-    return Machine(gpu=g.name, cc=g.compute_capability, mem_ld=r["mem_ld"][0],
-                   departure_del_uncoal=r["departure_del_uncoal"][0], departure_del_coal=r["departure_del_coal"][0],
-                   issue_cycles=r["issue_cycles"][0], threads_per_warp=int(r["threads_per_warp"][0]),
-                   coal_per_mw=int(r["coal_per_mw"][0]),
-                   uncoal_per_mw=r["uncoal_per_mw"][0] if "uncoal_per_mw" in r else None,
-                   freq_ghz=g.clock_ghz, mem_bandwidth_gbs=g.pin_bandwidth_gbs, sm_count=g.sm_count,
-                   sources=MappingProxyType(src))
+    src.update(
+        freq_ghz=g.source("clock_ghz"),
+        mem_bandwidth_gbs=g.source("pin_bandwidth_gbs"),
+        sm_count=g.source("sm_count"),
+        cc=g.source("compute_capability"),
+    )
+    return Machine(
+        gpu=g.name,
+        cc=g.compute_capability,
+        mem_ld=r["mem_ld"][0],
+        departure_del_uncoal=r["departure_del_uncoal"][0],
+        departure_del_coal=r["departure_del_coal"][0],
+        issue_cycles=r["issue_cycles"][0],
+        threads_per_warp=int(r["threads_per_warp"][0]),
+        coal_per_mw=int(r["coal_per_mw"][0]),
+        uncoal_per_mw=r["uncoal_per_mw"][0] if "uncoal_per_mw" in r else None,
+        freq_ghz=g.clock_ghz,
+        mem_bandwidth_gbs=g.pin_bandwidth_gbs,
+        sm_count=g.sm_count,
+        sources=MappingProxyType(src),
+    )
 
 
 def machine_table():
@@ -141,11 +189,22 @@ def machine_table():
     rows = []
     for g in machines():
         m = machine(g)
-        rows.append({"GPU": m.gpu, "cc": m.cc, "SMs": m.sm_count, "clock (GHz)": m.freq_ghz,
-                     "bandwidth (GB/s)": m.mem_bandwidth_gbs, "Mem_LD (cycles)": m.mem_ld,
-                     "Departure_del_uncoal (cycles)": m.departure_del_uncoal,
-                     "Departure_del_coal (cycles)": m.departure_del_coal, "Issue_cycles": m.issue_cycles,
-                     "#Uncoal_per_mw": "not printed" if m.uncoal_per_mw is None else m.uncoal_per_mw})
+        rows.append(
+            {
+                "GPU": m.gpu,
+                "cc": m.cc,
+                "SMs": m.sm_count,
+                "clock (GHz)": m.freq_ghz,
+                "bandwidth (GB/s)": m.mem_bandwidth_gbs,
+                "Mem_LD (cycles)": m.mem_ld,
+                "Departure_del_uncoal (cycles)": m.departure_del_uncoal,
+                "Departure_del_coal (cycles)": m.departure_del_coal,
+                "Issue_cycles": m.issue_cycles,
+                "#Uncoal_per_mw": "not printed"
+                if m.uncoal_per_mw is None
+                else m.uncoal_per_mw,
+            }
+        )
     return pd.DataFrame(rows).set_index("GPU")
 
 
@@ -164,7 +223,9 @@ def bw_per_warp(freq_ghz, load_bytes_per_warp, mem_l):
     b = as_array("load_bytes_per_warp", load_bytes_per_warp, 0.0, lo_open=True)
     m = as_array("mem_l", mem_l, 0.0, lo_open=True)
     f, b, m = broadcast(freq_ghz=f, load_bytes_per_warp=b, mem_l=m)
-    with np.errstate(over="ignore"):       # inf: MWP_peak_bw (Eq. 6) is then 0 and predict() says so
+    with np.errstate(
+        over="ignore"
+    ):  # inf: MWP_peak_bw (Eq. 6) is then 0 and predict() says so
         return out(f * b / m)
 
 
@@ -174,7 +235,9 @@ def mwp_peak_bw(mem_bandwidth_gbs, bw_per_warp_gbs, active_sms):
     w = as_array("bw_per_warp_gbs", bw_per_warp_gbs, 0.0, lo_open=True)
     s = as_array("active_sms", active_sms, 1.0)
     bw, w, s = broadcast(mem_bandwidth_gbs=bw, bw_per_warp_gbs=w, active_sms=s)
-    with np.errstate(over="ignore"):       # beyond float range: inf, i.e. bandwidth sets no limit
+    with np.errstate(
+        over="ignore"
+    ):  # beyond float range: inf, i.e. bandwidth sets no limit
         return out(bw / (w * s))
 
 
@@ -193,16 +256,31 @@ def cwp_full(mem_cycles, comp_cycles):
 def equation_case(mwp, cwp, n, comp_cycles, mem_cycles):
     """Which of Eqs. (22)-(24) §3.4.2 applies, as printed: 22 if MWP = N and CWP = N; else 23 if
     CWP ≥ MWP or Comp_cycles > Mem_cycles; else 24. Broadcasts; returns an int or an int array."""
-    mw, cw, nn = as_array("mwp", mwp, 0.0), as_array("cwp", cwp, 0.0), as_array("n", n, 0.0, lo_open=True)
-    c, m = as_array("comp_cycles", comp_cycles, 0.0), as_array("mem_cycles", mem_cycles, 0.0)
+    mw, cw, nn = (
+        as_array("mwp", mwp, 0.0),
+        as_array("cwp", cwp, 0.0),
+        as_array("n", n, 0.0, lo_open=True),
+    )
+    c, m = (
+        as_array("comp_cycles", comp_cycles, 0.0),
+        as_array("mem_cycles", mem_cycles, 0.0),
+    )
     res = np.where((mw == nn) & (cw == nn), 22, np.where((cw >= mw) | (c > m), 23, 24))
     return int(res) if res.ndim == 0 else res
 
 
 def cycles_eq22(mem_cycles, comp_cycles, comp_p, mwp):
     """Eq. (22): ``Mem_cycles + Comp_cycles + Comp_p × (MWP − 1)`` per repetition (MWP = CWP = N)."""
-    m, c = as_array("mem_cycles", mem_cycles, 0.0), as_array("comp_cycles", comp_cycles, 0.0)
-    return out(m + c + as_array("comp_p", comp_p, 0.0) * (as_array("mwp", mwp, 0.0, lo_open=True) - 1.0))
+    m, c = (
+        as_array("mem_cycles", mem_cycles, 0.0),
+        as_array("comp_cycles", comp_cycles, 0.0),
+    )
+    return out(
+        m
+        + c
+        + as_array("comp_p", comp_p, 0.0)
+        * (as_array("mwp", mwp, 0.0, lo_open=True) - 1.0)
+    )
 
 
 def cycles_eq23(mem_cycles, n, mwp, comp_p):
@@ -214,7 +292,10 @@ def cycles_eq23(mem_cycles, n, mwp, comp_p):
 
 def cycles_eq24(mem_l, comp_cycles, n):
     """Eq. (24): ``Mem_L + Comp_cycles × N`` per repetition (computation dominant)."""
-    return out(as_array("mem_l", mem_l, 0.0) + as_array("comp_cycles", comp_cycles, 0.0) * as_array("n", n, 0.0))
+    return out(
+        as_array("mem_l", mem_l, 0.0)
+        + as_array("comp_cycles", comp_cycles, 0.0) * as_array("n", n, 0.0)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -228,7 +309,9 @@ def comp_p(comp_cycles: float, mem_insts: float) -> float:
     return c / m
 
 
-def cycles_cwp_above_mwp(mem_cycles: float, comp_cycles: float, n: float, mwp: float, mem_insts: float) -> float:
+def cycles_cwp_above_mwp(
+    mem_cycles: float, comp_cycles: float, n: float, mwp: float, mem_insts: float
+) -> float:
     """Eq. (1): ``Mem_cycles × N/MWP + Comp_p × MWP``, the total of Figure 5 (CWP > MWP).
 
     Only MWP warps' memory periods overlap, so N/MWP rounds of memory periods are exposed,
@@ -242,14 +325,21 @@ def cycles_cwp_above_mwp(mem_cycles: float, comp_cycles: float, n: float, mwp: f
 
 def cycles_mwp_above_cwp(mem_p: float, comp_cycles: float, n: float) -> float:
     """Eq. (3): ``Mem_p + Comp_cycles × N``, the total of Figures 6–7 (MWP > CWP, or computation dominant)."""
-    return check_real("mem_p", mem_p, 0.0) + check_real("comp_cycles", comp_cycles, 0.0) * check_real("n", n, 1.0)
+    return check_real("mem_p", mem_p, 0.0) + check_real(
+        "comp_cycles", comp_cycles, 0.0
+    ) * check_real("n", n, 1.0)
 
 
-def cycles_mwp_equals_n(mem_cycles: float, comp_cycles: float, mwp: float, mem_insts: float) -> float:
+def cycles_mwp_equals_n(
+    mem_cycles: float, comp_cycles: float, mwp: float, mem_insts: float
+) -> float:
     """Eq. (4): ``Mem_cycles + Comp_cycles + Comp_p × (MWP − 1)``, the total of Figure 8 (MWP = CWP = N)."""
     mwp = check_real("mwp", mwp, 1.0)
-    return (check_real("mem_cycles", mem_cycles, 0.0) + check_real("comp_cycles", comp_cycles, 0.0)
-            + comp_p(comp_cycles, mem_insts) * (mwp - 1))
+    return (
+        check_real("mem_cycles", mem_cycles, 0.0)
+        + check_real("comp_cycles", comp_cycles, 0.0)
+        + comp_p(comp_cycles, mem_insts) * (mwp - 1)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -335,7 +425,12 @@ class Prediction:
 
     def as_dict(self) -> dict:
         """All fields as a plain dictionary (plus ``time_ms`` and ``regime``)."""
-        return {**asdict(self), "time_ms": self.time_ms, "regime": self.regime, "occupancy": self.occupancy}
+        return {
+            **asdict(self),
+            "time_ms": self.time_ms,
+            "regime": self.regime,
+            "occupancy": self.occupancy,
+        }
 
 
 def _round(decimals: Mapping[str, int] | None, name: str, value: float) -> float:
@@ -344,7 +439,14 @@ def _round(decimals: Mapping[str, int] | None, name: str, value: float) -> float
     return value
 
 
-_ROUNDABLE = ("mem_l", "departure_delay", "mwp_without_bw_full", "bw_per_warp", "mwp_peak_bw", "cwp_full")
+_ROUNDABLE = (
+    "mem_l",
+    "departure_delay",
+    "mwp_without_bw_full",
+    "bw_per_warp",
+    "mwp_peak_bw",
+    "cwp_full",
+)
 
 
 def repetitions(blocks, active_blocks_per_sm, active_sms) -> float:
@@ -360,17 +462,38 @@ def repetitions(blocks, active_blocks_per_sm, active_sms) -> float:
     s = check_real("active_sms", active_sms, 0.0, lo_open=True)
     try:
         rep = b / (a * s)
-    except ZeroDivisionError:           # a * s underflowed to 0
+    except ZeroDivisionError:  # a * s underflowed to 0
         rep = math.inf
     return finite_result("#Rep", rep, blocks=b, active_blocks_per_sm=a, active_sms=s)
 
 
-def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_insts, coal_mem_insts=0,
-            uncoal_mem_insts=0, synch_insts=0, active_blocks_per_sm=None, active_sms=None,
-            mem_ld=None, departure_del_uncoal=None, departure_del_coal=None, uncoal_per_mw=None,
-            load_bytes_per_warp=128, freq_ghz=None, mem_bandwidth_gbs=None, issue_cycles=None,
-            threads_per_warp=None, registers_per_thread=None, shared_mem_per_block=None, cc=None,
-            m_factor=1.0, ind_mem_req=0, decimals: Mapping[str, int] | None = None) -> Prediction:
+def predict(
+    *,
+    gpu: str | GPU | None = None,
+    threads_per_block,
+    blocks,
+    comp_insts,
+    coal_mem_insts=0,
+    uncoal_mem_insts=0,
+    synch_insts=0,
+    active_blocks_per_sm=None,
+    active_sms=None,
+    mem_ld=None,
+    departure_del_uncoal=None,
+    departure_del_coal=None,
+    uncoal_per_mw=None,
+    load_bytes_per_warp=128,
+    freq_ghz=None,
+    mem_bandwidth_gbs=None,
+    issue_cycles=None,
+    threads_per_warp=None,
+    registers_per_thread=None,
+    shared_mem_per_block=None,
+    cc=None,
+    m_factor=1.0,
+    ind_mem_req=0,
+    decimals: Mapping[str, int] | None = None,
+) -> Prediction:
     """Execution cycles of one kernel launch by Hong & Kim's MWP/CWP model (Eqs. 5–31).
 
     Parameters follow Table 1 in snake case. All instruction counts are dynamic counts *per
@@ -434,9 +557,16 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
     Eq. 29, partial warps, fractional #Rep, default active blocks).
     """
     mach = machine(gpu) if gpu is not None else None
-    given = dict(mem_ld=mem_ld, departure_del_uncoal=departure_del_uncoal, departure_del_coal=departure_del_coal,
-                 uncoal_per_mw=uncoal_per_mw, freq_ghz=freq_ghz, mem_bandwidth_gbs=mem_bandwidth_gbs,
-                 issue_cycles=issue_cycles, threads_per_warp=threads_per_warp)
+    given = dict(
+        mem_ld=mem_ld,
+        departure_del_uncoal=departure_del_uncoal,
+        departure_del_coal=departure_del_coal,
+        uncoal_per_mw=uncoal_per_mw,
+        freq_ghz=freq_ghz,
+        mem_bandwidth_gbs=mem_bandwidth_gbs,
+        issue_cycles=issue_cycles,
+        threads_per_warp=threads_per_warp,
+    )
     if mach is not None:
         for k, v in mach.as_params().items():
             if given[k] is None:
@@ -449,7 +579,9 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
     if decimals is not None:
         bad = set(decimals) - set(_ROUNDABLE)
         if bad:
-            raise ValueError(f"decimals may name only {', '.join(_ROUNDABLE)}, got {sorted(bad)}")
+            raise ValueError(
+                f"decimals may name only {', '.join(_ROUNDABLE)}, got {sorted(bad)}"
+            )
         for k, v in decimals.items():
             check_int(f"decimals[{k!r}]", v, 0, 12)
 
@@ -464,17 +596,23 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
     synch = check_real("synch_insts", synch_insts, 0.0)
     mem = coal + uncoal
     if 0 < mem < 1:
-        raise ValueError(f"coal_mem_insts + uncoal_mem_insts must be 0 or at least 1 per thread (Eq. 2 splits the "
-                         f"computation into #Mem_insts periods), got {mem}")
+        raise ValueError(
+            f"coal_mem_insts + uncoal_mem_insts must be 0 or at least 1 per thread (Eq. 2 splits the "
+            f"computation into #Mem_insts periods), got {mem}"
+        )
     total = comp + mem
     if total == 0:
-        raise ValueError("comp_insts + coal_mem_insts + uncoal_mem_insts must be > 0 (a kernel needs instructions)")
+        raise ValueError(
+            "comp_insts + coal_mem_insts + uncoal_mem_insts must be > 0 (a kernel needs instructions)"
+        )
     mf = check_real("m_factor", m_factor, 0.0, lo_open=True)
     ind = check_real("ind_mem_req", ind_mem_req, 0.0, mem)
 
     def need(name, lo=0.0, lo_open=True):
         if given[name] is None:
-            raise ValueError(f"{name} must be given (or pass gpu= to take it from Hong & Kim's machine tables)")
+            raise ValueError(
+                f"{name} must be given (or pass gpu= to take it from Hong & Kim's machine tables)"
+            )
         return check_real(name, given[name], lo, lo_open=lo_open)
 
     issue = need("issue_cycles")
@@ -483,12 +621,26 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
     bytes_w = check_real("load_bytes_per_warp", load_bytes_per_warp, 0.0, lo_open=True)
     if mem > 0:
         mem_ld_v = need("mem_ld")
-        dd_u = need("departure_del_uncoal") if uncoal > 0 else float(given["departure_del_uncoal"] or 0.0)
-        dd_c = need("departure_del_coal") if coal > 0 else float(given["departure_del_coal"] or 0.0)
+        dd_u = (
+            need("departure_del_uncoal")
+            if uncoal > 0
+            else float(given["departure_del_uncoal"] or 0.0)
+        )
+        dd_c = (
+            need("departure_del_coal")
+            if coal > 0
+            else float(given["departure_del_coal"] or 0.0)
+        )
         if uncoal > 0 and given["uncoal_per_mw"] is None:
-            raise ValueError("uncoal_per_mw must be given for uncoalesced loads on this GPU "
-                             "(Hong & Kim print it only for cc < 1.3; see coalescing.transactions_cc13)")
-        upm = check_real("uncoal_per_mw", given["uncoal_per_mw"], 1.0) if uncoal > 0 else 1.0
+            raise ValueError(
+                "uncoal_per_mw must be given for uncoalesced loads on this GPU "
+                "(Hong & Kim print it only for cc < 1.3; see coalescing.transactions_cc13)"
+            )
+        upm = (
+            check_real("uncoal_per_mw", given["uncoal_per_mw"], 1.0)
+            if uncoal > 0
+            else 1.0
+        )
 
     # launch geometry
     sm_count = mach.sm_count if mach is not None else None
@@ -501,53 +653,77 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
     per_sm_blocks = -(-nblocks // sms)
     occ_blocks = None
     if lim is not None:
-        occ_blocks = occupancy(cc, tpb, registers_per_thread or 0, shared_mem_per_block or 0).blocks_per_sm
+        occ_blocks = occupancy(
+            cc, tpb, registers_per_thread or 0, shared_mem_per_block or 0
+        ).blocks_per_sm
         if occ_blocks == 0:
-            raise ValueError(f"a block of {tpb} threads with {registers_per_thread} registers/thread and "
-                             f"{shared_mem_per_block} B shared memory does not fit on a compute capability {cc} SM")
+            raise ValueError(
+                f"a block of {tpb} threads with {registers_per_thread} registers/thread and "
+                f"{shared_mem_per_block} B shared memory does not fit on a compute capability {cc} SM"
+            )
     if active_blocks_per_sm is None:
         if occ_blocks is None:
-            raise ValueError("active_blocks_per_sm must be given (or pass gpu= or cc= for the occupancy calculator)")
+            raise ValueError(
+                "active_blocks_per_sm must be given (or pass gpu= or cc= for the occupancy calculator)"
+            )
         active_blocks_per_sm = min(occ_blocks, per_sm_blocks)
     ctx = None
     if occ_blocks is not None:
-        ctx = (f"compute capability {lim.cc}, {tpb} threads/block, {registers_per_thread or 0} registers/thread, "
-               f"{shared_mem_per_block or 0} B shared memory/block (occupancy limit)")
+        ctx = (
+            f"compute capability {lim.cc}, {tpb} threads/block, {registers_per_thread or 0} registers/thread, "
+            f"{shared_mem_per_block or 0} B shared memory/block (occupancy limit)"
+        )
     abs_ = check_int("active_blocks_per_sm", active_blocks_per_sm, 1, occ_blocks, ctx)
     n = abs_ * wpb
 
     # Eqs. 10-17: memory latency, departure delay, MWP without bandwidth limit
     if mem > 0:
-        w_u, w_c = uncoal / mem, coal / mem                                    # (13), (14)
-        l_u = mem_ld_v + (upm - 1) * dd_u                                      # (10)
-        l_c = mem_ld_v                                                         # (11)
-        mem_l = _round(decimals, "mem_l", l_u * w_u + l_c * w_c)               # (12)
-        dep = _round(decimals, "departure_delay", dd_u * upm * w_u + dd_c * w_c)   # (15)
-        mwp_wo_full = _round(decimals, "mwp_without_bw_full", mem_l / dep)     # (16)
-        n_pw = math.inf if ind == mem else max(float(n), n * mem / (mem - ind))  # (29), READINGS["n_pw"]
-        mwp_wo = min(mwp_wo_full, n_pw)                                        # (17); = N without ind_mem_req
-        bw_w = _round(decimals, "bw_per_warp", bw_per_warp(freq, bytes_w, mem_l))   # (7)
-        mwp_bw = _round(decimals, "mwp_peak_bw", mwp_peak_bw(bw, bw_w, sms))          # (6)
-        mwp = min(mwp_wo, mwp_bw, n_pw)                                        # (5), (30)
-        if mwp < 1:     # Eqs. 22, 23 and 26 assume at least one warp's requests in flight
-            why = ("MWP_peak_bw (Eq. 6): mem_bandwidth_gbs is too small to serve one warp's requests"
-                   if mwp_bw < 1 else "MWP_without_BW (Eq. 16): the departure delay exceeds Mem_L")
+        w_u, w_c = uncoal / mem, coal / mem  # (13), (14)
+        l_u = mem_ld_v + (upm - 1) * dd_u  # (10)
+        l_c = mem_ld_v  # (11)
+        mem_l = _round(decimals, "mem_l", l_u * w_u + l_c * w_c)  # (12)
+        dep = _round(decimals, "departure_delay", dd_u * upm * w_u + dd_c * w_c)  # (15)
+        mwp_wo_full = _round(decimals, "mwp_without_bw_full", mem_l / dep)  # (16)
+        n_pw = (
+            math.inf if ind == mem else max(float(n), n * mem / (mem - ind))
+        )  # (29), READINGS["n_pw"]
+        mwp_wo = min(mwp_wo_full, n_pw)  # (17); = N without ind_mem_req
+        bw_w = _round(decimals, "bw_per_warp", bw_per_warp(freq, bytes_w, mem_l))  # (7)
+        mwp_bw = _round(decimals, "mwp_peak_bw", mwp_peak_bw(bw, bw_w, sms))  # (6)
+        mwp = min(mwp_wo, mwp_bw, n_pw)  # (5), (30)
+        if mwp < 1:  # Eqs. 22, 23 and 26 assume at least one warp's requests in flight
+            why = (
+                "MWP_peak_bw (Eq. 6): mem_bandwidth_gbs is too small to serve one warp's requests"
+                if mwp_bw < 1
+                else "MWP_without_BW (Eq. 16): the departure delay exceeds Mem_L"
+            )
             raise OutsideDomainError(
                 f"MWP = {mwp:.4g} < 1, outside Hong & Kim's model (Comp_p·(MWP − 1) in Eqs. 22–23 and "
                 f"N_pwb − 1 in Eq. 26 would make the time negative); the limit is {why} "
-                f"(MWP_peak_bw = {mwp_bw:.4g}, MWP_without_BW = {mwp_wo_full:.4g})")
-        mem_cycles = l_u * uncoal + l_c * coal                                 # (18)
-    else:                                                                      # READINGS["no_memory_instructions"]
+                f"(MWP_peak_bw = {mwp_bw:.4g}, MWP_without_BW = {mwp_wo_full:.4g})"
+            )
+        mem_cycles = l_u * uncoal + l_c * coal  # (18)
+    else:  # READINGS["no_memory_instructions"]
         w_u = w_c = 0.0
         l_u = l_c = mem_l = dep = 0.0
-        mwp_wo_full, mwp_wo, bw_w, mwp_bw, n_pw = math.inf, float(n), 0.0, math.inf, float(n)
+        mwp_wo_full, mwp_wo, bw_w, mwp_bw, n_pw = (
+            math.inf,
+            float(n),
+            0.0,
+            math.inf,
+            float(n),
+        )
         mwp = float(n)
         mem_cycles = 0.0
-    comp_cycles = issue * mf * total                                           # (19), (31)
-    cp = comp_cycles / mem if mem > 0 else comp_cycles                         # (2)
-    cwp_f = _round(decimals, "cwp_full", cwp_full(mem_cycles, comp_cycles)) if comp_cycles > 0 else math.inf  # (8)
-    cwp = min(cwp_f, n)                                                        # (9)
-    rep = repetitions(nblocks, abs_, sms)                                      # (21)
+    comp_cycles = issue * mf * total  # (19), (31)
+    cp = comp_cycles / mem if mem > 0 else comp_cycles  # (2)
+    cwp_f = (
+        _round(decimals, "cwp_full", cwp_full(mem_cycles, comp_cycles))
+        if comp_cycles > 0
+        else math.inf
+    )  # (8)
+    cwp = min(cwp_f, n)  # (9)
+    rep = repetitions(nblocks, abs_, sms)  # (21)
 
     eq = 24 if mem == 0 else equation_case(mwp, cwp, n, comp_cycles, mem_cycles)
     if eq == 22:
@@ -557,33 +733,75 @@ def predict(*, gpu: str | GPU | None = None, threads_per_block, blocks, comp_ins
     else:
         per_rep = cycles_eq24(mem_l, comp_cycles, n)
     exec_app = per_rep * rep
-    npwb = min(mwp, wpb)                                                       # (27)
-    synch_cost = dep * (npwb - 1) * synch * abs_ * rep                         # (26)
-    exec_sync = exec_app + synch_cost                                          # (28)
-    cpi = exec_app * tpw * sms / (total * tpb * nblocks)                        # (25), ordered so no factor underflows
-    for name, v in (("exec_cycles_app", exec_app), ("synch_cost", synch_cost), ("cpi", cpi)):
+    npwb = min(mwp, wpb)  # (27)
+    synch_cost = dep * (npwb - 1) * synch * abs_ * rep  # (26)
+    exec_sync = exec_app + synch_cost  # (28)
+    cpi = (
+        exec_app * tpw * sms / (total * tpb * nblocks)
+    )  # (25), ordered so no factor underflows
+    for name, v in (
+        ("exec_cycles_app", exec_app),
+        ("synch_cost", synch_cost),
+        ("cpi", cpi),
+    ):
         if not (math.isfinite(v) and v >= 0):
-            raise OutsideDomainError(f"{name} = {v!r}: the inputs are outside the range where Hong & "
-                                     f"Kim's model gives a finite, non-negative time")
+            raise OutsideDomainError(
+                f"{name} = {v!r}: the inputs are outside the range where Hong & "
+                f"Kim's model gives a finite, non-negative time"
+            )
     issue_bound = comp_cycles * n * rep
     bw_bound = (mem * n * rep * bytes_w * freq * sms / bw) if mem > 0 else 0.0
     return Prediction(
-        threads_per_block=tpb, blocks=nblocks, active_sms=sms, active_blocks_per_sm=abs_, warps_per_block=wpb,
-        n=n, comp_insts=comp, coal_mem_insts=coal, uncoal_mem_insts=uncoal, synch_insts=synch, mem_insts=mem,
-        total_insts=total, m_factor=mf, ind_mem_req=ind, mem_l_uncoal=l_u, mem_l_coal=l_c,
-        weight_uncoal=w_u, weight_coal=w_c, mem_l=mem_l, departure_delay=dep, mwp_without_bw_full=mwp_wo_full,
-        mwp_without_bw=mwp_wo, bw_per_warp=bw_w, mwp_peak_bw=mwp_bw, n_pw=n_pw, mwp=mwp,
-        comp_cycles=comp_cycles, mem_cycles=mem_cycles, comp_p=cp, cwp_full=cwp_f, cwp=cwp, rep=rep,
-        equation=eq, exec_cycles_app=exec_app, npwb=npwb, synch_cost=synch_cost,
-        exec_cycles_with_synch=exec_sync, cpi=cpi, freq_ghz=freq, issue_bound_cycles=issue_bound,
-        bandwidth_bound_cycles=bw_bound, max_warps_per_sm=None if lim is None else lim.max_warps_per_sm)
+        threads_per_block=tpb,
+        blocks=nblocks,
+        active_sms=sms,
+        active_blocks_per_sm=abs_,
+        warps_per_block=wpb,
+        n=n,
+        comp_insts=comp,
+        coal_mem_insts=coal,
+        uncoal_mem_insts=uncoal,
+        synch_insts=synch,
+        mem_insts=mem,
+        total_insts=total,
+        m_factor=mf,
+        ind_mem_req=ind,
+        mem_l_uncoal=l_u,
+        mem_l_coal=l_c,
+        weight_uncoal=w_u,
+        weight_coal=w_c,
+        mem_l=mem_l,
+        departure_delay=dep,
+        mwp_without_bw_full=mwp_wo_full,
+        mwp_without_bw=mwp_wo,
+        bw_per_warp=bw_w,
+        mwp_peak_bw=mwp_bw,
+        n_pw=n_pw,
+        mwp=mwp,
+        comp_cycles=comp_cycles,
+        mem_cycles=mem_cycles,
+        comp_p=cp,
+        cwp_full=cwp_f,
+        cwp=cwp,
+        rep=rep,
+        equation=eq,
+        exec_cycles_app=exec_app,
+        npwb=npwb,
+        synch_cost=synch_cost,
+        exec_cycles_with_synch=exec_sync,
+        cpi=cpi,
+        freq_ghz=freq,
+        issue_bound_cycles=issue_bound,
+        bandwidth_bound_cycles=bw_bound,
+        max_warps_per_sm=None if lim is None else lim.max_warps_per_sm,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # §6.2-6.3: long-latency instructions and divergent branches
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table_7() -> dict[str, dict[str, str]]:
     return {r["instruction"]: r for r in read_rows("hong_kim/table_7.csv")}
 
@@ -608,11 +826,15 @@ def m_factor_of(counts: Mapping[str, float], source: str = "experiment") -> floa
     total = weighted = 0.0
     for name, c in counts.items():
         if name not in t:
-            raise UnknownNameError(f"instruction must be one of {', '.join(t)}, got {name!r}")
+            raise UnknownNameError(
+                f"instruction must be one of {', '.join(t)}, got {name!r}"
+            )
         c = check_real(f"counts[{name!r}]", c, 0.0)
         f = t[name][f"m_factor_{source}"]
         if not f:
-            raise ValueError(f"Table 7 gives no {source} M_Factor for {name} ('Very Costly'); use source='experiment'")
+            raise ValueError(
+                f"Table 7 gives no {source} M_Factor for {name} ('Very Costly'); use source='experiment'"
+            )
         total += c
         weighted += c * float(f)
     if total == 0:
@@ -639,7 +861,9 @@ class Divergence:
 _COUNT_KEYS = ("comp_insts", "coal_mem_insts", "uncoal_mem_insts", "synch_insts")
 
 
-def divergent_counts(blocks: Mapping[str, Mapping[str, float]], paths: Sequence[Sequence[str]]) -> Divergence:
+def divergent_counts(
+    blocks: Mapping[str, Mapping[str, float]], paths: Sequence[Sequence[str]]
+) -> Divergence:
     """Per-path and all-paths instruction counts of a divergent control-flow graph (§6.3, Fig. 27).
 
     ``blocks`` maps basic-block names to counts (keys of :func:`predict`: ``comp_insts``,
@@ -660,14 +884,18 @@ def divergent_counts(blocks: Mapping[str, Mapping[str, float]], paths: Sequence[
     for name, c in blocks.items():
         for k, v in c.items():
             if k not in _COUNT_KEYS:
-                raise ValueError(f"block {name!r}: counts must use keys {', '.join(_COUNT_KEYS)}, got {k!r}")
+                raise ValueError(
+                    f"block {name!r}: counts must use keys {', '.join(_COUNT_KEYS)}, got {k!r}"
+                )
             check_real(f"blocks[{name!r}][{k!r}]", v, 0.0)
 
     def sum_of(names) -> dict:
         out = {k: 0.0 for k in _COUNT_KEYS}
         for b in names:
             if b not in blocks:
-                raise ValueError(f"path block {b!r} is not one of the blocks {', '.join(blocks)}")
+                raise ValueError(
+                    f"path block {b!r} is not one of the blocks {', '.join(blocks)}"
+                )
             for k, v in blocks[b].items():
                 out[k] += float(v)
         return out
@@ -675,4 +903,3 @@ def divergent_counts(blocks: Mapping[str, Mapping[str, float]], paths: Sequence[
     paths_t = tuple(tuple(p) for p in paths)
     union = list(dict.fromkeys(b for p in paths_t for b in p))
     return Divergence(paths_t, tuple(sum_of(p) for p in paths_t), sum_of(union))
-

@@ -41,15 +41,15 @@ from __future__ import annotations
 import heapq
 import math
 from collections import OrderedDict, deque
-from itertools import islice
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from itertools import islice
 
 import numpy as np
 
-from gpumodels.ground.validate import check_flag, check_int, check_real
-from gpumodels.ground.errors import InputTypeError
 from gpumodels.facts.params import check_params
+from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.validate import check_flag, check_int, check_real
 
 _EPS = 1e-9
 
@@ -104,9 +104,15 @@ class SM:
         check_int("ilp_latency", self.ilp_latency, 1, context="SM")
         check_int("window", self.window, 1, context="SM")
         for key, lat in dict(self.dependent_latency).items():
-            if not (isinstance(key, tuple) and len(key) == 2 and all(u in self.units for u in key)):
-                raise ValueError(f"dependent_latency keys must be (producer, consumer) pairs of the SM's units "
-                                 f"{sorted(self.units)}, got {key!r}")
+            if not (
+                isinstance(key, tuple)
+                and len(key) == 2
+                and all(u in self.units for u in key)
+            ):
+                raise ValueError(
+                    f"dependent_latency keys must be (producer, consumer) pairs of the SM's units "
+                    f"{sorted(self.units)}, got {key!r}"
+                )
             check_real(f"dependent_latency[{key!r}]", lat, 0.0, context="SM")
 
 
@@ -126,11 +132,15 @@ class Trace:
     warp_start: np.ndarray
     warp_end: np.ndarray
 
-    def throughput(self, unit: str | None = None, start: int = 0, stop: int | None = None) -> float:
+    def throughput(
+        self, unit: str | None = None, start: int = 0, stop: int | None = None
+    ) -> float:
         """Instructions of ``unit`` (all units if ``None``) issued per cycle in ``[start, stop)``."""
         stop = self.cycles if stop is None else stop
         if not 0 <= start < stop <= self.cycles:
-            raise ValueError(f"need 0 <= start < stop <= {self.cycles}, got start={start}, stop={stop}")
+            raise ValueError(
+                f"need 0 <= start < stop <= {self.cycles}, got start={start}, stop={stop}"
+            )
         sel = (self.issue >= start) & (self.issue < stop)
         if unit is not None:
             sel &= self.unit == unit
@@ -147,8 +157,16 @@ class Trace:
         """One row per issued instruction, labelled ``kind = "simulated"`` (a pandas DataFrame)."""
         import pandas as pd
 
-        return pd.DataFrame(dict(warp=self.warp, seq=self.seq, unit=self.unit, issue=self.issue,
-                                 ready=self.ready, kind="simulated"))
+        return pd.DataFrame(
+            dict(
+                warp=self.warp,
+                seq=self.seq,
+                unit=self.unit,
+                issue=self.issue,
+                ready=self.ready,
+                kind="simulated",
+            )
+        )
 
     @property
     def warp_latency(self) -> np.ndarray:
@@ -157,7 +175,15 @@ class Trace:
         return (self.warp_end - self.warp_start)[done]
 
 
-def trip_starts(warp, seq, issue, body: int, w: int = 0, start: float = -np.inf, stop: float = np.inf) -> np.ndarray:
+def trip_starts(
+    warp,
+    seq,
+    issue,
+    body: int,
+    w: int = 0,
+    start: float = -np.inf,
+    stop: float = np.inf,
+) -> np.ndarray:
     """Sorted cycles in ``[start, stop]`` at which warp ``w`` began a trip of a loop of ``body`` instructions.
 
     ``warp``, ``seq`` (position in the warp's stream) and ``issue`` (cycle) describe every issued
@@ -195,13 +221,25 @@ def alpha_program(alpha: int, other: str = "mem", alu: str = "alu") -> tuple[Op,
     All ops read and write the same register, so they are back-to-back dependent.
     """
     alpha = check_int("alpha", alpha, 0, MAX_ALPHA)
-    return (Op(other, "r", ("r",), "LD"),) + tuple(Op(alu, "r", ("r",), "FADD") for _ in range(alpha))
+    return (Op(other, "r", ("r",), "LD"),) + tuple(
+        Op(alu, "r", ("r",), "FADD") for _ in range(alpha)
+    )
 
 
-def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: int, cycles: int | None = None,
-             *, repeat: bool = True, total_warps: int | None = None, warps_per_block: int = 1,
-             launch_latency: int = 0, policy: str = "oldest", max_cycles: int = 10_000_000,
-             skip_idle: bool = True) -> Trace:
+def simulate(
+    sm: SM,
+    programs: Sequence[Op] | Sequence[Sequence[Op]],
+    n_warps: int,
+    cycles: int | None = None,
+    *,
+    repeat: bool = True,
+    total_warps: int | None = None,
+    warps_per_block: int = 1,
+    launch_latency: int = 0,
+    policy: str = "oldest",
+    max_cycles: int = 10_000_000,
+    skip_idle: bool = True,
+) -> Trace:
     """Run ``n_warps`` concurrent warps on ``sm`` and record every issue (simulated data).
 
     Cycles in which no warp can issue are skipped to the next event (a result becoming ready, a
@@ -232,7 +270,9 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
 
     """
     if not isinstance(sm, SM):
-        raise InputTypeError(f"sm must be an SM record (e.g. sim.volkov_sm(volkov.params('Kepler'))), got {sm!r:.80}")
+        raise InputTypeError(
+            f"sm must be an SM record (e.g. sim.volkov_sm(volkov.params('Kepler'))), got {sm!r:.80}"
+        )
     n_warps = check_int("n_warps", n_warps, 1, 4096)
     repeat = check_flag("repeat", repeat)
     skip_idle = check_flag("skip_idle", skip_idle)
@@ -241,29 +281,48 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
     progs = _programs(programs, n_warps, sm)
     if repeat:
         if cycles is None:
-            raise ValueError("cycles must be given when repeat=True (the programs loop forever)")
+            raise ValueError(
+                "cycles must be given when repeat=True (the programs loop forever)"
+            )
         if total_warps is not None:
             raise ValueError("total_warps applies to finite runs only (repeat=False)")
-    total = n_warps if total_warps is None else check_int("total_warps", total_warps, n_warps)
+    total = (
+        n_warps
+        if total_warps is None
+        else check_int("total_warps", total_warps, n_warps)
+    )
     warps_per_block = check_int("warps_per_block", warps_per_block, 1, n_warps)
     if n_warps % warps_per_block:
-        raise ValueError(f"n_warps ({n_warps}) must be a multiple of warps_per_block ({warps_per_block})")
+        raise ValueError(
+            f"n_warps ({n_warps}) must be a multiple of warps_per_block ({warps_per_block})"
+        )
     launch_latency = check_int("launch_latency", launch_latency, 0)
-    limit = (check_int("cycles", cycles, 1, MAX_CYCLES) if cycles is not None
-             else check_int("max_cycles", max_cycles, 1, MAX_CYCLES))
+    limit = (
+        check_int("cycles", cycles, 1, MAX_CYCLES)
+        if cycles is not None
+        else check_int("max_cycles", max_cycles, 1, MAX_CYCLES)
+    )
 
-    slots_of = [list(range(s, n_warps, sm.schedulers)) for s in range(sm.schedulers)]   # slot i -> scheduler i mod S
-    slot_warp = list(range(n_warps))               # launch index of the warp in each slot (-1: empty)
+    slots_of = [
+        list(range(s, n_warps, sm.schedulers)) for s in range(sm.schedulers)
+    ]  # slot i -> scheduler i mod S
+    slot_warp = list(
+        range(n_warps)
+    )  # launch index of the warp in each slot (-1: empty)
     pc = [0] * n_warps
-    next_ok = [0] * n_warps                         # earliest cycle of the next issue (ILP latency)
+    next_ok = [0] * n_warps  # earliest cycle of the next issue (ILP latency)
     regs: list[dict[str, tuple[int, str, float]]] = [dict() for _ in range(n_warps)]
     launched = n_warps
-    refill_at: dict[int, int] = {}                  # block -> cycle its slots get new warps
+    refill_at: dict[int, int] = {}  # block -> cycle its slots get new warps
     block_left = [warps_per_block] * (n_warps // warps_per_block)
     unit_free = {u: 0.0 for u in sm.units}
     recent = {u: deque() for u in sm.units}
-    in_flight: dict[str, list[float]] = {u: [] for u in sm.units}   # heap: ready times of capped units' ops
-    waiting: dict[str, OrderedDict] = {u: OrderedDict() for u in sm.units}  # slots queued (FIFO), capped units
+    in_flight: dict[str, list[float]] = {
+        u: [] for u in sm.units
+    }  # heap: ready times of capped units' ops
+    waiting: dict[str, OrderedDict] = {
+        u: OrderedDict() for u in sm.units
+    }  # slots queued (FIFO), capped units
     sched_busy = [0] * sm.schedulers
     rr_last = [-1] * sm.schedulers
     warp_start = [0] * total
@@ -298,7 +357,10 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
                 slots = slots[k:] + slots[:k]
             issued = 0
             for i in slots:
-                if sm.issue_per_scheduler is not None and issued >= sm.issue_per_scheduler:
+                if (
+                    sm.issue_per_scheduler is not None
+                    and issued >= sm.issue_per_scheduler
+                ):
                     break
                 if slot_warp[i] < 0 or next_ok[i] > t:
                     continue
@@ -311,26 +373,33 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
                     continue
                 if unit.max_in_flight is not None:
                     busy = in_flight[op.unit]
-                    while busy and busy[0] <= t:            # results ready: their servers are free
+                    while (
+                        busy and busy[0] <= t
+                    ):  # results ready: their servers are free
                         heapq.heappop(busy)
                     queue = waiting[op.unit]
                     free = unit.max_in_flight - len(busy)
                     if i not in queue:
                         queue[i] = None
                     if free <= 0 or all(k != i for k in islice(queue, free)):
-                        continue                            # not among the first `free` waiting
+                        continue  # not among the first `free` waiting
                     del queue[i]
                 # issue
                 if unit.throughput is not None:
-                    unit_free[op.unit] = max(unit_free[op.unit], t) + 1.0 / unit.throughput
+                    unit_free[op.unit] = (
+                        max(unit_free[op.unit], t) + 1.0 / unit.throughput
+                    )
                 lat = _latency(unit, recent[op.unit], t, sm.window)
                 recent[op.unit].append(t)
                 if unit.max_in_flight is not None:
                     heapq.heappush(in_flight[op.unit], t + lat)
                 if op.dst is not None:
                     regs[i][op.dst] = (t, op.unit, lat)
-                rec_w.append(slot_warp[i]); rec_s.append(seq[i]); rec_u.append(op.unit)
-                rec_i.append(t); rec_r.append(t + lat)
+                rec_w.append(slot_warp[i])
+                rec_s.append(seq[i])
+                rec_u.append(op.unit)
+                rec_i.append(t)
+                rec_r.append(t + lat)
                 seq[i] += 1
                 next_ok[i] = t + sm.ilp_latency
                 issued += 1
@@ -342,8 +411,19 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
                     if repeat:
                         pc[i] = 0
                     else:
-                        _finish(i, t, slot_warp, warp_end, regs, block_left, warps_per_block, refill_at,
-                                launch_latency, launched, total)
+                        _finish(
+                            i,
+                            t,
+                            slot_warp,
+                            warp_end,
+                            regs,
+                            block_left,
+                            warps_per_block,
+                            refill_at,
+                            launch_latency,
+                            launched,
+                            total,
+                        )
                 if sched_busy[sch] > t:
                     break
             issued_any = issued_any or issued > 0
@@ -351,17 +431,41 @@ def simulate(sm: SM, programs: Sequence[Op] | Sequence[Sequence[Op]], n_warps: i
             t += 1
             continue
         # nothing issued: jump to the next cycle at which anything can change
-        nxt = min(_next_event(sm, progs, t, slot_warp, pc, next_ok, regs, unit_free, in_flight, sched_busy,
-                              refill_at), limit)
+        nxt = min(
+            _next_event(
+                sm,
+                progs,
+                t,
+                slot_warp,
+                pc,
+                next_ok,
+                regs,
+                unit_free,
+                in_flight,
+                sched_busy,
+                refill_at,
+            ),
+            limit,
+        )
         occ.extend([active] * (nxt - t - 1))
         t = nxt
     if not repeat and cycles is None and any(e < 0 for e in warp_end):
         done = sum(1 for e in warp_end if e >= 0)
-        raise SimulationLimitError(f"max_cycles={limit} reached with {done} of {total} warps finished; "
-                                   f"raise max_cycles (up to {MAX_CYCLES}) or give cycles to stop early on purpose")
-    return Trace(np.array(rec_w, dtype=int), np.array(rec_s, dtype=int), np.array(rec_u, dtype=object),
-                 np.array(rec_i, dtype=float), np.array(rec_r, dtype=float), np.array(occ, dtype=int), t,
-                 np.array(warp_start, dtype=float), np.where(np.array(warp_end) < 0, np.nan, warp_end).astype(float))
+        raise SimulationLimitError(
+            f"max_cycles={limit} reached with {done} of {total} warps finished; "
+            f"raise max_cycles (up to {MAX_CYCLES}) or give cycles to stop early on purpose"
+        )
+    return Trace(
+        np.array(rec_w, dtype=int),
+        np.array(rec_s, dtype=int),
+        np.array(rec_u, dtype=object),
+        np.array(rec_i, dtype=float),
+        np.array(rec_r, dtype=float),
+        np.array(occ, dtype=int),
+        t,
+        np.array(warp_start, dtype=float),
+        np.where(np.array(warp_end) < 0, np.nan, warp_end).astype(float),
+    )
 
 
 def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
@@ -372,7 +476,9 @@ def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
     else:
         progs = [tuple(p) for p in programs]
         if len(progs) != n_warps:
-            raise ValueError(f"programs must be one program or one per warp ({n_warps}), got {len(progs)}")
+            raise ValueError(
+                f"programs must be one program or one per warp ({n_warps}), got {len(progs)}"
+            )
     for p in progs:
         if not p:
             raise ValueError("every program must contain at least one Op")
@@ -380,19 +486,37 @@ def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
             if not isinstance(op, Op):
                 raise ValueError(f"programs must contain Op records, got {op!r}")
             if op.unit not in sm.units:
-                raise ValueError(f"Op unit {op.unit!r} is not one of the SM's units {sorted(sm.units)}")
+                raise ValueError(
+                    f"Op unit {op.unit!r} is not one of the SM's units {sorted(sm.units)}"
+                )
     return progs
 
 
-def _next_event(sm, progs, t, slot_warp, pc, next_ok, regs, unit_free, in_flight, sched_busy, refill_at) -> int:
+def _next_event(
+    sm,
+    progs,
+    t,
+    slot_warp,
+    pc,
+    next_ok,
+    regs,
+    unit_free,
+    in_flight,
+    sched_busy,
+    refill_at,
+) -> int:
     """The first cycle after ``t`` at which a warp that could not issue at ``t`` might issue."""
     times = [w for w in refill_at.values()]
     times += [b for b in sched_busy if b > t]
     for u, unit in sm.units.items():
         if unit.throughput is not None and unit_free[u] >= t + 1 - _EPS:
-            times.append(math.floor(unit_free[u] - 1 + _EPS) + 1)   # first t' with unit_free < t' + 1 - eps
+            times.append(
+                math.floor(unit_free[u] - 1 + _EPS) + 1
+            )  # first t' with unit_free < t' + 1 - eps
         if in_flight[u]:
-            times.append(math.ceil(in_flight[u][0]))               # a heap: its first is the earliest
+            times.append(
+                math.ceil(in_flight[u][0])
+            )  # a heap: its first is the earliest
     for i, w in enumerate(slot_warp):
         if w < 0:
             continue
@@ -423,11 +547,25 @@ def _latency(unit: Unit, recent: deque, t: int, window: int) -> float:
     rate = len(recent) / window
     lat = float(unit.latency(rate))
     if not np.isfinite(lat) or lat < 0:
-        raise ValueError(f"latency function returned {lat} at throughput {rate}; it must be finite and >= 0")
+        raise ValueError(
+            f"latency function returned {lat} at throughput {rate}; it must be finite and >= 0"
+        )
     return lat
 
 
-def _finish(i, t, slot_warp, warp_end, regs, block_left, wpb, refill_at, launch_latency, launched, total):
+def _finish(
+    i,
+    t,
+    slot_warp,
+    warp_end,
+    regs,
+    block_left,
+    wpb,
+    refill_at,
+    launch_latency,
+    launched,
+    total,
+):
     w = slot_warp[i]
     pending = max((t0 + lat for t0, _, lat in regs[i].values()), default=t)
     warp_end[w] = max(t + 1, pending)
@@ -438,7 +576,9 @@ def _finish(i, t, slot_warp, warp_end, regs, block_left, wpb, refill_at, launch_
         refill_at[blk] = int(np.ceil(max(warp_end[w], t + 1))) + launch_latency
 
 
-def volkov_sm(p, *, mem_issue: int = 1, issue: bool = True, contention: bool = False) -> SM:
+def volkov_sm(
+    p, *, mem_issue: int = 1, issue: bool = True, contention: bool = False
+) -> SM:
     """An :class:`SM` with the Table 4.1 parameters of ``p`` (:func:`gpumodels.facts.param_sets.params`).
 
     Units ``"alu"`` (alu_lat, alu_thru) and ``"mem"`` (mem_lat, mem_thru); the issue limit is
@@ -449,10 +589,13 @@ def volkov_sm(p, *, mem_issue: int = 1, issue: bool = True, contention: bool = F
     p = check_params(p)
     issue, contention = check_flag("issue", issue), check_flag("contention", contention)
     if contention:
-        cap = 0.999 * min(c for _, c in p.latency_terms)    # stay below the latency model's singularity
+        cap = 0.999 * min(
+            c for _, c in p.latency_terms
+        )  # stay below the latency model's singularity
 
         def mem_latency(rate):
             return float(p.memory_latency(min(rate * p.gbs_per_ipc, cap)))
+
         mem = Unit(mem_latency, p.mem_thru, mem_issue)
     else:
         mem = Unit(p.mem_lat, p.mem_thru, mem_issue)
@@ -464,5 +607,8 @@ def volkov_sm(p, *, mem_issue: int = 1, issue: bool = True, contention: bool = F
         return SM(units, schedulers=p.schedulers, issue_per_scheduler=int(round(per)))
     # G80/GT200: one issue per scheduler every 1/per cycles — model as issue_cycles on every unit
     k = int(round(1 / per))
-    units = {name: Unit(u.latency, u.throughput, max(u.issue_cycles, k)) for name, u in units.items()}
+    units = {
+        name: Unit(u.latency, u.throughput, max(u.issue_cycles, k))
+        for name, u in units.items()
+    }
     return SM(units, schedulers=p.schedulers, issue_per_scheduler=1)

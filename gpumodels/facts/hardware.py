@@ -18,18 +18,17 @@ says single issue), and ``GPU.sources`` says where every value came from.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
+from functools import cache
 from types import MappingProxyType
-from typing import Mapping
 
-from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import check_real
 from gpumodels.facts.occupancy import ComputeCapability, limits
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground import widgets
-from gpumodels.ground.schemas import PARAMETERS  # noqa: F401  (declared with the table's schema)
-
+from gpumodels.ground.data import read_rows
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.schemas import PARAMETERS
+from gpumodels.ground.validate import check_real
 
 # GPU field filled from the compute-capability table when the GPU's own rows are silent
 _FROM_CC = {
@@ -86,8 +85,12 @@ class GPU:
     cuda_cores: int | None = None
     gpus_per_board: int = 1
     year: int | None = None
-    sources: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    notes: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    sources: Mapping[str, str] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+    notes: Mapping[str, str] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     @property
     def cc_limits(self) -> ComputeCapability:
@@ -113,7 +116,9 @@ class GPU:
         G80/GT200 sometimes count 3 (a multiply-add plus a co-issued multiply). ``None`` if a
         factor is unknown.
         """
-        f = check_real("flops_per_core_cycle", flops_per_core_cycle, 0.0, None, lo_open=True)
+        f = check_real(
+            "flops_per_core_cycle", flops_per_core_cycle, 0.0, None, lo_open=True
+        )
         if None in (self.sm_count, self.cuda_cores_per_sm, self.clock_ghz):
             return None
         return self.sm_count * self.cuda_cores_per_sm * self.clock_ghz * f
@@ -121,7 +126,9 @@ class GPU:
     def source(self, attribute: str) -> str:
         """Where ``attribute`` came from (a paper's table, a vendor document, or a derivation)."""
         if attribute not in {f.name for f in fields(self)}:
-            raise ValueError(f"attribute must be a GPU field such as 'sm_count', got {attribute!r}")
+            raise ValueError(
+                f"attribute must be a GPU field such as 'sm_count', got {attribute!r}"
+            )
         return self.sources.get(attribute, "")
 
 
@@ -129,11 +136,11 @@ def _norm(name: str) -> str:
     s = re.sub(r"[^a-z0-9]", "", str(name).lower())
     for prefix in ("nvidia", "geforce", "tesla", "quadro"):
         if s.startswith(prefix) and len(s) > len(prefix):
-            s = s[len(prefix):]
+            s = s[len(prefix) :]
     return s
 
 
-@lru_cache(maxsize=None)
+@cache
 def _gpus() -> dict[str, GPU]:
     meta = {r["gpu"]: r for r in read_rows("gpus.csv")}
     values: dict[str, dict[str, object]] = {g: {} for g in meta}
@@ -142,12 +149,16 @@ def _gpus() -> dict[str, GPU]:
     for r in read_rows("hardware.csv"):
         gpu, par = r["gpu"], r["parameter"]
         if gpu not in meta:
-            raise ValueError(f"data/hardware.csv names GPU {gpu!r}, which data/gpus.csv does not list")
+            raise ValueError(
+                f"data/hardware.csv names GPU {gpu!r}, which data/gpus.csv does not list"
+            )
         if par not in PARAMETERS:
             raise ValueError(f"data/hardware.csv: unknown parameter {par!r} for {gpu}")
         attr, unit, typ = PARAMETERS[par]
         if r["unit"] != unit:
-            raise ValueError(f"data/hardware.csv: {gpu} {par} has unit {r['unit']!r}, expected {unit!r}")
+            raise ValueError(
+                f"data/hardware.csv: {gpu} {par} has unit {r['unit']!r}, expected {unit!r}"
+            )
         values[gpu][attr] = typ(r["value"])
         srcs[gpu][attr] = r["source"]
         if r["note"]:
@@ -157,7 +168,9 @@ def _gpus() -> dict[str, GPU]:
         v, s = values[gpu], srcs[gpu]
         cc = limits(v["compute_capability"])
         if "cuda_cores_per_sm" not in v and "cuda_cores" in v and "sm_count" in v:
-            v["cuda_cores_per_sm"] = v["cuda_cores"] // v["sm_count"]   # the source's own totals first
+            v["cuda_cores_per_sm"] = (
+                v["cuda_cores"] // v["sm_count"]
+            )  # the source's own totals first
             s["cuda_cores_per_sm"] = "derived: cuda_cores / sm_count"
         for attr, cc_field in _FROM_CC.items():
             if attr not in v:
@@ -170,19 +183,27 @@ def _gpus() -> dict[str, GPU]:
             v["cuda_cores"] = v["sm_count"] * v["cuda_cores_per_sm"]
             s["cuda_cores"] = "derived: sm_count x cuda_cores_per_sm"
         aliases = tuple(a for a in m["aliases"].split(";") if a)
-        out[gpu] = GPU(name=gpu, full_name=m["full_name"], aliases=aliases,
-                       sources=MappingProxyType(dict(s)), notes=MappingProxyType(dict(notes[gpu])), **v)
+        out[gpu] = GPU(
+            name=gpu,
+            full_name=m["full_name"],
+            aliases=aliases,
+            sources=MappingProxyType(dict(s)),
+            notes=MappingProxyType(dict(notes[gpu])),
+            **v,
+        )
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _index() -> dict[str, str]:
     idx: dict[str, str] = {}
     for g in _gpus().values():
         for key in (g.name, g.full_name, *g.aliases):
             n = _norm(key)
             if n in idx and idx[n] != g.name:
-                raise ValueError(f"GPU name {key!r} is ambiguous: {idx[n]} and {g.name}")
+                raise ValueError(
+                    f"GPU name {key!r} is ambiguous: {idx[n]} and {g.name}"
+                )
             idx[n] = g.name
     return idx
 
@@ -201,11 +222,15 @@ def get_gpu(name: str) -> GPU:
     ``ValueError``) listing the known ones; a name that is not a string raises ``InputTypeError``.
     """
     if not isinstance(name, str):
-        raise InputTypeError(f"GPU name must be a string; known GPUs: {', '.join(list_gpus())}; got {name!r}")
+        raise InputTypeError(
+            f"GPU name must be a string; known GPUs: {', '.join(list_gpus())}; got {name!r}"
+        )
     key = _index().get(_norm(name))
     if key is None:
-        raise UnknownNameError(f"unknown GPU {name!r}; known GPUs: {', '.join(list_gpus())} "
-                       f"(aliases: {', '.join(a for g in _gpus().values() for a in g.aliases)})")
+        raise UnknownNameError(
+            f"unknown GPU {name!r}; known GPUs: {', '.join(list_gpus())} "
+            f"(aliases: {', '.join(a for g in _gpus().values() for a in g.aliases)})"
+        )
     return _gpus()[key]
 
 
@@ -218,21 +243,35 @@ def table(gpus: list[str] | None = None):
 
     units = {attr: unit for attr, unit, _ in PARAMETERS.values()}
     rows = []
-    for name in (gpus or list_gpus()):
+    for name in gpus or list_gpus():
         g = get_gpu(name)
         for f in fields(GPU):
             if f.name in ("name", "full_name", "aliases", "sources", "notes"):
                 continue
             val = getattr(g, f.name)
-            if val is None or not g.sources.get(f.name):   # unsourced defaults (gpus_per_board = 1) stay out
+            if val is None or not g.sources.get(
+                f.name
+            ):  # unsourced defaults (gpus_per_board = 1) stay out
                 continue
-            rows.append(dict(gpu=g.name, generation=g.generation, attribute=f.name, value=val,
-                             unit=units.get(f.name, ""), source=g.sources.get(f.name, ""),
-                             note=g.notes.get(f.name, "")))
+            rows.append(
+                dict(
+                    gpu=g.name,
+                    generation=g.generation,
+                    attribute=f.name,
+                    value=val,
+                    unit=units.get(f.name, ""),
+                    source=g.sources.get(f.name, ""),
+                    note=g.notes.get(f.name, ""),
+                )
+            )
     return pd.DataFrame(rows)
 
 
-def summary(gpus: list[str] | None = None, flops_per_core_cycle: float = 2.0, missing: str | None = None):
+def summary(
+    gpus: list[str] | None = None,
+    flops_per_core_cycle: float = 2.0,
+    missing: str | None = None,
+):
     """One row per GPU (indexed by name): generation, cc, SMs, cores/SM, clock, pin bandwidth, peak FP32, balance.
 
     Peak FP32 is :meth:`GPU.peak_gflops`; balance is peak FLOP/s per byte/s of pin bandwidth
@@ -241,14 +280,25 @@ def summary(gpus: list[str] | None = None, flops_per_core_cycle: float = 2.0, mi
     import pandas as pd
 
     rows = []
-    for name in (gpus or list_gpus()):
+    for name in gpus or list_gpus():
         g = get_gpu(name)
         peak = g.peak_gflops(flops_per_core_cycle)
         bw = g.pin_bandwidth_gbs
-        rows.append({"GPU": g.name, "generation": g.generation, "cc": g.compute_capability,
-                     "SMs": g.sm_count, "cores/SM": g.cuda_cores_per_sm, "clock (GHz)": g.clock_ghz,
-                     "pin bandwidth (GB/s)": bw, "peak FP32 (GFLOP/s)": None if peak is None else round(peak, 1),
-                     "balance (FLOP/B)": None if peak is None or bw is None else round(peak / bw, 2)})
+        rows.append(
+            {
+                "GPU": g.name,
+                "generation": g.generation,
+                "cc": g.compute_capability,
+                "SMs": g.sm_count,
+                "cores/SM": g.cuda_cores_per_sm,
+                "clock (GHz)": g.clock_ghz,
+                "pin bandwidth (GB/s)": bw,
+                "peak FP32 (GFLOP/s)": None if peak is None else round(peak, 1),
+                "balance (FLOP/B)": None
+                if peak is None or bw is None
+                else round(peak / bw, 2),
+            }
+        )
     df = pd.DataFrame(rows).set_index("GPU")
     return df if missing is None else df.astype(object).where(df.notna(), missing)
 
@@ -265,15 +315,24 @@ def generation_tables(generation: str):
     t = full[full["generation"] == generation]
     if t.empty:
         known = sorted(set(full["generation"]))
-        raise UnknownNameError(f"generation must be one of {', '.join(known)}, got {generation!r}")
+        raise UnknownNameError(
+            f"generation must be one of {', '.join(known)}, got {generation!r}"
+        )
     t = t[~t["attribute"].isin(["generation"])]
     label = t["attribute"] + t["unit"].map(lambda u: f" ({u})" if u else "")
-    values = (t.assign(attribute=label).pivot(index="attribute", columns="gpu", values="value")
-              .reindex(columns=[g for g in list_gpus() if g in set(t["gpu"])]).fillna("")
-              .reindex(pd.unique(label)))
-    grouped = (t.groupby("source", sort=False)
-               .apply(lambda d: "; ".join(f"{g}: {', '.join(d[d.gpu == g].attribute)}" for g in pd.unique(d.gpu)),
-                      include_groups=False))
+    values = (
+        t.assign(attribute=label)
+        .pivot(index="attribute", columns="gpu", values="value")
+        .reindex(columns=[g for g in list_gpus() if g in set(t["gpu"])])
+        .fillna("")
+        .reindex(pd.unique(label))
+    )
+    grouped = t.groupby("source", sort=False).apply(
+        lambda d: "; ".join(
+            f"{g}: {', '.join(d[d.gpu == g].attribute)}" for g in pd.unique(d.gpu)
+        ),
+        include_groups=False,
+    )
     sources = grouped.rename("supplies").reset_index()
     return values, sources
 
@@ -285,11 +344,14 @@ def summary_html(name: str) -> str:
     """An HTML table of one GPU's attributes with units and sources."""
     import html
 
-
     g = get_gpu(name)
     t = table([g.name])
-    rows = [(r.attribute, f"{r.value} {r.unit}".strip(), r.source) for r in t.itertuples()]
-    return f"<b>{html.escape(g.full_name)}</b>" + widgets.table_html(rows, ("attribute", "value", "source"))
+    rows = [
+        (r.attribute, f"{r.value} {r.unit}".strip(), r.source) for r in t.itertuples()
+    ]
+    return f"<b>{html.escape(g.full_name)}</b>" + widgets.table_html(
+        rows, ("attribute", "value", "source")
+    )
 
 
 def explorer():
@@ -298,5 +360,7 @@ def explorer():
 
     pick = W.Dropdown(options=list_gpus(), value="GTX680", description="GPU")
     out = W.HTML(summary_html(pick.value))
-    pick.observe(lambda change: setattr(out, "value", summary_html(change["new"])), names="value")
+    pick.observe(
+        lambda change: setattr(out, "value", summary_html(change["new"])), names="value"
+    )
     return widgets.explorer_box([pick], out)

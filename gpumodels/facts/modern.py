@@ -39,14 +39,14 @@ raises a ``ValueError`` saying why.
 from __future__ import annotations
 
 import statistics
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 import numpy as np
 
 from gpumodels.facts import hardware
+from gpumodels.facts.params import BYTES_PER_LOAD, Params
 from gpumodels.ground.data import read_rows
-from gpumodels.facts.params import check_params, BYTES_PER_LOAD, Params
 from gpumodels.ground.errors import UnknownNameError
 
 GPUS = ("V100PCIe", "A100", "A100-80", "H100PCIe", "H100", "GH200", "L40")
@@ -70,28 +70,36 @@ BANDWIDTHS = ("read", "triad", "copy")
 WINDOW_MB = (128.0, 256.0)
 """Footprints (MB) over which the random-chase plateau is taken."""
 
-GIB = 2 ** 30 / 1e9
+GIB = 2**30 / 1e9
 
 _LAT = "modern/gpu_benches_latency.csv"
 _STREAM = "modern/gpu_benches_stream.csv"
 _MEAS = "modern/measurements.csv"
 _ALU = "modern/alu.csv"
-_METHOD_PREFIX = {"unlocked chase": "AI_kernels", "mt4g": "mt4g", "sequential chase": "Accel-Sim tuner sequential chase"}
+_METHOD_PREFIX = {
+    "unlocked chase": "AI_kernels",
+    "mt4g": "mt4g",
+    "sequential chase": "Accel-Sim tuner sequential chase",
+}
 
 
 def gpu_name(name: str) -> str:
     """The record name of a modern NVIDIA GPU (``"H100 PCIe"`` → ``"H100PCIe"``); ``UnknownNameError``
     if it is not one (an AMD GPU included: it has no warp-based parameter set)."""
     if isinstance(name, str) and name.upper() in AMD:
-        raise UnknownNameError(f"{name!r} is an AMD GPU: it has chase and stream data and Little's law "
-                         f"(modern.littles_law), but no Volkov parameter set; NVIDIA GPUs are {GPUS}")
+        raise UnknownNameError(
+            f"{name!r} is an AMD GPU: it has chase and stream data and Little's law "
+            f"(modern.littles_law), but no Volkov parameter set; NVIDIA GPUs are {GPUS}"
+        )
     try:
         g = hardware.get_gpu(name).name
     except KeyError:
         g = None
     g = STAND_INS.get(g, g)
     if g not in GPUS:
-        raise UnknownNameError(f"name must be one of the modern GPUs {GPUS} (or an alias of one), got {name!r}")
+        raise UnknownNameError(
+            f"name must be one of the modern GPUs {GPUS} (or an alias of one), got {name!r}"
+        )
     return g
 
 
@@ -102,20 +110,27 @@ def any_gpu(name: str) -> str:
     return gpu_name(name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _curves() -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray, float]]:
     out: dict[tuple[str, str], list] = {}
     for r in read_rows(_LAT):
-        out.setdefault((r["gpu"], r["source"]), []).append((float(r["footprint_kb"]) / 1024,
-                                                             float(r["cycles"]), float(r["clock_mhz"])))
-    return {k: (np.array([x[0] for x in v]), np.array([x[1] for x in v]), v[-1][2]) for k, v in out.items()}
+        out.setdefault((r["gpu"], r["source"]), []).append(
+            (float(r["footprint_kb"]) / 1024, float(r["cycles"]), float(r["clock_mhz"]))
+        )
+    return {
+        k: (np.array([x[0] for x in v]), np.array([x[1] for x in v]), v[-1][2])
+        for k, v in out.items()
+    }
 
 
 def latency_curves(gpu: str) -> list[dict]:
     """gpu-benches' chase latency vs footprint: one dict per source with ``footprint_mb``, ``cycles``, ``clock_mhz``."""
     g = any_gpu(gpu)
-    return [{"source": src, "footprint_mb": mb, "cycles": cyc, "clock_mhz": clk}
-            for (name, src), (mb, cyc, clk) in _curves().items() if name == g]
+    return [
+        {"source": src, "footprint_mb": mb, "cycles": cyc, "clock_mhz": clk}
+        for (name, src), (mb, cyc, clk) in _curves().items()
+        if name == g
+    ]
 
 
 def chase_plateau(gpu: str, window_mb: tuple[float, float] = WINDOW_MB) -> list[dict]:
@@ -123,15 +138,25 @@ def chase_plateau(gpu: str, window_mb: tuple[float, float] = WINDOW_MB) -> list[
     g = any_gpu(gpu)
     lo, hi = (float(x) for x in window_mb)
     if not 0 < lo < hi:
-        raise ValueError(f"window_mb must be (lo, hi) with 0 < lo < hi in MB, got {window_mb!r}")
+        raise ValueError(
+            f"window_mb must be (lo, hi) with 0 < lo < hi in MB, got {window_mb!r}"
+        )
     rows = []
     for c in latency_curves(g):
         sel = (c["footprint_mb"] >= lo) & (c["footprint_mb"] <= hi)
         if sel.any():
-            rows.append({"gpu": g, "quantity": "mem_lat", "value": float(np.median(c["cycles"][sel])),
-                         "unit": "cycles", "method": "random chase",
-                         "footprint": f"{lo:g}-{hi:g} MB ({int(sel.sum())} footprints)",
-                         "clock_mhz": c["clock_mhz"], "source": c["source"]})
+            rows.append(
+                {
+                    "gpu": g,
+                    "quantity": "mem_lat",
+                    "value": float(np.median(c["cycles"][sel])),
+                    "unit": "cycles",
+                    "method": "random chase",
+                    "footprint": f"{lo:g}-{hi:g} MB ({int(sel.sum())} footprints)",
+                    "clock_mhz": c["clock_mhz"],
+                    "source": c["source"],
+                }
+            )
     return rows
 
 
@@ -144,9 +169,18 @@ def _stream_peaks(g: str) -> list[dict]:
     for src, rs in groups.items():
         for kind in ("read", "triad", "init"):
             best = max(rs, key=lambda r: float(r[kind]))
-            rows.append({"gpu": g, "quantity": f"{kind}_bw", "value": float(best[kind]), "unit": "GB/s",
-                         "method": f"gpu-benches gpu-stream {kind}, best of {len(rs)} block sizes",
-                         "footprint": "device memory", "clock_mhz": None, "source": src})
+            rows.append(
+                {
+                    "gpu": g,
+                    "quantity": f"{kind}_bw",
+                    "value": float(best[kind]),
+                    "unit": "GB/s",
+                    "method": f"gpu-benches gpu-stream {kind}, best of {len(rs)} block sizes",
+                    "footprint": "device memory",
+                    "clock_mhz": None,
+                    "source": src,
+                }
+            )
     return rows
 
 
@@ -156,7 +190,7 @@ def measurements(gpu: str) -> list[dict]:
     return [dict(r) for r in _measurements(any_gpu(gpu))]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _measurements(g: str) -> tuple[dict, ...]:
     rows = chase_plateau(g) + _stream_peaks(g)
     for r in read_rows(_MEAS):
@@ -167,9 +201,18 @@ def _measurements(g: str) -> tuple[dict, ...]:
             value, unit = value * GIB, "GB/s"
         elif unit == "TB/s":
             value, unit = value * 1000, "GB/s"
-        rows.append({"gpu": g, "quantity": r["quantity"], "value": value, "unit": unit, "method": r["method"],
-                     "footprint": r["footprint"], "clock_mhz": float(r["clock_mhz"]) if r["clock_mhz"] else None,
-                     "source": r["source"]})
+        rows.append(
+            {
+                "gpu": g,
+                "quantity": r["quantity"],
+                "value": value,
+                "unit": unit,
+                "method": r["method"],
+                "footprint": r["footprint"],
+                "clock_mhz": float(r["clock_mhz"]) if r["clock_mhz"] else None,
+                "source": r["source"],
+            }
+        )
     return tuple(rows)
 
 
@@ -187,10 +230,12 @@ def _bandwidths(g: str, kind: str) -> list[dict]:
 def mem_thru(bandwidth_gbs, gpu: str):
     """``BW / (SMs × clock × 128 B)``: GB/s to loads per cycle per SM (IPC/SM), the book's conversion (§4.1)."""
     g = hardware.get_gpu(gpu)
-    return np.asarray(bandwidth_gbs, dtype=float) / (g.sm_count * g.clock_ghz * BYTES_PER_LOAD)
+    return np.asarray(bandwidth_gbs, dtype=float) / (
+        g.sm_count * g.clock_ghz * BYTES_PER_LOAD
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _alu() -> dict[str, dict]:
     return {r["gpu"]: r for r in read_rows(_ALU)}
 
@@ -199,15 +244,33 @@ def _build(g: str, lat: float, lat_src: str, bw: float, bw_src: str) -> Params:
     rec = hardware.get_gpu(g)
     alu = _alu()[g]
     return Params(
-        gpu=g, product=rec.name, kind="memory",
-        mem_lat=float(lat), mem_thru=float(mem_thru(bw, g)),
-        alu_lat=float(alu["alu_lat"]), alu_thru=float(alu["fp32_lanes_per_sm"]) / 32, issue_thru=float(alu["issue_thru"]),
-        a=float(lat), b=0.0, c=float("inf"), latency_terms=(), latency_model="none",
-        sm_count=rec.sm_count, clock_ghz=rec.clock_ghz, schedulers=rec.warp_schedulers_per_sm,
+        gpu=g,
+        product=rec.name,
+        kind="memory",
+        mem_lat=float(lat),
+        mem_thru=float(mem_thru(bw, g)),
+        alu_lat=float(alu["alu_lat"]),
+        alu_thru=float(alu["fp32_lanes_per_sm"]) / 32,
+        issue_thru=float(alu["issue_thru"]),
+        a=float(lat),
+        b=0.0,
+        c=float("inf"),
+        latency_terms=(),
+        latency_model="none",
+        sm_count=rec.sm_count,
+        clock_ghz=rec.clock_ghz,
+        schedulers=rec.warp_schedulers_per_sm,
         max_warps_per_sm=rec.max_warps_per_sm,
-        sources={"mem_lat": lat_src, "mem_thru": bw_src, "alu_lat": f"{alu['alu_lat_method']}; {alu['source']}",
-                 "alu_thru": alu["source"], "issue_thru": alu["source"], "sm_count": rec.source("sm_count"),
-                 "clock_ghz": rec.source("clock_ghz"), "schedulers": rec.source("warp_schedulers_per_sm")},
+        sources={
+            "mem_lat": lat_src,
+            "mem_thru": bw_src,
+            "alu_lat": f"{alu['alu_lat_method']}; {alu['source']}",
+            "alu_thru": alu["source"],
+            "issue_thru": alu["source"],
+            "sm_count": rec.source("sm_count"),
+            "clock_ghz": rec.source("clock_ghz"),
+            "schedulers": rec.source("warp_schedulers_per_sm"),
+        },
     )
 
 
@@ -224,9 +287,13 @@ def params(name: str, method: str | None = None, bandwidth: str = "read"):
     """
     g = gpu_name(name)
     if method is not None and method not in METHODS:
-        raise UnknownNameError(f"method must be one of {METHODS} or None, got {method!r}")
+        raise UnknownNameError(
+            f"method must be one of {METHODS} or None, got {method!r}"
+        )
     if bandwidth not in BANDWIDTHS:
-        raise UnknownNameError(f"bandwidth must be one of {BANDWIDTHS}, got {bandwidth!r}")
+        raise UnknownNameError(
+            f"bandwidth must be one of {BANDWIDTHS}, got {bandwidth!r}"
+        )
     have = [m for m in METHODS if _latencies(g, m)]
     if method is None:
         method = have[0]
@@ -235,12 +302,18 @@ def params(name: str, method: str | None = None, bandwidth: str = "read"):
         raise ValueError(f"{g} has no {method!r} latency; it has {have}")
     bws = _bandwidths(g, bandwidth)
     if not bws:
-        raise ValueError(f"{g} has no {bandwidth!r} bandwidth; it has "
-                         f"{[k for k in BANDWIDTHS if _bandwidths(g, k)]}")
+        raise ValueError(
+            f"{g} has no {bandwidth!r} bandwidth; it has "
+            f"{[k for k in BANDWIDTHS if _bandwidths(g, k)]}"
+        )
     lat = statistics.median(r["value"] for r in lats)
     bw = statistics.median(r["value"] for r in bws)
-    lat_src = f"{method}, median of {len(lats)}: " + "; ".join(r["source"] for r in lats)
-    bw_src = f"{bandwidth} bandwidth {bw:.0f} GB/s, median of {len(bws)}: " + "; ".join(r["source"] for r in bws)
+    lat_src = f"{method}, median of {len(lats)}: " + "; ".join(
+        r["source"] for r in lats
+    )
+    bw_src = f"{bandwidth} bandwidth {bw:.0f} GB/s, median of {len(bws)}: " + "; ".join(
+        r["source"] for r in bws
+    )
     return _build(g, lat, lat_src, bw, bw_src)
 
 
@@ -250,8 +323,16 @@ def variants(name: str) -> list:
     g = gpu_name(name)
     lats = [r for m in METHODS for r in _latencies(g, m)]
     bws = [r for k in BANDWIDTHS for r in _bandwidths(g, k)]
-    return [_build(g, la["value"], f"{la['method']}: {la['source']}", bw["value"], f"{bw['quantity']}: {bw['source']}")
-            for la, bw in product(lats, bws)]
+    return [
+        _build(
+            g,
+            la["value"],
+            f"{la['method']}: {la['source']}",
+            bw["value"],
+            f"{bw['quantity']}: {bw['source']}",
+        )
+        for la, bw in product(lats, bws)
+    ]
 
 
 def unique_variants(name: str) -> list:
@@ -268,12 +349,16 @@ def unique_variants(name: str) -> list:
 def spread(name: str) -> dict[str, tuple[float, float]]:
     """Smallest and largest sourced ``mem_lat`` (cycles) and ``mem_thru`` (IPC/SM) of a GPU."""
     vs = variants(name)
-    return {"mem_lat": (min(p.mem_lat for p in vs), max(p.mem_lat for p in vs)),
-            "mem_thru": (min(p.mem_thru for p in vs), max(p.mem_thru for p in vs))}
+    return {
+        "mem_lat": (min(p.mem_lat for p in vs), max(p.mem_lat for p in vs)),
+        "mem_thru": (min(p.mem_thru for p in vs), max(p.mem_thru for p in vs)),
+    }
 
 
 def band(fn, name: str, *args, **kwargs) -> tuple[np.ndarray, np.ndarray]:
     """Elementwise minimum and maximum of ``fn(p, *args, **kwargs)`` over :func:`variants` of ``name``
     (each distinct parameter pair once)."""
-    vals = np.array([np.asarray(fn(p, *args, **kwargs), dtype=float) for p in unique_variants(name)])
+    vals = np.array(
+        [np.asarray(fn(p, *args, **kwargs), dtype=float) for p in unique_variants(name)]
+    )
     return vals.min(axis=0), vals.max(axis=0)

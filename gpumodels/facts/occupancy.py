@@ -30,15 +30,15 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
+from functools import cache
 from types import MappingProxyType
-from typing import Iterable, Mapping
 
-from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import check_int, to_float
-from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground import widgets
+from gpumodels.ground.data import read_rows
+from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import check_int, to_float
 
 WARP_SIZE = 32
 """Threads per warp on every CUDA GPU so far (Volkov 2016, §2.2)."""
@@ -84,7 +84,9 @@ class ComputeCapability:
     warp_schedulers_per_sm: int
     issue_cycles: int
     issue_width: int
-    sources: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    sources: Mapping[str, str] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     @property
     def max_threads_per_sm(self) -> int:
@@ -99,7 +101,7 @@ class ComputeCapability:
 _TEXT_FIELDS = {"cc", "generation", "register_allocation_granularity"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table() -> dict[str, ComputeCapability]:
     rows = read_rows("compute_capability.csv")
     by_cc: dict[str, dict[str, str]] = {}
@@ -107,14 +109,18 @@ def _table() -> dict[str, ComputeCapability]:
     for r in rows:
         by_cc.setdefault(r["cc"], {})[r["parameter"]] = r["value"]
         srcs.setdefault(r["cc"], {})[r["parameter"]] = r["source"]
-    names = [f.name for f in fields(ComputeCapability) if f.name not in ("cc", "sources")]
+    names = [
+        f.name for f in fields(ComputeCapability) if f.name not in ("cc", "sources")
+    ]
     out = {}
     for cc, vals in by_cc.items():
         missing = [n for n in names if n not in vals]
         if missing:
             raise ValueError(f"data/compute_capability.csv: cc {cc} lacks {missing}")
         kw = {n: (vals[n] if n in _TEXT_FIELDS else int(vals[n])) for n in names}
-        out[cc] = ComputeCapability(cc=cc, sources=MappingProxyType(dict(srcs[cc])), **kw)
+        out[cc] = ComputeCapability(
+            cc=cc, sources=MappingProxyType(dict(srcs[cc])), **kw
+        )
     return out
 
 
@@ -136,14 +142,25 @@ def normalize_cc(cc) -> str:
             return f"{int(parts[0])}.{int(parts[1])}"
         if s.isdigit():
             return f"{int(s)}.0"
-    elif isinstance(cc, tuple) and len(cc) == 2 and all(isinstance(p, numbers.Integral) for p in cc):
+    elif (
+        isinstance(cc, tuple)
+        and len(cc) == 2
+        and all(isinstance(p, numbers.Integral) for p in cc)
+    ):
         return f"{int(cc[0])}.{int(cc[1])}"
-    elif isinstance(cc, numbers.Real) and not isinstance(cc, bool) and math.isfinite(to_float(cc)):
+    elif (
+        isinstance(cc, numbers.Real)
+        and not isinstance(cc, bool)
+        and math.isfinite(to_float(cc))
+    ):
         text = f"{float(cc):.1f}"
-        if float(text) == float(cc) and float(cc) >= 0:    # 8.96 is not 9.0: never round silently
+        if (
+            float(text) == float(cc) and float(cc) >= 0
+        ):  # 8.96 is not 9.0: never round silently
             return text
     raise UnknownComputeCapabilityError(
-        f"cc must be a compute capability such as '7.0'; known: {', '.join(list_compute_capabilities())}; got {cc!r:.40}")
+        f"cc must be a compute capability such as '7.0'; known: {', '.join(list_compute_capabilities())}; got {cc!r:.40}"
+    )
 
 
 def limits(cc) -> ComputeCapability:
@@ -152,7 +169,8 @@ def limits(cc) -> ComputeCapability:
     table = _table()
     if key not in table:
         raise UnknownComputeCapabilityError(
-            f"unknown compute capability {key!r}; known: {', '.join(list_compute_capabilities())}")
+            f"unknown compute capability {key!r}; known: {', '.join(list_compute_capabilities())}"
+        )
     return table[key]
 
 
@@ -188,7 +206,9 @@ def _round_up(x: int, unit: int) -> int:
     return -(-x // unit) * unit
 
 
-def _register_limit(lim: ComputeCapability, warps_per_block: int, regs: int) -> tuple[int | None, int]:
+def _register_limit(
+    lim: ComputeCapability, warps_per_block: int, regs: int
+) -> tuple[int | None, int]:
     """Blocks per SM allowed by the register file, and registers allocated per block."""
     if regs == 0:
         return None, 0
@@ -207,12 +227,18 @@ def _register_limit(lim: ComputeCapability, warps_per_block: int, regs: int) -> 
         if per_block > lim.max_registers_per_block:
             return 0, per_block
         warps = (lim.max_registers_per_block // per_warp) // gran * gran
-        return (warps // warps_per_block) * (lim.registers_per_sm // lim.max_registers_per_block), per_block
+        return (warps // warps_per_block) * (
+            lim.registers_per_sm // lim.max_registers_per_block
+        ), per_block
+
     # cc >= 3.0 (cuda_occupancy.h): the register file is split evenly between `gran` sub-partitions;
     # the per-block check assumes the block's warps rounded up to a multiple of the sub-partitions.
     def fits(partitions: int) -> int:
         assumed = per_warp * _round_up(warps_per_block, partitions)
-        if per_block > lim.max_registers_per_block or assumed > lim.max_registers_per_block:
+        if (
+            per_block > lim.max_registers_per_block
+            or assumed > lim.max_registers_per_block
+        ):
             return 0
         warps_per_partition = (lim.registers_per_sm // partitions) // per_warp
         return (warps_per_partition * partitions) // warps_per_block
@@ -224,8 +250,9 @@ def _register_limit(lim: ComputeCapability, warps_per_block: int, regs: int) -> 
     return blocks, per_block
 
 
-def _shared_memory_limit(lim: ComputeCapability, smem: int, kernel_param_bytes: int,
-                         smem_per_sm: int) -> tuple[int | None, int]:
+def _shared_memory_limit(
+    lim: ComputeCapability, smem: int, kernel_param_bytes: int, smem_per_sm: int
+) -> tuple[int | None, int]:
     """Blocks per SM allowed by shared memory, and bytes allocated per block."""
     overhead = lim.reserved_shared_mem_per_block + lim.system_shared_mem_per_block
     if lim.major == 1:
@@ -234,13 +261,23 @@ def _shared_memory_limit(lim: ComputeCapability, smem: int, kernel_param_bytes: 
     allocated = _round_up(total, lim.shared_mem_allocation_unit)
     if allocated == 0:
         return None, 0
-    if allocated > lim.max_shared_mem_per_block + lim.reserved_shared_mem_per_block or allocated > smem_per_sm:
+    if (
+        allocated > lim.max_shared_mem_per_block + lim.reserved_shared_mem_per_block
+        or allocated > smem_per_sm
+    ):
         return 0, allocated
     return smem_per_sm // allocated, allocated
 
 
-def occupancy(cc, threads_per_block, registers_per_thread=0, shared_mem_per_block=0, *,
-              kernel_param_bytes=0, shared_mem_per_sm=None) -> Occupancy:
+def occupancy(
+    cc,
+    threads_per_block,
+    registers_per_thread=0,
+    shared_mem_per_block=0,
+    *,
+    kernel_param_bytes=0,
+    shared_mem_per_sm=None,
+) -> Occupancy:
     """Resident blocks and warps per SM for one kernel launch configuration.
 
     Parameters
@@ -276,12 +313,31 @@ def occupancy(cc, threads_per_block, registers_per_thread=0, shared_mem_per_bloc
     """
     lim = limits(cc)
     ctx = f"compute capability {lim.cc}"
-    tpb = check_int("threads_per_block", threads_per_block, 1, lim.max_threads_per_block, ctx)
-    regs = check_int("registers_per_thread", registers_per_thread, 0, lim.max_registers_per_thread, ctx)
-    smem = check_int("shared_mem_per_block", shared_mem_per_block, 0, lim.max_shared_mem_per_block, ctx)
+    tpb = check_int(
+        "threads_per_block", threads_per_block, 1, lim.max_threads_per_block, ctx
+    )
+    regs = check_int(
+        "registers_per_thread",
+        registers_per_thread,
+        0,
+        lim.max_registers_per_thread,
+        ctx,
+    )
+    smem = check_int(
+        "shared_mem_per_block",
+        shared_mem_per_block,
+        0,
+        lim.max_shared_mem_per_block,
+        ctx,
+    )
     params = check_int("kernel_param_bytes", kernel_param_bytes, 0, None, ctx)
-    smem_sm = lim.shared_mem_per_sm if shared_mem_per_sm is None else check_int(
-        "shared_mem_per_sm", shared_mem_per_sm, 1, lim.shared_mem_per_sm, ctx)
+    smem_sm = (
+        lim.shared_mem_per_sm
+        if shared_mem_per_sm is None
+        else check_int(
+            "shared_mem_per_sm", shared_mem_per_sm, 1, lim.shared_mem_per_sm, ctx
+        )
+    )
 
     wpb = -(-tpb // WARP_SIZE)
     by_regs, regs_alloc = _register_limit(lim, wpb, regs)
@@ -296,17 +352,29 @@ def occupancy(cc, threads_per_block, registers_per_thread=0, shared_mem_per_bloc
     limiters = tuple(k for k in RESOURCES if per_resource[k] == blocks)
     warps = blocks * wpb
     return Occupancy(
-        cc=lim.cc, threads_per_block=tpb, registers_per_thread=regs, shared_mem_per_block=smem,
-        warps_per_block=wpb, blocks_per_sm=blocks, warps_per_sm=warps,
-        occupancy=warps / lim.max_warps_per_sm, limiter=limiters[0], limiters=limiters,
+        cc=lim.cc,
+        threads_per_block=tpb,
+        registers_per_thread=regs,
+        shared_mem_per_block=smem,
+        warps_per_block=wpb,
+        blocks_per_sm=blocks,
+        warps_per_sm=warps,
+        occupancy=warps / lim.max_warps_per_sm,
+        limiter=limiters[0],
+        limiters=limiters,
         limits=MappingProxyType(per_resource),
-        allocated_registers_per_block=regs_alloc, allocated_shared_mem_per_block=smem_alloc,
+        allocated_registers_per_block=regs_alloc,
+        allocated_shared_mem_per_block=smem_alloc,
     )
 
 
-def blocks_per_sm(cc, threads_per_block, registers_per_thread, shared_mem_per_block) -> int:
+def blocks_per_sm(
+    cc, threads_per_block, registers_per_thread, shared_mem_per_block
+) -> int:
     """Resident thread blocks per SM; shorthand for ``occupancy(...).blocks_per_sm``."""
-    return occupancy(cc, threads_per_block, registers_per_thread, shared_mem_per_block).blocks_per_sm
+    return occupancy(
+        cc, threads_per_block, registers_per_thread, shared_mem_per_block
+    ).blocks_per_sm
 
 
 def _as_list(name: str, x) -> list:
@@ -318,7 +386,9 @@ def _as_list(name: str, x) -> list:
     return values
 
 
-def sweep(cc, threads_per_block, registers_per_thread=0, shared_mem_per_block=0, **kwargs):
+def sweep(
+    cc, threads_per_block, registers_per_thread=0, shared_mem_per_block=0, **kwargs
+):
     """Occupancy over every combination of the given values (scalars or sequences).
 
     Returns a ``pandas.DataFrame`` with one row per combination and the columns
@@ -328,58 +398,88 @@ def sweep(cc, threads_per_block, registers_per_thread=0, shared_mem_per_block=0,
     import pandas as pd
 
     rows = []
-    for c, t, r, s in itertools.product(_as_list("cc", cc), _as_list("threads_per_block", threads_per_block),
-                                        _as_list("registers_per_thread", registers_per_thread),
-                                        _as_list("shared_mem_per_block", shared_mem_per_block)):
+    for c, t, r, s in itertools.product(
+        _as_list("cc", cc),
+        _as_list("threads_per_block", threads_per_block),
+        _as_list("registers_per_thread", registers_per_thread),
+        _as_list("shared_mem_per_block", shared_mem_per_block),
+    ):
         o = occupancy(c, t, r, s, **kwargs)
-        rows.append(dict(cc=o.cc, threads_per_block=o.threads_per_block, registers_per_thread=o.registers_per_thread,
-                         shared_mem_per_block=o.shared_mem_per_block, blocks_per_sm=o.blocks_per_sm,
-                         warps_per_sm=o.warps_per_sm, occupancy=o.occupancy, limiter=o.limiter))
+        rows.append(
+            dict(
+                cc=o.cc,
+                threads_per_block=o.threads_per_block,
+                registers_per_thread=o.registers_per_thread,
+                shared_mem_per_block=o.shared_mem_per_block,
+                blocks_per_sm=o.blocks_per_sm,
+                warps_per_sm=o.warps_per_sm,
+                occupancy=o.occupancy,
+                limiter=o.limiter,
+            )
+        )
     return pd.DataFrame(rows)
 
 
-def limits_table(ccs: Iterable[str] | None = None, parameters: Iterable[str] | None = None):
+def limits_table(
+    ccs: Iterable[str] | None = None, parameters: Iterable[str] | None = None
+):
     """Per-compute-capability limits as a ``pandas.DataFrame``: one row per parameter, one column per cc."""
     import pandas as pd
 
     ccs = [limits(c).cc for c in (ccs or list_compute_capabilities())]
-    names = [f.name for f in fields(ComputeCapability) if f.name not in ("cc", "sources")]
+    names = [
+        f.name for f in fields(ComputeCapability) if f.name not in ("cc", "sources")
+    ]
     params = list(parameters) if parameters is not None else names
     unknown = [p for p in params if p not in names]
     if unknown:
-        raise ValueError(f"parameters must be among {', '.join(names)}; unknown: {unknown}")
-    return pd.DataFrame({c: [getattr(limits(c), p) for p in params] for c in ccs}, index=params)
+        raise ValueError(
+            f"parameters must be among {', '.join(names)}; unknown: {unknown}"
+        )
+    return pd.DataFrame(
+        {c: [getattr(limits(c), p) for p in params] for c in ccs}, index=params
+    )
 
 
 def limits_sources(parameters: Iterable[str] | None = None):
     """The distinct sources of each per-cc parameter, with the ccs each one covers."""
     import pandas as pd
 
-    names = [f.name for f in fields(ComputeCapability) if f.name not in ("cc", "sources")]
+    names = [
+        f.name for f in fields(ComputeCapability) if f.name not in ("cc", "sources")
+    ]
     rows = []
-    for p in (parameters or names):
+    for p in parameters or names:
         by_src: dict[str, list[str]] = {}
         for c in list_compute_capabilities():
             by_src.setdefault(limits(c).sources[p], []).append(c)
         for src, ccs in by_src.items():
-            rows.append({"parameter": p, "compute capabilities": ", ".join(ccs), "source": src})
+            rows.append(
+                {"parameter": p, "compute capabilities": ", ".join(ccs), "source": src}
+            )
     return pd.DataFrame(rows)
 
 
 # Explorer (live kernel only; the tests call summary_html)
 
 
-def summary_html(o: "Occupancy") -> str:
+def summary_html(o: Occupancy) -> str:
     """An HTML summary of an :class:`~gpumodels.facts.occupancy.Occupancy` result."""
-    import html
-
 
     lim = limits(o.cc)
-    rows = [(k.replace("_", " "), "no limit" if v is None else f"{v} blocks", "limiting" if k in o.limiters else "")
-            for k, v in o.limits.items()]
-    head = (f"<b>{o.blocks_per_sm} blocks/SM = {o.warps_per_sm} of {lim.max_warps_per_sm} warps/SM "
-            f"({100 * o.occupancy:.1f}% occupancy)</b>; allocated per block: "
-            f"{o.allocated_registers_per_block} registers, {o.allocated_shared_mem_per_block} B shared memory")
+    rows = [
+        (
+            k.replace("_", " "),
+            "no limit" if v is None else f"{v} blocks",
+            "limiting" if k in o.limiters else "",
+        )
+        for k, v in o.limits.items()
+    ]
+    head = (
+        f"<b>{o.blocks_per_sm} blocks/SM = {o.warps_per_sm} of {lim.max_warps_per_sm} warps/SM "
+        f"({100 * o.occupancy:.1f}% occupancy)</b>; allocated per block: "
+        f"{o.allocated_registers_per_block} registers, {o.allocated_shared_mem_per_block} B shared memory"
+    )
     return head + widgets.table_html(rows, ("resource", "blocks it allows", ""))
 
 
@@ -391,13 +491,21 @@ def explorer(cc: str = "8.0"):
     cc_w = W.Dropdown(options=ccs, value=normalize_cc(cc), description="cc")
     tpb = W.IntSlider(value=256, min=32, max=1024, step=32, description="threads/block")
     regs = W.IntSlider(value=32, min=0, max=255, description="registers/thread")
-    smem = W.IntSlider(value=0, min=0, max=49152, step=128, description="shared B/block")
+    smem = W.IntSlider(
+        value=0, min=0, max=49152, step=128, description="shared B/block"
+    )
     out = W.HTML()
 
     def update(*_):
         lim = limits(cc_w.value)
-        tpb.max, regs.max, smem.max = lim.max_threads_per_block, lim.max_registers_per_thread, lim.max_shared_mem_per_block
-        out.value = summary_html(occupancy(cc_w.value, tpb.value, regs.value, smem.value))
+        tpb.max, regs.max, smem.max = (
+            lim.max_threads_per_block,
+            lim.max_registers_per_thread,
+            lim.max_shared_mem_per_block,
+        )
+        out.value = summary_html(
+            occupancy(cc_w.value, tpb.value, regs.value, smem.value)
+        )
 
     for w in (cc_w, tpb, regs, smem):
         w.observe(update, names="value")

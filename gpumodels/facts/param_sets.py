@@ -7,26 +7,17 @@ the set :mod:`gpumodels.facts.modern` assembles for a later GPU from public meas
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Mapping
-import numpy as np
-from gpumodels.facts import hardware
-from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import (as_array,
-                                       broadcast,
-                                       check_choice,
-                                       check_flag,
-                                       check_fraction,
-                                       check_int,
-                                       check_real,
-                                       out)
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
-from gpumodels.facts.occupancy import WARP_SIZE
-from gpumodels.facts import modern
-from gpumodels.facts.params import BYTES_PER_LOAD, KINDS, Params, check_params
+from functools import cache
 
+
+from gpumodels.facts import hardware, modern
+from gpumodels.facts.occupancy import WARP_SIZE
+from gpumodels.facts.params import KINDS, Params
+from gpumodels.ground.data import read_rows
+from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import (
+    check_flag,
+)
 
 _T41 = "volkov/table_4_1.csv"
 
@@ -43,14 +34,16 @@ _S47 = "volkov/maxwell_s4_7.csv"
 GENERATIONS = ("G80", "GT200", "Fermi", "Kepler", "Maxwell")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table_4_1() -> dict[str, dict[str, str]]:
     return {r["gpu"]: r for r in read_rows(_T41)}
 
 
 def _generation(name: str) -> str:
     if not isinstance(name, str):
-        raise ValueError(f"name must be a GPU name such as 'Kepler' or 'GTX680', got {name!r}")
+        raise ValueError(
+            f"name must be a GPU name such as 'Kepler' or 'GTX680', got {name!r}"
+        )
     for gen in GENERATIONS:
         if name.strip().lower() == gen.lower():
             return gen
@@ -63,7 +56,9 @@ def _generation(name: str) -> str:
             if hardware.get_gpu(gen).name == g.name:
                 return gen
     allowed = ", ".join(f"{gen} ({hardware.get_gpu(gen).name})" for gen in GENERATIONS)
-    raise UnknownNameError(f"name must be one of the five GPUs of Volkov 2016: {allowed}; got {name!r}")
+    raise UnknownNameError(
+        f"name must be one of the five GPUs of Volkov 2016: {allowed}; got {name!r}"
+    )
 
 
 def chapter6_value(gen: str, table: str, column: str) -> float:
@@ -79,9 +74,14 @@ def _s47(quantity: str) -> float:
     return float(next(r["value"] for r in read_rows(_S47) if r["quantity"] == quantity))
 
 
-@lru_cache(maxsize=None)
-def params(name: str, latency_model: str = "table_6_5", *, method: str | None = None,
-           bandwidth: str = "read") -> Params:
+@cache
+def params(
+    name: str,
+    latency_model: str = "table_6_5",
+    *,
+    method: str | None = None,
+    bandwidth: str = "read",
+) -> Params:
     """The Table 4.1 parameter set of one of Volkov's five GPUs, or of a modern GPU.
 
     Parameters
@@ -114,40 +114,64 @@ def params(name: str, latency_model: str = "table_6_5", *, method: str | None = 
             modern.gpu_name(name)
         except ValueError as e:
             if isinstance(name, str) and name.upper() in modern.AMD:
-                raise e from None                           # gpu_name's own message: known, but not warp-based
+                raise e from None  # gpu_name's own message: known, but not warp-based
             allowed = ", ".join(GENERATIONS) + ", " + ", ".join(modern.GPUS)
-            raise UnknownNameError(f"name must be one of Volkov's five GPUs or a modern GPU: {allowed}; "
-                             f"got {name!r}") from None
+            raise UnknownNameError(
+                f"name must be one of Volkov's five GPUs or a modern GPU: {allowed}; "
+                f"got {name!r}"
+            ) from None
         return modern.params(name, method=method, bandwidth=bandwidth)
     if method is not None or bandwidth != "read":
-        raise ValueError(f"method and bandwidth apply to modern GPUs only; {gen} has Table 4.1's parameters")
+        raise ValueError(
+            f"method and bandwidth apply to modern GPUs only; {gen} has Table 4.1's parameters"
+        )
     row = _table_4_1()[gen]
     rows65 = [r for r in read_rows(_T65) if r["gpu"] == gen]
     models = sorted({r["variant"] for r in rows65})
     if latency_model not in models:
-        raise UnknownNameError(f"latency_model must be one of {models} for {gen}, got {latency_model!r}")
+        raise UnknownNameError(
+            f"latency_model must be one of {models} for {gen}, got {latency_model!r}"
+        )
     base = next(r for r in rows65 if r["variant"] == "table_6_5")
     terms = [r for r in rows65 if r["variant"] == latency_model]
     g = hardware.get_gpu(gen)
     src41 = row["source"]
     return Params(
-        gpu=gen, product=g.name, kind="memory",
-        mem_lat=float(row["mem_lat"]), mem_thru=float(row["mem_thru"]),
-        alu_lat=float(row["alu_lat"]), alu_thru=float(row["alu_thru"]), issue_thru=float(row["issue_thru"]),
+        gpu=gen,
+        product=g.name,
+        kind="memory",
+        mem_lat=float(row["mem_lat"]),
+        mem_thru=float(row["mem_thru"]),
+        alu_lat=float(row["alu_lat"]),
+        alu_thru=float(row["alu_thru"]),
+        issue_thru=float(row["issue_thru"]),
         a=float(terms[0]["a"]),
-        b=float(base["b"]), c=float(base["c"]),
+        b=float(base["b"]),
+        c=float(base["c"]),
         latency_terms=tuple((float(r["b"]), float(r["c"])) for r in terms),
         latency_model=latency_model,
-        sm_count=g.sm_count, clock_ghz=g.clock_ghz, schedulers=g.warp_schedulers_per_sm,
+        sm_count=g.sm_count,
+        clock_ghz=g.clock_ghz,
+        schedulers=g.warp_schedulers_per_sm,
         max_warps_per_sm=g.max_warps_per_sm,
-        sources={"mem_lat": src41, "mem_thru": src41, "alu_lat": src41, "alu_thru": src41,
-                 "issue_thru": src41, "a": terms[0]["source"], "b": base["source"], "c": base["source"],
-                 "latency_terms": terms[0]["source"], "sm_count": g.source("sm_count"),
-                 "clock_ghz": g.source("clock_ghz"), "schedulers": g.source("warp_schedulers_per_sm")},
+        sources={
+            "mem_lat": src41,
+            "mem_thru": src41,
+            "alu_lat": src41,
+            "alu_thru": src41,
+            "issue_thru": src41,
+            "a": terms[0]["source"],
+            "b": base["source"],
+            "c": base["source"],
+            "latency_terms": terms[0]["source"],
+            "sm_count": g.source("sm_count"),
+            "clock_ghz": g.source("clock_ghz"),
+            "schedulers": g.source("warp_schedulers_per_sm"),
+        },
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
     """Parameters of the §4.7 mixes: adds with SFU instructions or with shared-memory loads.
 
@@ -167,12 +191,16 @@ def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
     base = params(name)
     gen = base.gpu
     if issue_costs and gen != "Maxwell":
-        raise ValueError(f"issue_costs=True is defined only for Maxwell (§4.7, §4.12), got {gen}")
+        raise ValueError(
+            f"issue_costs=True is defined only for Maxwell (§4.7, §4.12), got {gen}"
+        )
     if kind == "memory":
         return base.replace(mem_issue=_s47("mem_issue_cycles")) if issue_costs else base
     if kind == "shared" and gen in ("G80", "GT200"):
-        raise ValueError(f"kind='shared' is not defined for {gen}: Volkov §4.7 does not consider this mix "
-                         "on G80 and GT200 (shared memory is addressed through extra instructions)")
+        raise ValueError(
+            f"kind='shared' is not defined for {gen}: Volkov §4.7 does not consider this mix "
+            "on G80 and GT200 (shared memory is addressed through extra instructions)"
+        )
     col = "sfu" if kind == "sfu" else "smem"
     lat = chapter6_value(gen, "6.2", col)
     lat_to_alu = lat
@@ -182,5 +210,11 @@ def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
     thru = chapter6_value(gen, "6.1", col) * base.schedulers / WARP_SIZE
     issue = _s47(f"{col}_issue_cycles") if issue_costs else 1.0
     src = "Volkov 2016, Tables 6.1-6.2" + (" and §4.7" if gen == "Maxwell" else "")
-    return base.replace(kind=kind, mem_lat=lat, mem_lat_to_alu=lat_to_alu, mem_thru=thru, mem_issue=issue,
-                        sources={**base.sources, "mem_lat": src, "mem_thru": src})
+    return base.replace(
+        kind=kind,
+        mem_lat=lat,
+        mem_lat_to_alu=lat_to_alu,
+        mem_thru=thru,
+        mem_issue=issue,
+        sources={**base.sources, "mem_lat": src, "mem_thru": src},
+    )

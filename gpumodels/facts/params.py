@@ -9,25 +9,22 @@ construction, so that no model receives a negative latency or a zero throughput.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Mapping
+
 import numpy as np
+
 from gpumodels.facts import hardware
-from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import (as_array,
-                                       broadcast,
-                                       check_choice,
-                                       check_flag,
-                                       check_fraction,
-                                       check_int,
-                                       check_real,
-                                       out)
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
-from gpumodels.facts.occupancy import WARP_SIZE
+from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.validate import (
+    as_array,
+    check_choice,
+    check_int,
+    check_real,
+    out,
+)
 
-
-BYTES_PER_LOAD = 128          # a fully coalesced 32-bit load of one warp (§4.1, §6.5)
+BYTES_PER_LOAD = 128  # a fully coalesced 32-bit load of one warp (§4.1, §6.5)
 
 
 KINDS = ("memory", "sfu", "shared")
@@ -101,7 +98,7 @@ class Params:
         x = as_array("x_gbs", x_gbs, allow_inf=True)
         return out(loaded_latency(self, x))
 
-    def replace(self, **changes) -> "Params":
+    def replace(self, **changes) -> Params:
         """A copy with some fields changed (e.g. ``p.replace(mem_issue=8)`` for §4.12's variant);
         the copy is validated like a new record."""
         return dataclasses.replace(self, **changes)
@@ -110,26 +107,62 @@ class Params:
         """Validate every field on construction (and so on :meth:`replace`)."""
         for name in ("gpu", "product", "latency_model"):
             if not isinstance(getattr(self, name), str):
-                raise InputTypeError(f"Params.{name} must be a string, got {getattr(self, name)!r}")
+                raise InputTypeError(
+                    f"Params.{name} must be a string, got {getattr(self, name)!r}"
+                )
         check_choice("Params.kind", self.kind, KINDS)
         for name in ("mem_lat", "alu_lat", "clock_ghz", "mem_issue"):
-            check_real(f"Params.{name}", getattr(self, name), lo=0.0, lo_open=True, context=self.gpu)
-        for name in ("mem_thru", "alu_thru", "issue_thru"):        # inf: the limit is switched off
-            as_array(f"Params.{name} ({self.gpu})", getattr(self, name), lo=0.0, lo_open=True, allow_inf=True)
+            check_real(
+                f"Params.{name}",
+                getattr(self, name),
+                lo=0.0,
+                lo_open=True,
+                context=self.gpu,
+            )
+        for name in (
+            "mem_thru",
+            "alu_thru",
+            "issue_thru",
+        ):  # inf: the limit is switched off
+            as_array(
+                f"Params.{name} ({self.gpu})",
+                getattr(self, name),
+                lo=0.0,
+                lo_open=True,
+                allow_inf=True,
+            )
         for name in ("a", "b"):
             check_real(f"Params.{name}", getattr(self, name), lo=0.0, context=self.gpu)
-        as_array(f"Params.c ({self.gpu})", self.c, lo=0.0, lo_open=True, allow_inf=True)  # inf: no contention
+        as_array(
+            f"Params.c ({self.gpu})", self.c, lo=0.0, lo_open=True, allow_inf=True
+        )  # inf: no contention
         if self.mem_lat_to_alu is not None:
-            check_real("Params.mem_lat_to_alu", self.mem_lat_to_alu, lo=0.0, lo_open=True, context=self.gpu)
+            check_real(
+                "Params.mem_lat_to_alu",
+                self.mem_lat_to_alu,
+                lo=0.0,
+                lo_open=True,
+                context=self.gpu,
+            )
         for name in ("sm_count", "schedulers", "max_warps_per_sm"):
             check_int(f"Params.{name}", getattr(self, name), 1, context=self.gpu)
         terms = self.latency_terms
-        if not isinstance(terms, tuple) or not all(isinstance(t, tuple) and len(t) == 2 for t in terms):
-            raise InputTypeError(f"Params.latency_terms must be a tuple of (b, c) pairs (empty: no contention), "
-                                 f"got {terms!r}")
+        if not isinstance(terms, tuple) or not all(
+            isinstance(t, tuple) and len(t) == 2 for t in terms
+        ):
+            raise InputTypeError(
+                f"Params.latency_terms must be a tuple of (b, c) pairs (empty: no contention), "
+                f"got {terms!r}"
+            )
         for b, c in terms:
             check_real("Params.latency_terms b", b, lo=0.0, context=self.gpu)
-            as_array(f"Params.latency_terms c ({self.gpu})", c, lo=0.0, lo_open=True, allow_inf=True)
+            as_array(
+                f"Params.latency_terms c ({self.gpu})",
+                c,
+                lo=0.0,
+                lo_open=True,
+                allow_inf=True,
+            )
 
 
 def check_params(p, name: str = "p") -> Params:
@@ -141,7 +174,9 @@ def check_params(p, name: str = "p") -> Params:
         hint = f"volkov.params({p!r})"
     elif isinstance(p, hardware.GPU):
         hint = f"volkov.params({p.name!r}) for that GPU"
-    raise InputTypeError(f"{name} must be a volkov Params record (e.g. {hint}), got {type(p).__name__} {p!r:.60}")
+    raise InputTypeError(
+        f"{name} must be a volkov Params record (e.g. {hint}), got {type(p).__name__} {p!r:.60}"
+    )
 
 
 def loaded_latency(p: Params, x_gbs: np.ndarray) -> np.ndarray:

@@ -15,14 +15,13 @@ itself, which computes every row, is the package's top layer, :mod:`gpumodels.sc
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Mapping
+from collections.abc import Mapping
+from functools import cache
 
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.tables import Table, decimals, number, significant_places
 from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.tables import Table, decimals, number, significant_places
 from gpumodels.ground.validate import check_real
-from gpumodels.ground import plotting
 
 _FILE = "published/published_values.csv"
 _INPUTS = "published/printed_inputs.csv"
@@ -31,8 +30,7 @@ STATUSES = ("reproduced", "outside", "not derivable")
 """The three statuses of a scoreboard row."""
 
 
-
-@lru_cache(maxsize=None)
+@cache
 def _rows() -> dict[str, dict[str, str]]:
     out = {r["key"]: r for r in read_rows(_FILE)}
     for r in read_rows(_INPUTS):
@@ -58,14 +56,17 @@ def value(key: str) -> float:
     if key not in rows:
         stem = key.rsplit(".", 1)[0]
         close = [k for k in rows if k.startswith(stem)][:8]
-        raise UnknownNameError(f"no published value {key!r}" + (f"; similar keys: {', '.join(close)}" if close else ""))
+        raise UnknownNameError(
+            f"no published value {key!r}"
+            + (f"; similar keys: {', '.join(close)}" if close else "")
+        )
     return float(rows[key]["value"])
 
 
 def record(key: str) -> dict[str, str]:
     """The whole row (paper, source, quantity, context, value, unit, note) for ``key``."""
-    value(key)                      # raises KeyError with suggestions for an unknown key
-    return dict(_rows()[key])       # a copy: the cached rows stay unchanged
+    value(key)  # raises KeyError with suggestions for an unknown key
+    return dict(_rows()[key])  # a copy: the cached rows stay unchanged
 
 
 def compare(computed: Mapping[str, float], rtol: float = 0.0, atol: float = 0.0):
@@ -85,10 +86,19 @@ def compare(computed: Mapping[str, float], rtol: float = 0.0, atol: float = 0.0)
         pub = float(rec["value"])
         c = float(comp)
         diff = c - pub
-        out.append(dict(key=key, context=rec["context"], quantity=rec["quantity"],
-                        source=f"{rec['paper']}, {rec['source']}", computed=c, published=pub,
-                        difference=diff, rel_difference=diff / pub if pub else float("nan"),
-                        within_tolerance=abs(diff) <= atol + rtol * abs(pub)))
+        out.append(
+            dict(
+                key=key,
+                context=rec["context"],
+                quantity=rec["quantity"],
+                source=f"{rec['paper']}, {rec['source']}",
+                computed=c,
+                published=pub,
+                difference=diff,
+                rel_difference=diff / pub if pub else float("nan"),
+                within_tolerance=abs(diff) <= atol + rtol * abs(pub),
+            )
+        )
     return pd.DataFrame(out)
 
 
@@ -101,23 +111,29 @@ def check(table, expect_outside: tuple[str, ...] = ()) -> None:
     A reproduction the book cannot match is listed in ``expect_outside`` (and explained in the
     text); the check then also fails if such a row *starts* matching, so the text stays true.
     """
-    if "declared" in table.columns:                   # a scoreboard: each row as its data row declares
+    if "declared" in table.columns:  # a scoreboard: each row as its data row declares
         wrong = table[table["status"] != table["declared"]]
         if len(wrong):
-            raise AssertionError("rows whose status differs from the declared one: "
-                                 + "; ".join(f"{r.key}: {r.status} (declared {r.declared or 'nothing'})"
-                                             for r in wrong.itertuples()))
+            raise AssertionError(
+                "rows whose status differs from the declared one: "
+                + "; ".join(
+                    f"{r.key}: {r.status} (declared {r.declared or 'nothing'})"
+                    for r in wrong.itertuples()
+                )
+            )
         return
     outside = tuple(table.loc[~table["within_tolerance"], "key"])
     if set(outside) != set(expect_outside):
-        raise AssertionError(f"rows outside tolerance: {sorted(outside)}; expected exactly: {sorted(expect_outside)}")
+        raise AssertionError(
+            f"rows outside tolerance: {sorted(outside)}; expected exactly: {sorted(expect_outside)}"
+        )
 
 
 def printed_half_unit(key: str) -> float:
     """Half a unit in the last digit the paper printed for ``key`` (0.5 for an integer, 0.005 for 2 decimals)."""
     text = record(key)["value"]
     decimals = len(text.split(".", 1)[1]) if "." in text else 0
-    return 0.5 * 10.0 ** -decimals
+    return 0.5 * 10.0**-decimals
 
 
 def tolerance(key: str) -> float:
@@ -131,16 +147,29 @@ def compare_printed(computed: Mapping[str, float]):
     (:func:`printed_half_unit`): a row agrees when it rounds to the printed number."""
     import pandas as pd
 
-    rows = [compare({k: v}, atol=printed_half_unit(k)).assign(tolerance=printed_half_unit(k))
-            for k, v in computed.items()]
+    rows = [
+        compare({k: v}, atol=printed_half_unit(k)).assign(
+            tolerance=printed_half_unit(k)
+        )
+        for k, v in computed.items()
+    ]
     return pd.concat(rows, ignore_index=True)
 
 
-COMPACT_COLUMNS = ("status", "quantity (unit)", "printed", "computed", "difference", "tolerance")
+COMPACT_COLUMNS = (
+    "status",
+    "quantity (unit)",
+    "printed",
+    "computed",
+    "difference",
+    "tolerance",
+)
 """The columns of :func:`compact`, status first."""
 
 
-def compact(board, *, note: bool = False, extra: Mapping[str, object] | None = None) -> Table:
+def compact(
+    board, *, note: bool = False, extra: Mapping[str, object] | None = None
+) -> Table:
     """A :func:`scoreboard` table for reading (a :class:`gpumodels.ground.tables.Table`, indexed by key).
 
     Status first, the quantity in full with its unit, the printed text as printed, and the computed
@@ -153,25 +182,38 @@ def compact(board, *, note: bool = False, extra: Mapping[str, object] | None = N
     rows = []
     for r in board.itertuples():
         d = decimals(r.printed_text)
-        if d is None:       # a fraction or words ("1/6 IPC", "nearly twice"): significant digits
-            places = (significant_places(r.computed, 3), significant_places(r.difference, 2),
-                      significant_places(r.tolerance, 2))
+        if (
+            d is None
+        ):  # a fraction or words ("1/6 IPC", "nearly twice"): significant digits
+            places = (
+                significant_places(r.computed, 3),
+                significant_places(r.difference, 2),
+                significant_places(r.tolerance, 2),
+            )
         else:
             places = (d, d + 1, d + 1)
-        rows.append({"key": r.key, "status": r.status,
-                     "quantity (unit)": f"{r.quantity} ({r.unit})" if r.unit else r.quantity,
-                     "printed": r.printed_text, "computed": number(r.computed, places[0]),
-                     "difference": number(r.difference, places[1], signed=True),
-                     "tolerance": "±" + number(r.tolerance, places[2])})
+        rows.append(
+            {
+                "key": r.key,
+                "status": r.status,
+                "quantity (unit)": f"{r.quantity} ({r.unit})" if r.unit else r.quantity,
+                "printed": r.printed_text,
+                "computed": number(r.computed, places[0]),
+                "difference": number(r.difference, places[1], signed=True),
+                "tolerance": "±" + number(r.tolerance, places[2]),
+            }
+        )
     import pandas as pd
 
     out = pd.DataFrame(rows, columns=["key", *COMPACT_COLUMNS]).set_index("key")
-    if note:            # the reason takes the room of the difference and the tolerance
+    if note:  # the reason takes the room of the difference and the tolerance
         out = out.drop(columns=["difference", "tolerance"])
         out["note"] = list(board["note"])
     for name, values in (extra or {}).items():
         values = list(values)
         if len(values) != len(out):
-            raise ValueError(f"extra column {name!r} must have one value per row ({len(out)}), got {len(values)}")
+            raise ValueError(
+                f"extra column {name!r} must have one value per row ({len(out)}), got {len(values)}"
+            )
         out[name] = values
     return Table(out)

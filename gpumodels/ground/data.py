@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -41,7 +41,7 @@ def read_text(relpath: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _checked_text(relpath: str) -> str:
     """The text of ``data/<relpath>`` once it has passed its schema (checked once per table)."""
 
@@ -50,11 +50,14 @@ def _checked_text(relpath: str) -> str:
     return text
 
 
-@lru_cache(maxsize=None)
+@cache
 def read_rows(relpath: str) -> tuple[dict[str, str], ...]:
     """Rows of ``data/<relpath>`` as dictionaries of strings, after the table passed its schema
     (cached; treat as read-only)."""
-    return tuple(dict(row) for row in csv.DictReader(io.StringIO(_checked_text(relpath), newline="")))
+    return tuple(
+        dict(row)
+        for row in csv.DictReader(io.StringIO(_checked_text(relpath), newline=""))
+    )
 
 
 def read_frame(relpath: str):

@@ -27,21 +27,66 @@ import re
 
 import matplotlib as mpl
 
-from gpumodels.ground.validate import check_int, check_real
 from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import check_int, check_real
 
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+PALETTE = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#D55E00",
+    "#CC79A7",
+    "#56B4E9",
+    "#F0E442",
+    "#000000",
+)
 """Okabe-Ito colours (blue, orange, green, vermillion, purple, sky blue, yellow, black)."""
 
-LINESTYLES = ("-", "--", "-.", ":", (0, (6, 1.5)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 1)),
-              (0, (8, 2, 1, 2)))
+LINESTYLES = (
+    "-",
+    "--",
+    "-.",
+    ":",
+    (0, (6, 1.5)),
+    (0, (3, 1, 1, 1, 1, 1)),
+    (0, (1, 1)),
+    (0, (8, 2, 1, 2)),
+)
 """The line style paired with each colour of :data:`PALETTE` in the style cycle (solid, dashed,
 dash-dot, dotted, then four denser patterns), so that lines differ in greyscale too."""
 
-GENERATIONS = ("G80", "GT200", "Fermi", "Kepler", "Maxwell", "Pascal", "Volta", "Turing", "Ampere", "Ada", "Hopper")
+GENERATIONS = (
+    "G80",
+    "GT200",
+    "Fermi",
+    "Kepler",
+    "Maxwell",
+    "Pascal",
+    "Volta",
+    "Turing",
+    "Ampere",
+    "Ada",
+    "Hopper",
+)
 
-_GEN_COLORS = dict(zip(GENERATIONS, ("#000000", "#999999", "#E69F00", "#0072B2", "#009E73", "#56B4E9",
-                                     "#D55E00", "#F0E442", "#CC79A7", "#882255", "#332288")))
+_GEN_COLORS = dict(
+    zip(
+        GENERATIONS,
+        (
+            "#000000",
+            "#999999",
+            "#E69F00",
+            "#0072B2",
+            "#009E73",
+            "#56B4E9",
+            "#D55E00",
+            "#F0E442",
+            "#CC79A7",
+            "#882255",
+            "#332288",
+        ),
+    )
+)
 
 DPI = 150
 """Dots per inch of every figure, inline (``figure.dpi``) and saved (``savefig.dpi``)."""
@@ -88,7 +133,7 @@ RC = {
     "legend.fontsize": 8,
     "legend.title_fontsize": 8,
     "lines.linewidth": 1.8,
-    "svg.hashsalt": "gpumodels",   # deterministic SVG ids
+    "svg.hashsalt": "gpumodels",  # deterministic SVG ids
 }
 """The book's matplotlib settings (:func:`use_style`); no font in them is below :data:`MIN_FONT_PT`."""
 
@@ -98,8 +143,16 @@ def use_style() -> None:
     mpl.rcParams.update(RC)
 
 
-def figure(nrows: int = 1, ncols: int = 1, *, width: float | None = None, height: float | None = None,
-           sharex: bool = False, sharey: bool = False, squeeze: bool = True):
+def figure(
+    nrows: int = 1,
+    ncols: int = 1,
+    *,
+    width: float | None = None,
+    height: float | None = None,
+    sharex: bool = False,
+    sharey: bool = False,
+    squeeze: bool = True,
+):
     """A new figure in the book's style; returns ``(fig, axes)`` like ``plt.subplots``.
 
     ``ncols`` is at most :data:`MAX_COLS` (more raise ``ValueError``: use more rows, or several
@@ -113,14 +166,35 @@ def figure(nrows: int = 1, ncols: int = 1, *, width: float | None = None, height
     nrows = check_int("nrows", nrows, 1, 12)
     ncols = check_int("ncols", ncols, 1, 12)
     if ncols > MAX_COLS:
-        raise ValueError(f"ncols must be an integer in [1, {MAX_COLS}] (a row of more panels is "
-                         f"too small to read in the book's column: use more rows or several "
-                         f"figures), got {ncols}")
+        raise ValueError(
+            f"ncols must be an integer in [1, {MAX_COLS}] (a row of more panels is "
+            f"too small to read in the book's column: use more rows or several "
+            f"figures), got {ncols}"
+        )
     use_style()
-    w = check_real("width", width, 1.0, 30.0) if width is not None else MAX_WIDTH if ncols > 1 else 6.4
-    h = check_real("height", height, 1.0, 30.0) if height is not None else 2.6 * nrows if nrows > 1 else 4.0
-    return plt.subplots(nrows, ncols, figsize=(min(w, MAX_WIDTH), h), sharex=sharex, sharey=sharey,
-                        squeeze=squeeze, constrained_layout=True)
+    w = (
+        check_real("width", width, 1.0, 30.0)
+        if width is not None
+        else MAX_WIDTH
+        if ncols > 1
+        else 6.4
+    )
+    h = (
+        check_real("height", height, 1.0, 30.0)
+        if height is not None
+        else 2.6 * nrows
+        if nrows > 1
+        else 4.0
+    )
+    return plt.subplots(
+        nrows,
+        ncols,
+        figsize=(min(w, MAX_WIDTH), h),
+        sharex=sharex,
+        sharey=sharey,
+        squeeze=squeeze,
+        constrained_layout=True,
+    )
 
 
 def merge_row(axes, row: int):
@@ -131,7 +205,9 @@ def merge_row(axes, row: int):
 
     axes = np.asarray(axes)
     if axes.ndim != 2:
-        raise ValueError(f"axes must be a 2-D grid of panels, got {axes.ndim} dimension(s)")
+        raise ValueError(
+            f"axes must be a 2-D grid of panels, got {axes.ndim} dimension(s)"
+        )
     if not 0 <= row < axes.shape[0]:
         raise ValueError(f"row must be in [0, {axes.shape[0] - 1}], got {row}")
     grid = axes[row, 0].get_subplotspec().get_gridspec()
@@ -146,35 +222,52 @@ def smallest_font(fig) -> float:
     labels, tick labels, legends, annotations); ``inf`` for a figure without text."""
     from matplotlib.text import Text
 
-    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    sizes = [
+        t.get_fontsize()
+        for t in fig.findobj(Text)
+        if t.get_visible() and t.get_text().strip()
+    ]
     return min(sizes, default=float("inf"))
 
 
 def generation_color(generation: str) -> str:
     """The colour of a GPU generation (``"Kepler"`` -> blue); unknown names raise ``ValueError``."""
     if generation not in _GEN_COLORS:
-        raise UnknownNameError(f"generation must be one of {', '.join(GENERATIONS)}, got {generation!r}")
+        raise UnknownNameError(
+            f"generation must be one of {', '.join(GENERATIONS)}, got {generation!r}"
+        )
     return _GEN_COLORS[generation]
 
 
-FIGURE_NUMBER = re.compile(r"\b(fig(ure)?s?)\b\.?\s*\d", re.I)
+FIGURE_NUMBER = re.compile(r"\b(fig(ure)?s?)\b\.?\s*\d", re.IGNORECASE)
 """Matches a figure number in text, such as "Fig. 4.5", "Figs. 7-10" or "figure 3". Titles carry
 none, since the book numbers its figures in the captions and a paper's figure is named there."""
 
 
-def label(ax, xlabel: str, xunit: str, ylabel: str, yunit: str, title: str | None = None) -> None:
+def label(
+    ax, xlabel: str, xunit: str, ylabel: str, yunit: str, title: str | None = None
+) -> None:
     """Label both axes as "quantity (unit)".
 
     Units are required; use e.g. "fraction" or "ratio" for pure numbers, and
     :data:`CATEGORICAL` for an axis of named categories (then the label is the quantity alone).
     A ``title`` may not carry a figure number (:data:`FIGURE_NUMBER`): the caption does.
     """
-    for name, text in (("xlabel", xlabel), ("xunit", xunit), ("ylabel", ylabel), ("yunit", yunit)):
+    for name, text in (
+        ("xlabel", xlabel),
+        ("xunit", xunit),
+        ("ylabel", ylabel),
+        ("yunit", yunit),
+    ):
         if not isinstance(text, str) or not text.strip():
-            raise ValueError(f"{name} must be a non-empty string (every axis carries a unit), got {text!r}")
+            raise ValueError(
+                f"{name} must be a non-empty string (every axis carries a unit), got {text!r}"
+            )
     if title and FIGURE_NUMBER.search(title):
-        raise ValueError(f"title must not carry a figure number (the caption numbers the figure), "
-                         f"got {title!r}")
+        raise ValueError(
+            f"title must not carry a figure number (the caption numbers the figure), "
+            f"got {title!r}"
+        )
     ax.set_xlabel(xlabel if xunit == CATEGORICAL else f"{xlabel} ({xunit})")
     ax.set_ylabel(ylabel if yunit == CATEGORICAL else f"{ylabel} ({yunit})")
     if title:
@@ -184,8 +277,12 @@ def label(ax, xlabel: str, xunit: str, ylabel: str, yunit: str, title: str | Non
 ENCODINGS = {
     "model": dict(),
     "measured": dict(linestyle="none", marker="o", markersize=5),
-    "simulated": dict(linestyle="none", marker="o", markersize=6, markerfacecolor="none"),
-    "published": dict(linestyle="none", marker="D", markersize=6, markerfacecolor="none"),
+    "simulated": dict(
+        linestyle="none", marker="o", markersize=6, markerfacecolor="none"
+    ),
+    "published": dict(
+        linestyle="none", marker="D", markersize=6, markerfacecolor="none"
+    ),
 }
 """Line and marker settings of each kind of data; keyword arguments of the plot functions override them."""
 
@@ -214,8 +311,13 @@ def published(ax, x, y, label: str | None = None, **kw):
     return _plot("published", ax, x, y, label, kw)
 
 
-def timeline(ax, trace, units: dict[str, str] | None = None, height: float = 0.8,
-             legend: str | None = "best") -> None:
+def timeline(
+    ax,
+    trace,
+    units: dict[str, str] | None = None,
+    height: float = 0.8,
+    legend: str | None = "best",
+) -> None:
     """Draw a simulated :class:`gpumodels.engines.sim.Trace` as one row of bars per warp (open bars: simulated).
 
     Each issued op is a bar from its issue to its ready cycle, coloured by unit
@@ -230,15 +332,29 @@ def timeline(ax, trace, units: dict[str, str] | None = None, height: float = 0.8
     colors = units or {u: PALETTE[i % len(PALETTE)] for i, u in enumerate(names)}
     missing = set(names) - set(colors)
     if missing:
-        raise ValueError(f"units must give a colour for every unit in the trace, missing {sorted(missing)}")
+        raise ValueError(
+            f"units must give a colour for every unit in the trace, missing {sorted(missing)}"
+        )
     warps = np.unique(trace.warp)
     for u in names:
         sel = trace.unit == u
         for k, w in enumerate(warps):
-            bars = [(float(i), float(r - i)) for i, r in zip(trace.issue[sel & (trace.warp == w)],
-                                                            trace.ready[sel & (trace.warp == w)])]
-            ax.broken_barh(bars, (-w - height / 2, height), facecolors=colors[u], edgecolors="black",
-                           linewidth=0.5, alpha=0.85, label=u if k == 0 else None)
+            bars = [
+                (float(i), float(r - i))
+                for i, r in zip(
+                    trace.issue[sel & (trace.warp == w)],
+                    trace.ready[sel & (trace.warp == w)],
+                )
+            ]
+            ax.broken_barh(
+                bars,
+                (-w - height / 2, height),
+                facecolors=colors[u],
+                edgecolors="black",
+                linewidth=0.5,
+                alpha=0.85,
+                label=u if k == 0 else None,
+            )
     ax.set_yticks(-warps, [str(w + 1) for w in warps])
     ax.grid(False, axis="y")
     if legend is not None:

@@ -74,8 +74,15 @@ def text(*, optional: bool = False, isin=None, regex: str | None = None):
     return pa.Column(str, checks=checks, nullable=False)
 
 
-def number(lo: float | None = None, hi: float | None = None, *, integer: bool = False,
-           optional: bool = False, lo_open: bool = False, allow_inf: bool = False):
+def number(
+    lo: float | None = None,
+    hi: float | None = None,
+    *,
+    integer: bool = False,
+    optional: bool = False,
+    lo_open: bool = False,
+    allow_inf: bool = False,
+):
     """A numeric column in ``[lo, hi]`` (``(lo, hi]`` with ``lo_open``); empty cells only if ``optional``."""
     checks = []
     if lo is not None:
@@ -83,7 +90,9 @@ def number(lo: float | None = None, hi: float | None = None, *, integer: bool = 
     if hi is not None:
         checks.append(pa.Check.le(hi))
     if integer:
-        checks.append(pa.Check(lambda s: (s == s.round()) | ~s.abs().lt(math.inf), name="integer"))
+        checks.append(
+            pa.Check(lambda s: (s == s.round()) | ~s.abs().lt(math.inf), name="integer")
+        )
     if not allow_inf:
         checks.append(pa.Check(lambda s: s.abs().lt(math.inf), name="finite"))
     return pa.Column(float, checks=checks, nullable=optional, coerce=True)
@@ -98,27 +107,107 @@ YESNO = ("yes", "no")
 
 _COUNT = (0, 1e12)
 UNIT_RANGES: dict[str, tuple[float, float]] = {
-    "GHz": (0.05, 10.0), "MHz": (10.0, 10_000.0), "year": (1990, 2100),
-    "cycles": (0, 1e7), "issue cycles": (0, 1e7), "ns": (0, 1e7), "bits": (1, 1e5),
-    "bytes": (0, 1e13), "MiB": (0, 1e7), "GB/s": (0, 1e5), "GiB/s": (0, 1e5), "TB/s": (0, 100),
-    "GB/s per SM": (0, 1e4), "GB/s per warp/SM": (0, 1e4), "GFLOP/s": (0, 1e6),
-    "%": (0, 100), "% of peak": (0, 100), "fraction": (0, 1), "cosine": (-1, 1),
+    "GHz": (0.05, 10.0),
+    "MHz": (10.0, 10_000.0),
+    "year": (1990, 2100),
+    "cycles": (0, 1e7),
+    "issue cycles": (0, 1e7),
+    "ns": (0, 1e7),
+    "bits": (1, 1e5),
+    "bytes": (0, 1e13),
+    "MiB": (0, 1e7),
+    "GB/s": (0, 1e5),
+    "GiB/s": (0, 1e5),
+    "TB/s": (0, 100),
+    "GB/s per SM": (0, 1e4),
+    "GB/s per warp/SM": (0, 1e4),
+    "GFLOP/s": (0, 1e6),
+    "%": (0, 100),
+    "% of peak": (0, 100),
+    "fraction": (0, 1),
+    "cosine": (-1, 1),
     # counts
-    **{u: _COUNT for u in (
-        "CUs", "GPUs", "SIMDs", "SMs", "banks", "banks/SM", "blocks", "blocks/SM", "controllers",
-        "cores", "cores/SM", "schedulers", "schedulers/SM", "sets", "threads", "threads/SM",
-        "units/SM", "warps", "warps/SM", "warps/scheduler", "waves", "ways", "rows", "items",
-        "placements", "rounds", "transactions", "requests", "events", "registers", "registers/SM",
-        "instructions", "instructions/SM", "instructions/scheduler", "instructions/warp",
-        "events/warp", "issues/warp", "loads in flight per warp", "transactions per access",
-        "cycles per access", "B/warp", "load", "alu", "sfu", "smem", "store")},
+    **{
+        u: _COUNT
+        for u in (
+            "CUs",
+            "GPUs",
+            "SIMDs",
+            "SMs",
+            "banks",
+            "banks/SM",
+            "blocks",
+            "blocks/SM",
+            "controllers",
+            "cores",
+            "cores/SM",
+            "schedulers",
+            "schedulers/SM",
+            "sets",
+            "threads",
+            "threads/SM",
+            "units/SM",
+            "warps",
+            "warps/SM",
+            "warps/scheduler",
+            "waves",
+            "ways",
+            "rows",
+            "items",
+            "placements",
+            "rounds",
+            "transactions",
+            "requests",
+            "events",
+            "registers",
+            "registers/SM",
+            "instructions",
+            "instructions/SM",
+            "instructions/scheduler",
+            "instructions/warp",
+            "events/warp",
+            "issues/warp",
+            "loads in flight per warp",
+            "transactions per access",
+            "cycles per access",
+            "B/warp",
+            "load",
+            "alu",
+            "sfu",
+            "smem",
+            "store",
+        )
+    },
     # rates and ratios
-    **{u: (0, 1e6) for u in (
-        "IPC", "IPC/SM", "IPC per device", "CPI", "CPI/SM", "B/cycle/SM", "adds/cycle/SM", "adds/load",
-        "cycles/instruction", "cycles/warp/SM", "cycles/warp/scheduler", "flop/cycle/SP",
-        "instructions/cycle", "issues/cycle/SM", "items/cycle", "ops/cycle/SM", "ops/cycle/scheduler",
-        "results/clock/SM", "transactions/cycle", "warp instructions/cycle", "warps/cycle/SM",
-        "ratio", "x", "x/year")},
+    **{
+        u: (0, 1e6)
+        for u in (
+            "IPC",
+            "IPC/SM",
+            "IPC per device",
+            "CPI",
+            "CPI/SM",
+            "B/cycle/SM",
+            "adds/cycle/SM",
+            "adds/load",
+            "cycles/instruction",
+            "cycles/warp/SM",
+            "cycles/warp/scheduler",
+            "flop/cycle/SP",
+            "instructions/cycle",
+            "issues/cycle/SM",
+            "items/cycle",
+            "ops/cycle/SM",
+            "ops/cycle/scheduler",
+            "results/clock/SM",
+            "transactions/cycle",
+            "warp instructions/cycle",
+            "warps/cycle/SM",
+            "ratio",
+            "x",
+            "x/year",
+        )
+    },
 }
 """Allowed range of a value by its unit in the long tables (``value``, ``unit`` columns)."""
 
@@ -126,6 +215,7 @@ UNIT_RANGES: dict[str, tuple[float, float]] = {
 def _unit_check(*, text_ok: bool = True) -> pa.Check:
     """Every ``value`` parses as a number in its unit's range; with ``text_ok`` a row with an empty
     unit may hold text (a generation name, a memory type)."""
+
     def ok(df: pd.DataFrame) -> pd.Series:
         num = pd.to_numeric(df["value"], errors="coerce")
         rng = df["unit"].map(UNIT_RANGES)
@@ -135,21 +225,28 @@ def _unit_check(*, text_ok: bool = True) -> pa.Check:
         in_range = known & num.notna() & (num >= lo) & (num <= hi)
         textual = (df["unit"] == "") & (df["value"].str.len() > 0) if text_ok else False
         return in_range | textual
+
     return pa.Check(ok, name="value in its unit's range (UNIT_RANGES)")
 
 
 def _one_unit_per(key: str) -> pa.Check:
     """All rows of one ``key`` (a parameter or quantity) share one unit."""
-    return pa.Check(lambda df: df.groupby(key)["unit"].transform("nunique") == 1,
-                    name=f"one unit per {key}")
+    return pa.Check(
+        lambda df: df.groupby(key)["unit"].transform("nunique") == 1,
+        name=f"one unit per {key}",
+    )
 
 
 def _positive_except(*params: str, key: str = "parameter") -> pa.Check:
     """Numeric values are > 0, except for the named parameters (which may be 0)."""
+
     def ok(df):
         num = pd.to_numeric(df["value"], errors="coerce")
         return num.isna() | (num > 0) | df[key].isin(params)
-    return pa.Check(ok, name=f"positive (0 allowed only for {', '.join(params) or 'none'})")
+
+    return pa.Check(
+        ok, name=f"positive (0 allowed only for {', '.join(params) or 'none'})"
+    )
 
 
 def _hardware_parameters(df: pd.DataFrame) -> pd.Series:
@@ -164,8 +261,15 @@ def _hardware_parameters(df: pd.DataFrame) -> pd.Series:
     return pd.Series(unit_ok, index=df.index) & pd.Series(typ_ok, index=df.index)
 
 
-def long_table(key: list[str], *, quantity: str = "parameter", after_unit: dict | None = None,
-               checks: list | None = None, text_values: bool = False, note: bool = True) -> "Table":
+def long_table(
+    key: list[str],
+    *,
+    quantity: str = "parameter",
+    after_unit: dict | None = None,
+    checks: list | None = None,
+    text_values: bool = False,
+    note: bool = True,
+) -> Table:
     """A long table: ``key`` columns, ``value``, ``unit``, any ``after_unit`` columns, ``source``
     (and ``note``)."""
     cols = {k: text() for k in key}
@@ -175,8 +279,12 @@ def long_table(key: list[str], *, quantity: str = "parameter", after_unit: dict 
     cols["source"] = SOURCE
     if note:
         cols["note"] = NOTE
-    return Table(cols, unique=key, checks=[_unit_check(text_ok=text_values), _one_unit_per(quantity)]
-                 + list(checks or []))
+    return Table(
+        cols,
+        unique=key,
+        checks=[_unit_check(text_ok=text_values), _one_unit_per(quantity)]
+        + list(checks or []),
+    )
 
 
 @dataclass(frozen=True)
@@ -189,11 +297,19 @@ class Table:
     why_no_key: str = ""
 
     def schema(self, name: str):
-        return pa.DataFrameSchema(self.columns, checks=self.checks, unique=self.unique, strict=True,
-                                  ordered=True, name=name)
+        return pa.DataFrameSchema(
+            self.columns,
+            checks=self.checks,
+            unique=self.unique,
+            strict=True,
+            ordered=True,
+            name=name,
+        )
 
 
-def _wide(text_cols: dict, numeric: dict, *, tail=("source",), unique=None, **kw) -> Table:
+def _wide(
+    text_cols: dict, numeric: dict, *, tail=("source",), unique=None, **kw
+) -> Table:
     cols = dict(text_cols)
     cols.update(numeric)
     for t in tail:
@@ -201,205 +317,580 @@ def _wide(text_cols: dict, numeric: dict, *, tail=("source",), unique=None, **kw
     return Table(cols, unique=unique, **kw)
 
 
-STATUS = {"status": text(isin=("printed", "sourced", "assumption"))}    # Huang & Li parameter provenance
+STATUS = {
+    "status": text(isin=("printed", "sourced", "assumption"))
+}  # Huang & Li parameter provenance
 VOLKOV_GPUS = ("G80", "GT200", "Fermi", "Kepler", "Maxwell")
-LAT = number(0, 1e7)                 # a latency in cycles or ns
-POS = number(0, lo_open=True)        # a positive quantity
+LAT = number(0, 1e7)  # a latency in cycles or ns
+POS = number(0, lo_open=True)  # a positive quantity
 NONNEG = number(0)
 COUNT = number(0, integer=True)
 OPT_COUNT = number(0, integer=True, optional=True)
 
 # the counters of data/simulated/huang_li_reference.csv, in file order
-_HL_COUNTERS = ('seed', 'n_warps', 'time_ns', 'inst_executed', 'inst_issued', 'global_replays',
-                'shared_replays', 'constant_replays', 'global_load_requests', 'global_store_requests',
-                'tex_requests', 'tex_hits', 'const_requests', 'const_hits', 'l2_read_requests',
-                'l2_read_hits', 'l2_write_requests', 'dram_reads', 'dram_writes', 'row_hits', 'row_misses',
-                'row_conflicts', 'ldst_global', 'ldst_texture', 'ldst_constant', 'ldst_shared',
-                'elapsed_cycles', 'bank_busy_max', 'dram_wait_mean_ns')
+_HL_COUNTERS = (
+    "seed",
+    "n_warps",
+    "time_ns",
+    "inst_executed",
+    "inst_issued",
+    "global_replays",
+    "shared_replays",
+    "constant_replays",
+    "global_load_requests",
+    "global_store_requests",
+    "tex_requests",
+    "tex_hits",
+    "const_requests",
+    "const_hits",
+    "l2_read_requests",
+    "l2_read_hits",
+    "l2_write_requests",
+    "dram_reads",
+    "dram_writes",
+    "row_hits",
+    "row_misses",
+    "row_conflicts",
+    "ldst_global",
+    "ldst_texture",
+    "ldst_constant",
+    "ldst_shared",
+    "elapsed_cycles",
+    "bank_busy_max",
+    "dram_wait_mean_ns",
+)
 
 TABLES: dict[str, Table] = {
     # ---- hardware
-    "gpus.csv": Table({"gpu": text(), "full_name": text(), "aliases": NOTE, "source": SOURCE, "note": NOTE},
-                      unique=["gpu"]),
-    "hardware.csv": long_table(["gpu", "parameter"], text_values=True, checks=[
-        pa.Check(_hardware_parameters, name="parameter, unit and type as PARAMETERS declares"),
-        _positive_except()]),
-    "compute_capability.csv": long_table(["cc", "parameter"], text_values=True, checks=[
-        _positive_except("reserved_shared_mem_per_block", "system_shared_mem_per_block")]),
+    "gpus.csv": Table(
+        {
+            "gpu": text(),
+            "full_name": text(),
+            "aliases": NOTE,
+            "source": SOURCE,
+            "note": NOTE,
+        },
+        unique=["gpu"],
+    ),
+    "hardware.csv": long_table(
+        ["gpu", "parameter"],
+        text_values=True,
+        checks=[
+            pa.Check(
+                _hardware_parameters,
+                name="parameter, unit and type as PARAMETERS declares",
+            ),
+            _positive_except(),
+        ],
+    ),
+    "compute_capability.csv": long_table(
+        ["cc", "parameter"],
+        text_values=True,
+        checks=[
+            _positive_except(
+                "reserved_shared_mem_per_block", "system_shared_mem_per_block"
+            )
+        ],
+    ),
     "geforce_memory_wall.csv": _wide(
-        {"product": text(), "release_date": text(regex=r"\d{4}-\d{2}(-\d{2})?"),
-         "line": text(isin=("GeForce", "TITAN", "data centre")), "architecture": text(), "memory_type": text()},
-        {"pin_bandwidth_gbs": number(1, 1e5), "cuda_cores": number(1, 1e6, integer=True),
-         "clock_mhz": number(100, 10_000), "clock_kind": text(isin=("boost", "shader")),
-         "in_volkov": text(isin=YESNO)}, tail=("source", "note"), unique=["product"]),
+        {
+            "product": text(),
+            "release_date": text(regex=r"\d{4}-\d{2}(-\d{2})?"),
+            "line": text(isin=("GeForce", "TITAN", "data centre")),
+            "architecture": text(),
+            "memory_type": text(),
+        },
+        {
+            "pin_bandwidth_gbs": number(1, 1e5),
+            "cuda_cores": number(1, 1e6, integer=True),
+            "clock_mhz": number(100, 10_000),
+            "clock_kind": text(isin=("boost", "shader")),
+            "in_volkov": text(isin=YESNO),
+        },
+        tail=("source", "note"),
+        unique=["product"],
+    ),
     # ---- Hong & Kim
-    "hong_kim/machine.csv": long_table(["gpu", "parameter"], checks=[_positive_except()]),
+    "hong_kim/machine.csv": long_table(
+        ["gpu", "parameter"], checks=[_positive_except()]
+    ),
     "hong_kim/table_2_inputs.csv": long_table(["parameter"]),
-    "hong_kim/table_4.csv": _wide({"benchmark": text()}, {
-        "mem_insts": COUNT, "comp_insts": COUNT, "fp_insts": COUNT, "loop_iterations": number(1, integer=True)},
-        tail=("source", "note"), unique=["benchmark"]),
-    "hong_kim/table_5.csv": _wide({"benchmark": text(), "description": text(), "input_size": text()}, {
-        "elements": number(1, integer=True), "comp_insts": COUNT, "comp_insts_max": OPT_COUNT,
-        "mem_insts": COUNT, "mem_insts_max": OPT_COUNT, "access": text(isin=("coal", "uncoal")),
-        "arith_intensity": POS, "registers": number(1, 255, integer=True),
-        "shared_mem_bytes": number(0, 1e6, integer=True)}, tail=("source", "note"), unique=["benchmark"]),
-    "hong_kim/table_7.csv": _wide({"instruction": text()}, {
-        "ops_per_cycle_manual": number(0, integer=True, optional=True, lo_open=True),
-        "m_factor_manual": number(0, integer=True, optional=True, lo_open=True),
-        "m_factor_experiment": POS}, tail=("source", "note"), unique=["instruction"]),
+    "hong_kim/table_4.csv": _wide(
+        {"benchmark": text()},
+        {
+            "mem_insts": COUNT,
+            "comp_insts": COUNT,
+            "fp_insts": COUNT,
+            "loop_iterations": number(1, integer=True),
+        },
+        tail=("source", "note"),
+        unique=["benchmark"],
+    ),
+    "hong_kim/table_5.csv": _wide(
+        {"benchmark": text(), "description": text(), "input_size": text()},
+        {
+            "elements": number(1, integer=True),
+            "comp_insts": COUNT,
+            "comp_insts_max": OPT_COUNT,
+            "mem_insts": COUNT,
+            "mem_insts_max": OPT_COUNT,
+            "access": text(isin=("coal", "uncoal")),
+            "arith_intensity": POS,
+            "registers": number(1, 255, integer=True),
+            "shared_mem_bytes": number(0, 1e6, integer=True),
+        },
+        tail=("source", "note"),
+        unique=["benchmark"],
+    ),
+    "hong_kim/table_7.csv": _wide(
+        {"instruction": text()},
+        {
+            "ops_per_cycle_manual": number(
+                0, integer=True, optional=True, lo_open=True
+            ),
+            "m_factor_manual": number(0, integer=True, optional=True, lo_open=True),
+            "m_factor_experiment": POS,
+        },
+        tail=("source", "note"),
+        unique=["instruction"],
+    ),
     "hong_kim/worked_examples.csv": long_table(["quantity"], quantity="quantity"),
     # ---- Huang & Li
-    "huang_li/address_maps.csv": _wide({"preset": text(), "field": text(
-        isin=("bank", "byte", "channel", "column", "row")), "bits": text(regex=r"[0-9;\- ]+")},
-        {"modulo": number(2, integer=True, optional=True)}, tail=("source", "note"), unique=["preset", "field"]),
-    "huang_li/addressing.csv": Table({
-        "space": text(), "dtype": text(isin=("double", "float", "int")), "instructions": COUNT,
-        "status": text(isin=("printed", "book reading")), "source": SOURCE, "reasoning": text()},
-        unique=["space", "dtype"]),
-    "huang_li/k80_parameters.csv": long_table(["parameter"], after_unit=STATUS, checks=[_positive_except()]),
-    "huang_li/placements.csv": Table({
-        "set": text(isin=("train", "eval", "illustration")), "benchmark": text(), "suite": text(),
-        "count_printed": OPT_COUNT, "kernel": text(), "test": text(), "moves": NOTE,
-        "sample": text(isin=YESNO), "counted": text(isin=YESNO), "reading": NOTE, "source": SOURCE},
-        unique=["test"]),
-    "huang_li/refsim_parameters.csv": long_table(["parameter"], after_unit=STATUS, checks=[_positive_except()]),
-    "huang_li/table_1.csv": _wide({"kernel": text()}, {
-        c: number(-1, 1, optional=True) for c in ("issue_slots", "inst_issued", "inst_integer",
-                                                   "ldst_issue", "L2_trans")}, unique=["kernel"]),
+    "huang_li/address_maps.csv": _wide(
+        {
+            "preset": text(),
+            "field": text(isin=("bank", "byte", "channel", "column", "row")),
+            "bits": text(regex=r"[0-9;\- ]+"),
+        },
+        {"modulo": number(2, integer=True, optional=True)},
+        tail=("source", "note"),
+        unique=["preset", "field"],
+    ),
+    "huang_li/addressing.csv": Table(
+        {
+            "space": text(),
+            "dtype": text(isin=("double", "float", "int")),
+            "instructions": COUNT,
+            "status": text(isin=("printed", "book reading")),
+            "source": SOURCE,
+            "reasoning": text(),
+        },
+        unique=["space", "dtype"],
+    ),
+    "huang_li/k80_parameters.csv": long_table(
+        ["parameter"], after_unit=STATUS, checks=[_positive_except()]
+    ),
+    "huang_li/placements.csv": Table(
+        {
+            "set": text(isin=("train", "eval", "illustration")),
+            "benchmark": text(),
+            "suite": text(),
+            "count_printed": OPT_COUNT,
+            "kernel": text(),
+            "test": text(),
+            "moves": NOTE,
+            "sample": text(isin=YESNO),
+            "counted": text(isin=YESNO),
+            "reading": NOTE,
+            "source": SOURCE,
+        },
+        unique=["test"],
+    ),
+    "huang_li/refsim_parameters.csv": long_table(
+        ["parameter"], after_unit=STATUS, checks=[_positive_except()]
+    ),
+    "huang_li/table_1.csv": _wide(
+        {"kernel": text()},
+        {
+            c: number(-1, 1, optional=True)
+            for c in (
+                "issue_slots",
+                "inst_issued",
+                "inst_integer",
+                "ldst_issue",
+                "L2_trans",
+            )
+        },
+        unique=["kernel"],
+    ),
     # ---- modern GPUs
-    "modern/alu.csv": _wide({"gpu": text()}, {
-        "alu_lat": LAT, "alu_lat_method": text(regex=r"(measured|assumed): .+"),
-        "fp32_lanes_per_sm": number(1, 1024, integer=True), "issue_thru": POS},
-        tail=("source", "note"), unique=["gpu"]),
-    "modern/amd.csv": long_table(["gpu", "quantity"], quantity="quantity", checks=[
-        _positive_except(key="quantity")]),
-    "modern/gpu_benches_latency.csv": _wide({"gpu": text()}, {
-        "clock_mhz": number(10, 10_000), "footprint_kb": POS, "cycles": number(0, 1e7, lo_open=True)},
-        unique=["gpu", "clock_mhz", "footprint_kb", "source"]),
-    "modern/gpu_benches_stream.csv": _wide({"gpu": text()}, {
-        "block_size": number(1, 4096, integer=True), "threads": number(1, integer=True),
-        "occupancy_pct": number(0, 100, lo_open=True),
-        **{k: number(0, 1e5, optional=k in ("1pt", "5pt")) for k in (
-            "init", "read", "scale", "triad", "1pt", "3pt", "5pt")}},
-        unique=["gpu", "block_size", "threads", "source"]),
-    "modern/measurements.csv": Table({
-        "gpu": text(), "quantity": text(), "value": POS,
-        "unit": text(isin=("cycles", "GiB/s", "GB/s", "TB/s")), "method": text(), "footprint": text(),
-        "clock_mhz": number(10, 10_000, optional=True), "source": SOURCE, "note": NOTE},
-        unique=["gpu", "quantity", "method", "footprint"], checks=[_unit_check(text_ok=False)]),
-    "modern/simulator_configs.csv": long_table(["architecture", "tool", "quantity"], quantity="quantity",
-                                               after_unit={"semantics": text()}),
+    "modern/alu.csv": _wide(
+        {"gpu": text()},
+        {
+            "alu_lat": LAT,
+            "alu_lat_method": text(regex=r"(measured|assumed): .+"),
+            "fp32_lanes_per_sm": number(1, 1024, integer=True),
+            "issue_thru": POS,
+        },
+        tail=("source", "note"),
+        unique=["gpu"],
+    ),
+    "modern/amd.csv": long_table(
+        ["gpu", "quantity"],
+        quantity="quantity",
+        checks=[_positive_except(key="quantity")],
+    ),
+    "modern/gpu_benches_latency.csv": _wide(
+        {"gpu": text()},
+        {
+            "clock_mhz": number(10, 10_000),
+            "footprint_kb": POS,
+            "cycles": number(0, 1e7, lo_open=True),
+        },
+        unique=["gpu", "clock_mhz", "footprint_kb", "source"],
+    ),
+    "modern/gpu_benches_stream.csv": _wide(
+        {"gpu": text()},
+        {
+            "block_size": number(1, 4096, integer=True),
+            "threads": number(1, integer=True),
+            "occupancy_pct": number(0, 100, lo_open=True),
+            **{
+                k: number(0, 1e5, optional=k in ("1pt", "5pt"))
+                for k in ("init", "read", "scale", "triad", "1pt", "3pt", "5pt")
+            },
+        },
+        unique=["gpu", "block_size", "threads", "source"],
+    ),
+    "modern/measurements.csv": Table(
+        {
+            "gpu": text(),
+            "quantity": text(),
+            "value": POS,
+            "unit": text(isin=("cycles", "GiB/s", "GB/s", "TB/s")),
+            "method": text(),
+            "footprint": text(),
+            "clock_mhz": number(10, 10_000, optional=True),
+            "source": SOURCE,
+            "note": NOTE,
+        },
+        unique=["gpu", "quantity", "method", "footprint"],
+        checks=[_unit_check(text_ok=False)],
+    ),
+    "modern/simulator_configs.csv": long_table(
+        ["architecture", "tool", "quantity"],
+        quantity="quantity",
+        after_unit={"semantics": text()},
+    ),
     # ---- Perez & Piccoli
-    "perez/parameters.csv": long_table(["gpu", "parameter"], checks=[_positive_except()]),
+    "perez/parameters.csv": long_table(
+        ["gpu", "parameter"], checks=[_positive_except()]
+    ),
     "perez/theory.csv": long_table(["gpu", "parameter"], checks=[_positive_except()]),
     # ---- published values
-    "published/printed_inputs.csv": Table({
-        "key": text(), "paper": text(), "source": SOURCE, "quantity": text(), "context": text(),
-        "value": number(), "unit": text(), "note": NOTE}, unique=["key"]),
-    "published/published_values.csv": Table({
-        "key": text(), "paper": text(), "source": SOURCE, "quantity": text(), "context": text(),
-        "printed": NOTE, "value": number(), "unit": text(),
-        "status": text(isin=("reproduced", "outside", "not derivable")),
-        "tolerance": number(0, lo_open=True, optional=True), "note": NOTE}, unique=["key"]),
+    "published/printed_inputs.csv": Table(
+        {
+            "key": text(),
+            "paper": text(),
+            "source": SOURCE,
+            "quantity": text(),
+            "context": text(),
+            "value": number(),
+            "unit": text(),
+            "note": NOTE,
+        },
+        unique=["key"],
+    ),
+    "published/published_values.csv": Table(
+        {
+            "key": text(),
+            "paper": text(),
+            "source": SOURCE,
+            "quantity": text(),
+            "context": text(),
+            "printed": NOTE,
+            "value": number(),
+            "unit": text(),
+            "status": text(isin=("reproduced", "outside", "not derivable")),
+            "tolerance": number(0, lo_open=True, optional=True),
+            "note": NOTE,
+        },
+        unique=["key"],
+    ),
     # ---- simulated (regenerated by tools/; see data/simulated/README.md)
-    "simulated/huang_li_algorithm1.csv": _wide({}, {
-        "bit": number(0, 63, integer=True), "base": COUNT, "addr0": COUNT, "addr1": COUNT,
-        "latency_ns": number(0, 1e7, lo_open=True)}, unique=["bit"]),
-    "simulated/huang_li_reference.csv": Table({
-        **{c: text(isin=("train", "eval", "illustration")) if c == "set" else text(optional=c == "moves")
-           for c in ("set", "benchmark", "kernel", "test", "moves")},
-        **{c: number(0, integer=c not in ("time_ns", "bank_busy_max", "dram_wait_mean_ns"))
-           for c in _HL_COUNTERS},
-        "source": SOURCE}, unique=["test"]),
-    "simulated/huang_li_volkov_check.csv": _wide({"gpu": text(isin=VOLKOV_GPUS)}, {
-        "n": number(0, lo_open=True), "alpha": NONNEG, "ipc_refsim": NONNEG, "ipc_sim": NONNEG,
-        "sim_cycles": number(1, integer=True)}, unique=["gpu", "n", "alpha"]),
-    "simulated/prior_reference.csv": _wide({"gpu": text(isin=VOLKOV_GPUS)}, {
-        "n": number(0, lo_open=True), "alpha": number(0, allow_inf=True), "ipc": NONNEG,
-        "start": COUNT, "stop": COUNT}, unique=["gpu", "n", "alpha"],
-        checks=[pa.Check(lambda df: df["stop"] > df["start"], name="stop > start")]),
+    "simulated/huang_li_algorithm1.csv": _wide(
+        {},
+        {
+            "bit": number(0, 63, integer=True),
+            "base": COUNT,
+            "addr0": COUNT,
+            "addr1": COUNT,
+            "latency_ns": number(0, 1e7, lo_open=True),
+        },
+        unique=["bit"],
+    ),
+    "simulated/huang_li_reference.csv": Table(
+        {
+            **{
+                c: text(isin=("train", "eval", "illustration"))
+                if c == "set"
+                else text(optional=c == "moves")
+                for c in ("set", "benchmark", "kernel", "test", "moves")
+            },
+            **{
+                c: number(
+                    0,
+                    integer=c not in ("time_ns", "bank_busy_max", "dram_wait_mean_ns"),
+                )
+                for c in _HL_COUNTERS
+            },
+            "source": SOURCE,
+        },
+        unique=["test"],
+    ),
+    "simulated/huang_li_volkov_check.csv": _wide(
+        {"gpu": text(isin=VOLKOV_GPUS)},
+        {
+            "n": number(0, lo_open=True),
+            "alpha": NONNEG,
+            "ipc_refsim": NONNEG,
+            "ipc_sim": NONNEG,
+            "sim_cycles": number(1, integer=True),
+        },
+        unique=["gpu", "n", "alpha"],
+    ),
+    "simulated/prior_reference.csv": _wide(
+        {"gpu": text(isin=VOLKOV_GPUS)},
+        {
+            "n": number(0, lo_open=True),
+            "alpha": number(0, allow_inf=True),
+            "ipc": NONNEG,
+            "start": COUNT,
+            "stop": COUNT,
+        },
+        unique=["gpu", "n", "alpha"],
+        checks=[pa.Check(lambda df: df["stop"] > df["start"], name="stop > start")],
+    ),
     # ---- Transit
-    "transit/machines.csv": long_table(["gpu", "precision", "parameter"], checks=[_positive_except()]),
-    "transit/principles.csv": Table({
-        "bound": text(isin=("thread", "memory", "computation", "capacity")),
-        "direction": text(isin=("n", "Z", "R", "M")), "raises_cs_throughput": text(isin=YESNO),
-        "paper_states": text(isin=("stated", "silent")), "source": SOURCE, "note": NOTE},
-        unique=["bound", "direction"]),
+    "transit/machines.csv": long_table(
+        ["gpu", "precision", "parameter"], checks=[_positive_except()]
+    ),
+    "transit/principles.csv": Table(
+        {
+            "bound": text(isin=("thread", "memory", "computation", "capacity")),
+            "direction": text(isin=("n", "Z", "R", "M")),
+            "raises_cs_throughput": text(isin=YESNO),
+            "paper_states": text(isin=("stated", "silent")),
+            "source": SOURCE,
+            "note": NOTE,
+        },
+        unique=["bound", "direction"],
+    ),
     "transit/profiled_gpus.csv": long_table(["gpu", "parameter"], text_values=True),
-    "transit/reported_accuracy.csv": long_table(["gpu", "quantity"], quantity="quantity"),
+    "transit/reported_accuracy.csv": long_table(
+        ["gpu", "quantity"], quantity="quantity"
+    ),
     "transit/rodinia_kepler_nvprof.csv": Table(
-        {**{c: text() for c in ("app", "kernel", "gpu")},
-         **{c: number(0, integer=c not in ("duration", "achieved_occupancy", "dram_read_throughput",
-                                             "dram_write_throughput"))
-            for c in ("input_size", "duration", "grid_x", "grid_y", "block_x", "block_y",
-                      "registers_per_thread", "static_smem", "inst_executed", "inst_issued1",
-                      "achieved_occupancy", "dram_read_throughput", "dram_write_throughput",
-                      "dram_read_transactions", "flop_count_sp")},
-         "source": SOURCE},
-        why_no_key="one row per kernel launch in profiler order: repeated launches are real rows"),
-    "transit/rodinia_launch.csv": _wide({"app": text(), "kernel": text()}, {
-        "threads_per_block": number(1, 1024, integer=True), "static_smem": number(0, 1e6, integer=True)},
-        tail=("source", "note"), unique=["app", "kernel"]),
-    "transit/workloads.csv": Table({
-        "app": text(), "kernel": text(), "gpu": text(), "named_in_paper": text(isin=YESNO),
-        "launches": OPT_COUNT, "n": number(0, lo_open=True, optional=True), "n_provenance": text(),
-        "Z": number(0, lo_open=True, optional=True), "Z_provenance": text(),
-        "ms_measured": number(0, optional=True), "cs_measured": number(0, optional=True),
-        "measured_provenance": text(), "Z_issued1": number(0, lo_open=True, optional=True),
-        "cs_measured_issued1": number(0, optional=True), "source": SOURCE},
-        unique=["app", "kernel", "gpu"]),
+        {
+            **{c: text() for c in ("app", "kernel", "gpu")},
+            **{
+                c: number(
+                    0,
+                    integer=c
+                    not in (
+                        "duration",
+                        "achieved_occupancy",
+                        "dram_read_throughput",
+                        "dram_write_throughput",
+                    ),
+                )
+                for c in (
+                    "input_size",
+                    "duration",
+                    "grid_x",
+                    "grid_y",
+                    "block_x",
+                    "block_y",
+                    "registers_per_thread",
+                    "static_smem",
+                    "inst_executed",
+                    "inst_issued1",
+                    "achieved_occupancy",
+                    "dram_read_throughput",
+                    "dram_write_throughput",
+                    "dram_read_transactions",
+                    "flop_count_sp",
+                )
+            },
+            "source": SOURCE,
+        },
+        why_no_key="one row per kernel launch in profiler order: repeated launches are real rows",
+    ),
+    "transit/rodinia_launch.csv": _wide(
+        {"app": text(), "kernel": text()},
+        {
+            "threads_per_block": number(1, 1024, integer=True),
+            "static_smem": number(0, 1e6, integer=True),
+        },
+        tail=("source", "note"),
+        unique=["app", "kernel"],
+    ),
+    "transit/workloads.csv": Table(
+        {
+            "app": text(),
+            "kernel": text(),
+            "gpu": text(),
+            "named_in_paper": text(isin=YESNO),
+            "launches": OPT_COUNT,
+            "n": number(0, lo_open=True, optional=True),
+            "n_provenance": text(),
+            "Z": number(0, lo_open=True, optional=True),
+            "Z_provenance": text(),
+            "ms_measured": number(0, optional=True),
+            "cs_measured": number(0, optional=True),
+            "measured_provenance": text(),
+            "Z_issued1": number(0, lo_open=True, optional=True),
+            "cs_measured_issued1": number(0, optional=True),
+            "source": SOURCE,
+        },
+        unique=["app", "kernel", "gpu"],
+    ),
     # ---- Volkov
-    "volkov/chapter6_metrics.csv": Table({
-        "gpu": text(isin=VOLKOV_GPUS), "table": text(regex=r"6\.[1-6]"), "column": text(), "value": NONNEG,
-        "unit": text(), "source": SOURCE, "note": NOTE}, unique=["gpu", "table", "column"],
-        checks=[_unit_check(text_ok=False)]),
-    "volkov/chapter7_parameters.csv": long_table(["context", "parameter"], checks=[_positive_except()]),
+    "volkov/chapter6_metrics.csv": Table(
+        {
+            "gpu": text(isin=VOLKOV_GPUS),
+            "table": text(regex=r"6\.[1-6]"),
+            "column": text(),
+            "value": NONNEG,
+            "unit": text(),
+            "source": SOURCE,
+            "note": NOTE,
+        },
+        unique=["gpu", "table", "column"],
+        checks=[_unit_check(text_ok=False)],
+    ),
+    "volkov/chapter7_parameters.csv": long_table(
+        ["context", "parameter"], checks=[_positive_except()]
+    ),
     "volkov/fig_4_7.csv": long_table(["quantity"], quantity="quantity"),
-    "volkov/listing_3_1.csv": _wide({"index": COUNT, "opcode": text(), "unit": text(
-        isin=("alu", "load", "sfu", "smem", "store"))}, {"latency": number(0, 1e7, integer=True, optional=True)},
-        tail=("source", "note"), unique=["index"]),
-    "volkov/listing_3_2.csv": _wide({"sequence": text(), "position": number(1, integer=True),
-                                     "opcode": text()}, {"issue_cycle": COUNT}, tail=("source", "note"),
-                                    unique=["sequence", "position"]),
-    "volkov/listing_3_3.csv": _wide({"warp": number(1, integer=True), "index": COUNT, "opcode": text()},
-                                    {"latency_to_next": number(0, integer=True, optional=True)},
-                                    tail=("source", "note"), unique=["warp", "index"]),
-    "volkov/listing_3_5.csv": _wide({"index": COUNT, "opcode": text(), "operands": NOTE,
-                                     "dst": text(optional=True, regex=r"R\d+"),
-                                     "srcs": text(optional=True, regex=r"R\d+(;R\d+)*"),
-                                     "unit": text(isin=("alu", "load", "store", "sfu", "smem"))}, {},
-                                    unique=["index"]),
+    "volkov/listing_3_1.csv": _wide(
+        {
+            "index": COUNT,
+            "opcode": text(),
+            "unit": text(isin=("alu", "load", "sfu", "smem", "store")),
+        },
+        {"latency": number(0, 1e7, integer=True, optional=True)},
+        tail=("source", "note"),
+        unique=["index"],
+    ),
+    "volkov/listing_3_2.csv": _wide(
+        {"sequence": text(), "position": number(1, integer=True), "opcode": text()},
+        {"issue_cycle": COUNT},
+        tail=("source", "note"),
+        unique=["sequence", "position"],
+    ),
+    "volkov/listing_3_3.csv": _wide(
+        {"warp": number(1, integer=True), "index": COUNT, "opcode": text()},
+        {"latency_to_next": number(0, integer=True, optional=True)},
+        tail=("source", "note"),
+        unique=["warp", "index"],
+    ),
+    "volkov/listing_3_5.csv": _wide(
+        {
+            "index": COUNT,
+            "opcode": text(),
+            "operands": NOTE,
+            "dst": text(optional=True, regex=r"R\d+"),
+            "srcs": text(optional=True, regex=r"R\d+(;R\d+)*"),
+            "unit": text(isin=("alu", "load", "store", "sfu", "smem")),
+        },
+        {},
+        unique=["index"],
+    ),
     "volkov/maxwell_s4_7.csv": long_table(["quantity"], quantity="quantity"),
-    "volkov/s3_10_permutation.csv": _wide({"case": text()}, {"bytes_per_warp": number(1)},
-                                          tail=("source", "note"), unique=["case"]),
+    "volkov/s3_10_permutation.csv": _wide(
+        {"case": text()},
+        {"bytes_per_warp": number(1)},
+        tail=("source", "note"),
+        unique=["case"],
+    ),
     "volkov/s3_8_vector_add.csv": long_table(["quantity"], quantity="quantity"),
     "volkov/s3_examples.csv": long_table(["quantity"], quantity="quantity"),
-    "volkov/table_3_1.csv": _wide({"instruction": text()}, {
-        "latency": number(0, 1e7, lo_open=True), "peak_ipc": POS, "unit_latency": text(isin=("cycles",)),
-        "unit_peak": text(isin=("IPC/SM",))}, tail=("source", "note"), unique=["instruction"]),
-    "volkov/table_3_2.csv": _wide({"name": text()}, {
-        "count": number(1, integer=True), "resource": text(isin=("cuda_cores", "sfu", "shared_banks", "memory")),
-        "conflict_degree": number(1, integer=True, optional=True), "bytes": number(1, integer=True, optional=True),
-        "dual_issued": COUNT, "reissues": COUNT}, tail=("source", "note"), unique=["name"]),
-    "volkov/table_3_3.csv": long_table(["limit"], quantity="limit", checks=[_positive_except(key="limit")]),
-    "volkov/table_4_1.csv": _wide({"gpu": text(isin=VOLKOV_GPUS)}, {
-        "mem_lat": number(1, 1e5), "mem_thru": number(0, 100, lo_open=True), "alu_lat": number(1, 1e4),
-        "alu_thru": number(0, 1e4, lo_open=True), "issue_thru": number(0, 1e4, lo_open=True)},
-        tail=("source", "note"), unique=["gpu"]),
-    "volkov/table_4_3.csv": _wide({"gpu": text(isin=VOLKOV_GPUS)}, {
-        "alpha": number(0, integer=True), "instruction_time": POS}, tail=("source", "note"), unique=["gpu"]),
-    "volkov/table_6_5.csv": _wide({"gpu": text(isin=VOLKOV_GPUS), "variant": text(isin=("table_6_5", "two_term"))},
-                                  {"term": number(1, integer=True), "a": NONNEG, "b": NONNEG, "c": POS},
-                                  tail=("source", "note"), unique=["gpu", "variant", "term"]),
-    "volkov/table_6_6.csv": _wide({"gpu": text(isin=VOLKOV_GPUS)}, {
-        "throughput_gbs": NONNEG, **{k: LAT for k in ("min", "p5", "p25", "p50", "p75", "p95", "max")}},
-        tail=("source", "note"), unique=["gpu", "throughput_gbs"],
-        checks=[pa.Check(lambda df: (df["min"] <= df["p5"]) & (df["p5"] <= df["p25"]) & (df["p25"] <= df["p50"])
-                         & (df["p50"] <= df["p75"]) & (df["p75"] <= df["p95"]) & (df["p95"] <= df["max"]),
-                         name="percentiles in order")]),
-    "volkov/transactions.csv": _wide({"gpu": text(isin=VOLKOV_GPUS)}, {
-        "coalesced": number(1, 32, integer=True), "diverging": number(1, 32, integer=True)},
-        tail=("source", "note"), unique=["gpu"]),
+    "volkov/table_3_1.csv": _wide(
+        {"instruction": text()},
+        {
+            "latency": number(0, 1e7, lo_open=True),
+            "peak_ipc": POS,
+            "unit_latency": text(isin=("cycles",)),
+            "unit_peak": text(isin=("IPC/SM",)),
+        },
+        tail=("source", "note"),
+        unique=["instruction"],
+    ),
+    "volkov/table_3_2.csv": _wide(
+        {"name": text()},
+        {
+            "count": number(1, integer=True),
+            "resource": text(isin=("cuda_cores", "sfu", "shared_banks", "memory")),
+            "conflict_degree": number(1, integer=True, optional=True),
+            "bytes": number(1, integer=True, optional=True),
+            "dual_issued": COUNT,
+            "reissues": COUNT,
+        },
+        tail=("source", "note"),
+        unique=["name"],
+    ),
+    "volkov/table_3_3.csv": long_table(
+        ["limit"], quantity="limit", checks=[_positive_except(key="limit")]
+    ),
+    "volkov/table_4_1.csv": _wide(
+        {"gpu": text(isin=VOLKOV_GPUS)},
+        {
+            "mem_lat": number(1, 1e5),
+            "mem_thru": number(0, 100, lo_open=True),
+            "alu_lat": number(1, 1e4),
+            "alu_thru": number(0, 1e4, lo_open=True),
+            "issue_thru": number(0, 1e4, lo_open=True),
+        },
+        tail=("source", "note"),
+        unique=["gpu"],
+    ),
+    "volkov/table_4_3.csv": _wide(
+        {"gpu": text(isin=VOLKOV_GPUS)},
+        {"alpha": number(0, integer=True), "instruction_time": POS},
+        tail=("source", "note"),
+        unique=["gpu"],
+    ),
+    "volkov/table_6_5.csv": _wide(
+        {
+            "gpu": text(isin=VOLKOV_GPUS),
+            "variant": text(isin=("table_6_5", "two_term")),
+        },
+        {"term": number(1, integer=True), "a": NONNEG, "b": NONNEG, "c": POS},
+        tail=("source", "note"),
+        unique=["gpu", "variant", "term"],
+    ),
+    "volkov/table_6_6.csv": _wide(
+        {"gpu": text(isin=VOLKOV_GPUS)},
+        {
+            "throughput_gbs": NONNEG,
+            **{k: LAT for k in ("min", "p5", "p25", "p50", "p75", "p95", "max")},
+        },
+        tail=("source", "note"),
+        unique=["gpu", "throughput_gbs"],
+        checks=[
+            pa.Check(
+                lambda df: (
+                    (df["min"] <= df["p5"])
+                    & (df["p5"] <= df["p25"])
+                    & (df["p25"] <= df["p50"])
+                    & (df["p50"] <= df["p75"])
+                    & (df["p75"] <= df["p95"])
+                    & (df["p95"] <= df["max"])
+                ),
+                name="percentiles in order",
+            )
+        ],
+    ),
+    "volkov/transactions.csv": _wide(
+        {"gpu": text(isin=VOLKOV_GPUS)},
+        {
+            "coalesced": number(1, 32, integer=True),
+            "diverging": number(1, 32, integer=True),
+        },
+        tail=("source", "note"),
+        unique=["gpu"],
+    ),
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -416,15 +907,19 @@ def _frame(text_: str, relpath: str) -> pd.DataFrame:
     for i, r in enumerate(body):
         if r and len(r) != len(header):
             why = "an unquoted comma?" if len(r) > len(header) else "a row cut short?"
-            raise DataError(f"data/{relpath}: line {i + 2} has {len(r)} fields, the header {len(header)} "
-                            f"({why}): {','.join(r)[:120]!r}")
+            raise DataError(
+                f"data/{relpath}: line {i + 2} has {len(r)} fields, the header {len(header)} "
+                f"({why}): {','.join(r)[:120]!r}"
+            )
     return pd.DataFrame([r for r in body if r], columns=header, dtype=str)
 
 
 def schema_of(relpath: str):
     """The pandera schema of ``data/<relpath>``; ``DataError`` if the file has none declared."""
     if relpath not in TABLES:
-        raise DataError(f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; declare one")
+        raise DataError(
+            f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; declare one"
+        )
     return TABLES[relpath].schema(relpath)
 
 
@@ -433,19 +928,26 @@ def validate(relpath: str, text_: str):
     ``DataError`` naming file, line, column and value of (up to five) failures."""
     df = _frame(text_, relpath)
     if relpath not in TABLES:
-        raise DataError(f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; declare one")
+        raise DataError(
+            f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; declare one"
+        )
     table = TABLES[relpath]
     work, bad = df.copy(), []
     for name, col in table.columns.items():
-        if name in work and col.coerce:                 # numeric: empty cells are missing values
+        if name in work and col.coerce:  # numeric: empty cells are missing values
             raw = work[name].replace("", None)
             parsed = pd.to_numeric(raw.str.strip(), errors="coerce")
-            bad += [f"  line {i + 2}, column {name!r}: not a number: {v!r}"
-                    for i, v in raw[parsed.isna() & raw.notna()].items()]
+            bad += [
+                f"  line {i + 2}, column {name!r}: not a number: {v!r}"
+                for i, v in raw[parsed.isna() & raw.notna()].items()
+            ]
             work[name] = parsed
     if bad:
-        raise DataError(f"data/{relpath} fails its schema:\n" + "\n".join(bad[:5])
-                        + (f"\n  ... and {len(bad) - 5} more" if len(bad) > 5 else ""))
+        raise DataError(
+            f"data/{relpath} fails its schema:\n"
+            + "\n".join(bad[:5])
+            + (f"\n  ... and {len(bad) - 5} more" if len(bad) > 5 else "")
+        )
     try:
         return table.schema(relpath).validate(work, lazy=True)
     except pa.errors.SchemaErrors as e:
@@ -456,9 +958,13 @@ def _message(relpath: str, cases: pd.DataFrame) -> str:
     lines = []
     for _, c in cases.head(5).iterrows():
         idx = c.get("index")
-        where = f"line {int(idx) + 2}" if idx is not None and not pd.isna(idx) else "table"
+        where = (
+            f"line {int(idx) + 2}" if idx is not None and not pd.isna(idx) else "table"
+        )
         col = c.get("column")
         col = f", column {col!r}" if isinstance(col, str) and col else ""
-        lines.append(f"  {where}{col}: {c.get('check')} failed for {c.get('failure_case')!r}")
+        lines.append(
+            f"  {where}{col}: {c.get('check')} failed for {c.get('failure_case')!r}"
+        )
     more = f"\n  ... and {len(cases) - 5} more" if len(cases) > 5 else ""
     return f"data/{relpath} fails its schema:\n" + "\n".join(lines) + more

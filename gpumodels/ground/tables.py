@@ -23,7 +23,9 @@ class Table:
 
     def __init__(self, frame, *, index: bool = True):
         if not hasattr(frame, "to_html"):
-            raise InputTypeError(f"frame must be a pandas.DataFrame, got {type(frame).__name__}")
+            raise InputTypeError(
+                f"frame must be a pandas.DataFrame, got {type(frame).__name__}"
+            )
         self.frame = frame
         self.index = bool(index)
 
@@ -31,7 +33,9 @@ class Table:
         return len(self.frame)
 
     def _repr_html_(self) -> str:
-        return self.frame.to_html(classes="gm-table", border=0, index=self.index, na_rep="—")
+        return self.frame.to_html(
+            classes="gm-table", border=0, index=self.index, na_rep="—"
+        )
 
     def __repr__(self) -> str:
         return self.frame.to_string(index=self.index, na_rep="—")
@@ -70,7 +74,7 @@ def number(x: float, places: int, *, signed: bool = False) -> str:
     if x == 0:
         return "0"
     text = f"{x:+.{places}f}" if signed else f"{x:.{places}f}"
-    if float(text) == 0:                          # rounds to zero: say so without a sign
+    if float(text) == 0:  # rounds to zero: say so without a sign
         return f"{0:.{places}f}"
     return text.replace("-", "−")
 

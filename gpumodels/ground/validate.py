@@ -16,7 +16,6 @@ import numpy as np
 
 from gpumodels.ground.errors import InputTypeError, OutsideDomainError, UnknownNameError
 
-
 MAX_INT = 2**63
 """The largest integer an unbounded count may take (no count in the book comes near it)."""
 
@@ -33,7 +32,9 @@ def _where(context: str | None) -> str:
     return f" for {context}" if context else ""
 
 
-def check_int(name: str, value, lo: int, hi: int | None = None, context: str | None = None) -> int:
+def check_int(
+    name: str, value, lo: int, hi: int | None = None, context: str | None = None
+) -> int:
     """Return ``value`` as ``int`` if it is an integer in ``[lo, hi]``; raise ``ValueError`` otherwise.
 
     Booleans are rejected (``True`` is not a thread count). Integral floats such as ``256.0``
@@ -41,23 +42,37 @@ def check_int(name: str, value, lo: int, hi: int | None = None, context: str | N
     """
     rng = f"[{lo}, {hi}]" if hi is not None else f"[{lo}, inf)"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise InputTypeError(f"{name} must be an integer in {rng}{_where(context)}, got {value!r}")
+        raise InputTypeError(
+            f"{name} must be an integer in {rng}{_where(context)}, got {value!r}"
+        )
     if isinstance(value, numbers.Integral):
         ivalue = int(value)
     else:
         fvalue = float(value)
         if not math.isfinite(fvalue) or fvalue != int(fvalue):
-            raise ValueError(f"{name} must be an integer in {rng}{_where(context)}, got {value!r}")
+            raise ValueError(
+                f"{name} must be an integer in {rng}{_where(context)}, got {value!r}"
+            )
         ivalue = int(fvalue)
     if hi is None and abs(ivalue) > MAX_INT:
-        raise ValueError(f"{name} must be an integer in {rng}{_where(context)} no larger than 2**63, got {value!r:.40}")
+        raise ValueError(
+            f"{name} must be an integer in {rng}{_where(context)} no larger than 2**63, got {value!r:.40}"
+        )
     if ivalue < lo or (hi is not None and ivalue > hi):
-        raise ValueError(f"{name} must be an integer in {rng}{_where(context)}, got {ivalue}")
+        raise ValueError(
+            f"{name} must be an integer in {rng}{_where(context)}, got {ivalue}"
+        )
     return ivalue
 
 
-def check_real(name: str, value, lo: float | None = None, hi: float | None = None,
-               context: str | None = None, lo_open: bool = False) -> float:
+def check_real(
+    name: str,
+    value,
+    lo: float | None = None,
+    hi: float | None = None,
+    context: str | None = None,
+    lo_open: bool = False,
+) -> float:
     """Return ``value`` as ``float`` if it is finite and within bounds; raise ``ValueError`` otherwise.
 
     ``-0.0`` is returned as ``0.0`` (so that nothing downstream divides by a negative zero).
@@ -65,19 +80,29 @@ def check_real(name: str, value, lo: float | None = None, hi: float | None = Non
     lo_b = "(" if lo_open else "["
     rng = f"{lo_b}{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise InputTypeError(f"{name} must be a finite number in {rng}{_where(context)}, got {value!r}")
-    v = to_float(value) + 0.0      # + 0.0 turns -0.0 into 0.0
+        raise InputTypeError(
+            f"{name} must be a finite number in {rng}{_where(context)}, got {value!r}"
+        )
+    v = to_float(value) + 0.0  # + 0.0 turns -0.0 into 0.0
     if not math.isfinite(v):
-        raise ValueError(f"{name} must be a finite number in {rng}{_where(context)}, got {value!r:.40}")
-    if (lo is not None and (v < lo or (lo_open and v == lo))) or (hi is not None and v > hi):
-        raise ValueError(f"{name} must be a finite number in {rng}{_where(context)}, got {v}")
+        raise ValueError(
+            f"{name} must be a finite number in {rng}{_where(context)}, got {value!r:.40}"
+        )
+    if (lo is not None and (v < lo or (lo_open and v == lo))) or (
+        hi is not None and v > hi
+    ):
+        raise ValueError(
+            f"{name} must be a finite number in {rng}{_where(context)}, got {v}"
+        )
     return v
 
 
 # ---- numpy arrays (the vectorised models) ----
 
 
-def as_array(name: str, value, lo: float = 0.0, allow_inf: bool = False, lo_open: bool = False) -> np.ndarray:
+def as_array(
+    name: str, value, lo: float = 0.0, allow_inf: bool = False, lo_open: bool = False
+) -> np.ndarray:
     """``value`` as a float array; ``ValueError`` naming ``name`` if it is not numeric, NaN or out of range.
 
     Only real numbers are taken: strings (``"8"``), booleans and boolean arrays are refused rather
@@ -88,14 +113,18 @@ def as_array(name: str, value, lo: float = 0.0, allow_inf: bool = False, lo_open
         raise InputTypeError(f"{what}, got {value!r}")
     try:
         raw = np.asarray(value)
-        if raw.dtype.kind == "O" and not all(isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
-                                             for x in raw.flat):
+        if raw.dtype.kind == "O" and not all(
+            isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+            for x in raw.flat
+        ):
             raise TypeError
         if raw.dtype.kind not in "iufO":
             raise TypeError
-        arr = raw.astype(float) + 0.0              # + 0.0 turns -0.0 into 0.0
+        arr = raw.astype(float) + 0.0  # + 0.0 turns -0.0 into 0.0
     except OverflowError:
-        raise ValueError(f"{name} must be a finite number, got a value too large for a float") from None
+        raise ValueError(
+            f"{name} must be a finite number, got a value too large for a float"
+        ) from None
     except (TypeError, ValueError):
         raise InputTypeError(f"{what}, got {value!r}") from None
     rng = f"{'(' if lo_open else '['}{lo}, {'inf]' if allow_inf else 'inf)'}"
@@ -128,7 +157,7 @@ def check_fraction(name: str, value) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InputTypeError(f"{name} must be a number in (0, 1], got {value!r}")
     v = to_float(value)
-    if not (0 < v <= 1):                            # NaN fails this too
+    if not (0 < v <= 1):  # NaN fails this too
         raise ValueError(f"{name} must be a number in (0, 1], got {value!r:.40}")
     return v
 
@@ -137,10 +166,12 @@ def check_choice(name: str, value, allowed) -> str:
     """Return ``value`` if it is one of ``allowed``; ``ValueError`` naming the choices otherwise."""
     try:
         ok = value in allowed
-    except TypeError:                    # an unhashable value looked up in a set or dict
+    except TypeError:  # an unhashable value looked up in a set or dict
         ok = False
     if not ok:
-        raise UnknownNameError(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
+        raise UnknownNameError(
+            f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}"
+        )
     return value
 
 
@@ -159,6 +190,8 @@ def finite_result(what: str, value, **inputs):
     arr = np.asarray(value, dtype=float)
     if not np.all(np.isfinite(arr)):
         shown = ", ".join(f"{k}={v!r:.24}" for k, v in inputs.items())
-        raise OutsideDomainError(f"{what} is not a finite number for {shown}: the inputs are beyond the "
-                                 f"floating-point range of the model")
+        raise OutsideDomainError(
+            f"{what} is not a finite number for {shown}: the inputs are beyond the "
+            f"floating-point range of the model"
+        )
     return value

@@ -22,62 +22,119 @@ workload. :mod:`gpumodels.comparisons.prior.compare` evaluates every model again
 30.7
 """
 
-from gpumodels.comparisons.prior.baghsorkhi_2010 import alpha0_ipc as baghsorkhi2010_alpha0_ipc
-from gpumodels.comparisons.prior.baghsorkhi_2010 import baghsorkhi2010
 from gpumodels.comparisons.prior import compare, reference
-from gpumodels.comparisons.prior.compare import (LABELS,
-                                                 MODELS,
-                                                 WORST_CASES,
-                                                 cuda_guide,
-                                                 curves,
-                                                 cusp_occupancy,
-                                                 errors,
-                                                 evaluate,
-                                                 plot_error_band,
-                                                 plot_error_panels,
-                                                 plot_huang_bandwidth,
-                                                 plot_pair,
-                                                 plot_panel,
-                                                 summary,
-                                                 worst_cases,
-                                                 volkov_basic,
-                                                 volkov_refined)
-from gpumodels.comparisons.prior.estimate import Estimate, ModelValidityWarning, expected_invalid
-from gpumodels.comparisons.prior.guide import (arithmetic_time,
-                                               better_estimate_warps,
-                                               cuda_guide_refined_warps,
-                                               cuda_guide_warps,
-                                               memory_time,
-                                               table_4_3,
-                                               times_add_throughput,
-                                               times_overlap_throughput)
+from gpumodels.comparisons.prior.baghsorkhi_2010 import (
+    alpha0_ipc as baghsorkhi2010_alpha0_ipc,
+)
+from gpumodels.comparisons.prior.baghsorkhi_2010 import baghsorkhi2010
+from gpumodels.comparisons.prior.compare import (
+    LABELS,
+    MODELS,
+    WORST_CASES,
+    cuda_guide,
+    curves,
+    cusp_occupancy,
+    errors,
+    evaluate,
+    plot_error_band,
+    plot_error_panels,
+    plot_huang_bandwidth,
+    plot_pair,
+    plot_panel,
+    summary,
+    volkov_basic,
+    volkov_refined,
+    worst_cases,
+)
+from gpumodels.comparisons.prior.estimate import (
+    Estimate,
+    ModelValidityWarning,
+    expected_invalid,
+)
+from gpumodels.comparisons.prior.guide import (
+    arithmetic_time,
+    better_estimate_warps,
+    cuda_guide_refined_warps,
+    cuda_guide_warps,
+    memory_time,
+    table_4_3,
+    times_add_throughput,
+    times_overlap_throughput,
+)
 from gpumodels.comparisons.prior.hong_kim_2009 import cwp_full as hong_kim2009_cwp_full
 from gpumodels.comparisons.prior.hong_kim_2009 import hong_kim2009, mwp_peak_bw
 from gpumodels.comparisons.prior.huang_2014 import cpi_final as huang2014_cpi_final
-from gpumodels.comparisons.prior.huang_2014 import (cpi_multithreading as huang2014_cpi_multithreading)
+from gpumodels.comparisons.prior.huang_2014 import (
+    cpi_multithreading as huang2014_cpi_multithreading,
+)
 from gpumodels.comparisons.prior.huang_2014 import huang2014, huang2014_bandwidth_delay
 from gpumodels.comparisons.prior.huang_2014 import parameters as huang2014_parameters
-from gpumodels.comparisons.prior.huang_2014 import service_time as huang2014_service_time
+from gpumodels.comparisons.prior.huang_2014 import (
+    service_time as huang2014_service_time,
+)
 from gpumodels.comparisons.prior.huang_2014 import utilization as huang2014_utilization
 from gpumodels.comparisons.prior.li_2015 import transit2015
-from gpumodels.comparisons.prior.sim_2012 import sim2012, sim2012_mwp_peak_bw
-from gpumodels.comparisons.prior.sim_2012 import sustained_gbs
-from gpumodels.comparisons.prior.zhang_owens_2011 import (model_curves as zhang_owens2011_model_curves)
-from gpumodels.comparisons.prior.zhang_owens_2011 import (simulated_curves as zhang_owens2011_simulated_curves)
+from gpumodels.comparisons.prior.sim_2012 import (
+    sim2012,
+    sim2012_mwp_peak_bw,
+    sustained_gbs,
+)
+from gpumodels.comparisons.prior.zhang_owens_2011 import (
+    model_curves as zhang_owens2011_model_curves,
+)
+from gpumodels.comparisons.prior.zhang_owens_2011 import (
+    simulated_curves as zhang_owens2011_simulated_curves,
+)
 from gpumodels.comparisons.prior.zhang_owens_2011 import zhang_owens2011
 
 __all__ = [
-    "cuda_guide_warps", "cuda_guide_refined_warps", "better_estimate_warps", "arithmetic_time", "memory_time",
-    "times_overlap_throughput", "times_add_throughput", "table_4_3",
-    "Estimate", "ModelValidityWarning", "expected_invalid",
-    "hong_kim2009", "mwp_peak_bw", "hong_kim2009_cwp_full",
-    "baghsorkhi2010", "baghsorkhi2010_alpha0_ipc",
-    "zhang_owens2011", "zhang_owens2011_model_curves", "zhang_owens2011_simulated_curves",
-    "sim2012", "sim2012_mwp_peak_bw", "sustained_gbs",
-    "huang2014", "huang2014_bandwidth_delay", "huang2014_cpi_multithreading", "huang2014_cpi_final",
-    "huang2014_service_time", "huang2014_utilization", "huang2014_parameters",
-    "MODELS", "LABELS", "evaluate", "errors", "summary", "cusp_occupancy", "curves", "plot_panel", "plot_error_band", "plot_pair", "cuda_guide",
-    "plot_error_panels", "plot_huang_bandwidth", "WORST_CASES", "worst_cases",
-    "volkov_basic", "compare", "reference",
-    "volkov_refined", "transit2015",
+    "LABELS",
+    "MODELS",
+    "WORST_CASES",
+    "Estimate",
+    "ModelValidityWarning",
+    "arithmetic_time",
+    "baghsorkhi2010",
+    "baghsorkhi2010_alpha0_ipc",
+    "better_estimate_warps",
+    "compare",
+    "cuda_guide",
+    "cuda_guide_refined_warps",
+    "cuda_guide_warps",
+    "curves",
+    "cusp_occupancy",
+    "errors",
+    "evaluate",
+    "expected_invalid",
+    "hong_kim2009",
+    "hong_kim2009_cwp_full",
+    "huang2014",
+    "huang2014_bandwidth_delay",
+    "huang2014_cpi_final",
+    "huang2014_cpi_multithreading",
+    "huang2014_parameters",
+    "huang2014_service_time",
+    "huang2014_utilization",
+    "memory_time",
+    "mwp_peak_bw",
+    "plot_error_band",
+    "plot_error_panels",
+    "plot_huang_bandwidth",
+    "plot_pair",
+    "plot_panel",
+    "reference",
+    "sim2012",
+    "sim2012_mwp_peak_bw",
+    "summary",
+    "sustained_gbs",
+    "table_4_3",
+    "times_add_throughput",
+    "times_overlap_throughput",
+    "transit2015",
+    "volkov_basic",
+    "volkov_refined",
+    "worst_cases",
+    "zhang_owens2011",
+    "zhang_owens2011_model_curves",
+    "zhang_owens2011_simulated_curves",
 ]

@@ -22,15 +22,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpumodels.comparisons.prior.estimate import (
+    Estimate,
+    add_fraction,
+    grid,
+    load_fraction,
+    make,
+)
+from gpumodels.facts.params import Params, check_params
 from gpumodels.ground.validate import check_real
-from gpumodels.facts.params import check_params, Params
-from gpumodels.comparisons.prior.estimate import Estimate, add_fraction, grid, load_fraction, make
 
 MODEL = "Baghsorkhi et al. 2010"
 
 
-def baghsorkhi2010(p: Params, n, alpha, *, issue_cycles: float | None = None, alu_cpi: float | None = None,
-                   mem_cpi: float | None = None) -> Estimate:
+def baghsorkhi2010(
+    p: Params,
+    n,
+    alpha,
+    *,
+    issue_cycles: float | None = None,
+    alu_cpi: float | None = None,
+    mem_cpi: float | None = None,
+) -> Estimate:
     """Baghsorkhi et al. (2010) throughput for the α-workload (Volkov 2016 §7.2; module docstring).
 
     Defaults: ``issue_cycles`` (the generic issue latency on the M arcs) and ``alu_cpi`` (an add's
@@ -40,14 +53,28 @@ def baghsorkhi2010(p: Params, n, alpha, *, issue_cycles: float | None = None, al
     """
     p = check_params(p)
     n_, a_ = grid(n, alpha)
-    issue = 1.0 / p.alu_thru if issue_cycles is None else check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
-    alu_c = 1.0 / p.alu_thru if alu_cpi is None else check_real("alu_cpi", alu_cpi, 0.0, lo_open=True)
-    mem_c = 1.0 / p.mem_thru if mem_cpi is None else check_real("mem_cpi", mem_cpi, 0.0, lo_open=True)
+    issue = (
+        1.0 / p.alu_thru
+        if issue_cycles is None
+        else check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
+    )
+    alu_c = (
+        1.0 / p.alu_thru
+        if alu_cpi is None
+        else check_real("alu_cpi", alu_cpi, 0.0, lo_open=True)
+    )
+    mem_c = (
+        1.0 / p.mem_thru
+        if mem_cpi is None
+        else check_real("mem_cpi", mem_cpi, 0.0, lo_open=True)
+    )
     f, g = add_fraction(a_), load_fraction(a_)
     alu = np.maximum(alu_c, p.alu_lat / n_)
     # every term divided by (α + 1): x_i = x/(α+1), etc.
     x = f * alu + g * issue
-    terms = np.stack(np.broadcast_arrays(g * mem_c, x, g * (p.mem_lat - issue) - (n_ - 2.0) * x))
+    terms = np.stack(
+        np.broadcast_arrays(g * mem_c, x, g * (p.mem_lat - issue) - (n_ - 2.0) * x)
+    )
     wl = terms.max(axis=0)
     regime = np.array(["bandwidth", "compute", "exposed latency"])[terms.argmax(axis=0)]
     return make(MODEL, p, n_, a_, 1.0 / wl, regime)

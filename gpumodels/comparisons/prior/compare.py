@@ -13,32 +13,40 @@ the smallest occupancy at which a model reaches 90 % of the reference's peak thr
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
-from gpumodels.ground.validate import check_flag, check_choice, check_fraction, check_real
-from gpumodels.papers.volkov import synthetic as vk
-from gpumodels.facts.param_sets import GENERATIONS, params
-from gpumodels.facts.params import check_params, Params
 from gpumodels.comparisons.prior import reference
 from gpumodels.comparisons.prior.baghsorkhi_2010 import baghsorkhi2010
-from gpumodels.comparisons.prior.estimate import (Estimate,
-                                                  add_fraction,
-                                                  expected_invalid,
-                                                  grid,
-                                                  make)
+from gpumodels.comparisons.prior.estimate import (
+    Estimate,
+    add_fraction,
+    expected_invalid,
+    grid,
+    make,
+)
 from gpumodels.comparisons.prior.guide import cuda_guide_warps
 from gpumodels.comparisons.prior.hong_kim_2009 import hong_kim2009
+from gpumodels.comparisons.prior.huang_2014 import cpi_final, huang2014, parameters
 from gpumodels.comparisons.prior.li_2015 import transit2015
-from gpumodels.comparisons.prior.huang_2014 import huang2014
 from gpumodels.comparisons.prior.sim_2012 import sim2012
-from gpumodels.comparisons.prior.zhang_owens_2011 import simulated_curves, zhang_owens2011
-from gpumodels.ground.errors import UnknownNameError
-from gpumodels.ground import plotting
+from gpumodels.comparisons.prior.zhang_owens_2011 import (
+    simulated_curves,
+    zhang_owens2011,
+)
 from gpumodels.facts import published
-from gpumodels.comparisons.prior.huang_2014 import cpi_final, parameters
-
+from gpumodels.facts.param_sets import GENERATIONS, params
+from gpumodels.facts.params import Params, check_params
+from gpumodels.ground import plotting
+from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import (
+    check_choice,
+    check_flag,
+    check_fraction,
+    check_real,
+)
+from gpumodels.papers.volkov import synthetic as vk
 
 MAX_GRID_POINTS = 100_000
 """The most occupancies :func:`cusp_occupancy` evaluates a model at (``n_max / step``)."""
@@ -48,17 +56,29 @@ def _volkov(fn_adds, fn_mem, label):
     def model(p: Params, n, alpha) -> Estimate:
         n_, a_ = grid(n, alpha)
         with np.errstate(invalid="ignore", divide="ignore"):
-            ipc = np.where(a_ == 0, fn_mem(p, n_, a_), fn_adds(p, n_, a_) / (vk.WARP_SIZE * add_fraction(a_)))
+            ipc = np.where(
+                a_ == 0,
+                fn_mem(p, n_, a_),
+                fn_adds(p, n_, a_) / (vk.WARP_SIZE * add_fraction(a_)),
+            )
         return make(label, p, n_, a_, ipc, "min of latency and throughput bounds")
+
     return model
 
 
-volkov_basic = _volkov(vk.arithmetic_throughput, vk.memory_throughput, "Volkov 2016 basic model (§4.1)")
+volkov_basic = _volkov(
+    vk.arithmetic_throughput, vk.memory_throughput, "Volkov 2016 basic model (§4.1)"
+)
 volkov_basic.__doc__ = "Volkov's basic model (§4.1, :func:`gpumodels.papers.volkov.synthetic.arithmetic_throughput`) as an :class:`Estimate`."
-volkov_refined = _volkov(vk.refined_arithmetic_throughput, vk.refined_memory_throughput,
-                         "Volkov 2016 refined model (§6.5)")
-volkov_refined.__doc__ = ("Volkov's refined model (§6.5, :func:`gpumodels.papers.volkov.synthetic.refined_arithmetic_throughput`) "
-                          "as an :class:`Estimate`.")
+volkov_refined = _volkov(
+    vk.refined_arithmetic_throughput,
+    vk.refined_memory_throughput,
+    "Volkov 2016 refined model (§6.5)",
+)
+volkov_refined.__doc__ = (
+    "Volkov's refined model (§6.5, :func:`gpumodels.papers.volkov.synthetic.refined_arithmetic_throughput`) "
+    "as an :class:`Estimate`."
+)
 
 
 def cuda_guide(p: Params, n, alpha) -> Estimate:
@@ -71,19 +91,41 @@ def cuda_guide(p: Params, n, alpha) -> Estimate:
     p = check_params(p)
     n_, a_ = grid(n, alpha)
     if np.any(a_ == 0):
-        raise ValueError("alpha must be > 0 for the CUDA guide's estimate (it divides by α)")
+        raise ValueError(
+            "alpha must be > 0 for the CUDA guide's estimate (it divides by α)"
+        )
     warps = np.asarray(cuda_guide_warps(p.mem_lat, 1.0 / p.alu_thru, a_))
     with np.errstate(invalid="ignore", divide="ignore"):
-        bound_adds = vk.arithmetic_limit(p, a_)                  # add instructions per cycle per SM (§4.1)
+        bound_adds = vk.arithmetic_limit(
+            p, a_
+        )  # add instructions per cycle per SM (§4.1)
     bound = bound_adds / add_fraction(a_)
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # n/warps = inf: the share is 1
+    with np.errstate(
+        invalid="ignore", divide="ignore", over="ignore"
+    ):  # n/warps = inf: the share is 1
         share = np.where(warps == 0, 1.0, np.minimum(1.0, n_ / warps))
-    regime = np.where(share < 1, "below the guide's warp count", "at the throughput bound")
-    return make("CUDA C Programming Guide (read as a throughput model)", p, n_, a_, bound * share, regime)
+    regime = np.where(
+        share < 1, "below the guide's warp count", "at the throughput bound"
+    )
+    return make(
+        "CUDA C Programming Guide (read as a throughput model)",
+        p,
+        n_,
+        a_,
+        bound * share,
+        regime,
+    )
 
 
 def _zo(p, n, alpha, merge="overlap"):
-    return zhang_owens2011(p, n, alpha, curves=simulated_curves(p), merge=merge, inputs="simulated reference")
+    return zhang_owens2011(
+        p,
+        n,
+        alpha,
+        curves=simulated_curves(p),
+        merge=merge,
+        inputs="simulated reference",
+    )
 
 
 MODELS: dict[str, Callable[..., Estimate]] = {
@@ -101,12 +143,17 @@ MODELS: dict[str, Callable[..., Estimate]] = {
 }
 SAMPLED = frozenset({"zhang_owens2011", "zhang_owens2011_add"})
 LABELS = {
-    "hong_kim2009": "Hong & Kim 2009", "baghsorkhi2010": "Baghsorkhi et al. 2010",
+    "hong_kim2009": "Hong & Kim 2009",
+    "baghsorkhi2010": "Baghsorkhi et al. 2010",
     "zhang_owens2011": "Zhang & Owens 2011 (simulated input curves)",
-    "zhang_owens2011_add": "Zhang & Owens 2011, times add (simulated input curves)", "sim2012": "Sim et al. 2012",
-    "huang2014_rr": "Huang et al. 2014, round-robin", "huang2014_gto": "Huang et al. 2014, greedy-then-oldest",
-    "cuda_guide": "CUDA guide (as a throughput model)", "volkov_basic": "Volkov basic (§4.1)",
-    "volkov_refined": "Volkov refined (§6.5)", "transit2015": "Li et al. 2015 (Transit)",
+    "zhang_owens2011_add": "Zhang & Owens 2011, times add (simulated input curves)",
+    "sim2012": "Sim et al. 2012",
+    "huang2014_rr": "Huang et al. 2014, round-robin",
+    "huang2014_gto": "Huang et al. 2014, greedy-then-oldest",
+    "cuda_guide": "CUDA guide (as a throughput model)",
+    "volkov_basic": "Volkov basic (§4.1)",
+    "volkov_refined": "Volkov refined (§6.5)",
+    "transit2015": "Li et al. 2015 (Transit)",
 }
 
 
@@ -131,8 +178,16 @@ def errors(model: str, p: Params, alphas=reference.ALPHAS):
         with expected_invalid():
             est = evaluate(model, p, ns, a)
         q = est.ipc / reference.ipc(p, ns, a)
-        out.append(dict(alpha=float(a), q_min=float(q.min()), q_max=float(q.max()), n_at_min=float(ns[q.argmin()]),
-                        n_at_max=float(ns[q.argmax()]), flagged=int((~est.valid).sum())))
+        out.append(
+            dict(
+                alpha=float(a),
+                q_min=float(q.min()),
+                q_max=float(q.max()),
+                n_at_min=float(ns[q.argmin()]),
+                n_at_max=float(ns[q.argmax()]),
+                flagged=int((~est.valid).sum()),
+            )
+        )
     return pd.DataFrame(out)
 
 
@@ -142,19 +197,36 @@ def summary(models=None, gpus=GENERATIONS, alphas=reference.ALPHAS):
     import pandas as pd
 
     rows = []
-    for m in (list(MODELS) if models is None else models):
+    for m in list(MODELS) if models is None else models:
         for g in gpus:
             e = errors(m, params(g), alphas)
             i, j = e.q_min.idxmin(), e.q_max.idxmax()
-            rows.append(dict(model=LABELS[m], key=m, gpu=g, q_min=e.q_min[i], alpha_at_min=e.alpha[i],
-                             n_at_min=e.n_at_min[i], q_max=e.q_max[j], alpha_at_max=e.alpha[j],
-                             n_at_max=e.n_at_max[j], worst=max(e.q_max[j], 1 / e.q_min[i]),
-                             flagged=int(e.flagged.sum())))
+            rows.append(
+                dict(
+                    model=LABELS[m],
+                    key=m,
+                    gpu=g,
+                    q_min=e.q_min[i],
+                    alpha_at_min=e.alpha[i],
+                    n_at_min=e.n_at_min[i],
+                    q_max=e.q_max[j],
+                    alpha_at_max=e.alpha[j],
+                    n_at_max=e.n_at_max[j],
+                    worst=max(e.q_max[j], 1 / e.q_min[i]),
+                    flagged=int(e.flagged.sum()),
+                )
+            )
     return pd.DataFrame(rows)
 
 
-def cusp_occupancy(model: str | None, p: Params, alpha, fraction: float = 0.9, n_max: float = 256.0,
-                   step: float = 0.05) -> float:
+def cusp_occupancy(
+    model: str | None,
+    p: Params,
+    alpha,
+    fraction: float = 0.9,
+    n_max: float = 256.0,
+    step: float = 0.05,
+) -> float:
     """Smallest occupancy at which ``model`` reaches ``fraction`` of the reference's peak IPC at ``alpha``.
 
     ``model=None`` gives the reference's own smallest occupancy (among its occupancies). For a
@@ -169,8 +241,10 @@ def cusp_occupancy(model: str | None, p: Params, alpha, fraction: float = 0.9, n
     step = check_real("step", step, 0.0, lo_open=True)
     n_max = check_real("n_max", n_max, step)
     if n_max / step > MAX_GRID_POINTS:
-        raise ValueError(f"n_max / step must be at most {MAX_GRID_POINTS} grid points, got "
-                         f"n_max={n_max!r}, step={step!r} ({n_max / step:.3g} points)")
+        raise ValueError(
+            f"n_max / step must be at most {MAX_GRID_POINTS} grid points, got "
+            f"n_max={n_max!r}, step={step!r} ({n_max / step:.3g} points)"
+        )
     ns = reference.occupancies(p)
     ref = reference.ipc(p, ns, alpha)
     target = fraction * ref.max()
@@ -193,19 +267,40 @@ def curves(models, p: Params, alpha, n=None):
     p = check_params(p)
     import pandas as pd
 
-    fine = np.arange(0.25, p.max_warps_per_sm + 0.125, 0.25) if n is None else np.asarray(n, dtype=float)
+    fine = (
+        np.arange(0.25, p.max_warps_per_sm + 0.125, 0.25)
+        if n is None
+        else np.asarray(n, dtype=float)
+    )
     frames = []
     for m in models:
         ns = reference.occupancies(p) if (m in SAMPLED and n is None) else fine
         with expected_invalid():
             est = evaluate(m, p, ns, alpha)
-        frames.append(pd.DataFrame(dict(model=LABELS[m], key=m, n=est.n, ipc=est.ipc, adds=est.adds,
-                                        flags=est.flags)))
+        frames.append(
+            pd.DataFrame(
+                dict(
+                    model=LABELS[m],
+                    key=m,
+                    n=est.n,
+                    ipc=est.ipc,
+                    adds=est.adds,
+                    flags=est.flags,
+                )
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
-def plot_panel(ax, models, p: Params, alpha, with_reference: bool = True, title: str | None = None,
-               first_style: int = 0):
+def plot_panel(
+    ax,
+    models,
+    p: Params,
+    alpha,
+    with_reference: bool = True,
+    title: str | None = None,
+    first_style: int = 0,
+):
     """Throughput vs occupancy at one ``alpha``: models as lines, the simulated reference as open circles.
 
     Adds per cycle per SM for α > 0, GB/s of loads at α = 0. The ``i``-th model takes colour and
@@ -216,20 +311,40 @@ def plot_panel(ax, models, p: Params, alpha, with_reference: bool = True, title:
     p = check_params(p)
     a = float(alpha)
     table = curves(models, p, a)
-    scale, unit, what = ((p.gbs_per_ipc, "GB/s", "memory throughput") if a == 0 else
-                         (vk.WARP_SIZE, "adds/cycle/SM", "arithmetic throughput"))
+    scale, unit, what = (
+        (p.gbs_per_ipc, "GB/s", "memory throughput")
+        if a == 0
+        else (vk.WARP_SIZE, "adds/cycle/SM", "arithmetic throughput")
+    )
     col = "ipc" if a == 0 else "adds"
     for i, (key, sub) in enumerate(table.groupby("key", sort=False), start=first_style):
         y = sub[col] * (scale if a == 0 else 1.0)
         marker = dict(marker=".", markersize=4) if key in SAMPLED else {}
-        plotting.model(ax, sub.n, y, label=f"{LABELS[key]} (model)", color=plotting.PALETTE[i % 8],
-                       linestyle=plotting.LINESTYLES[i % 8], **marker)
+        plotting.model(
+            ax,
+            sub.n,
+            y,
+            label=f"{LABELS[key]} (model)",
+            color=plotting.PALETTE[i % 8],
+            linestyle=plotting.LINESTYLES[i % 8],
+            **marker,
+        )
     if with_reference:
         ns = reference.occupancies(p)
-        ref = reference.ipc(p, ns, a) * (scale if a == 0 else vk.WARP_SIZE * float(add_fraction(a)))
-        plotting.simulated(ax, ns, ref, label="simulated reference", color="black", markersize=4)
-    plotting.label(ax, "occupancy", "warps/SM", what, unit,
-                   title=title or f"{p.gpu} ({p.product}), α = {a:g}")
+        ref = reference.ipc(p, ns, a) * (
+            scale if a == 0 else vk.WARP_SIZE * float(add_fraction(a))
+        )
+        plotting.simulated(
+            ax, ns, ref, label="simulated reference", color="black", markersize=4
+        )
+    plotting.label(
+        ax,
+        "occupancy",
+        "warps/SM",
+        what,
+        unit,
+        title=title or f"{p.gpu} ({p.product}), α = {a:g}",
+    )
     return table
 
 
@@ -250,7 +365,9 @@ def plot_pair(models, p: Params, alpha, title: str):
     the panels. Returns the figure."""
     p = check_params(p)
     fig, axes = plotting.figure(1, 2, height=3.6, sharey=True)
-    for ax, ms, side, first in zip(axes, (models, ["volkov_basic"]), ("prior", "Volkov"), (0, len(models))):
+    for ax, ms, side, first in zip(
+        axes, (models, ["volkov_basic"]), ("prior", "Volkov"), (0, len(models))
+    ):
         plot_panel(ax, ms, p, alpha, title=f"{title}: {side}", first_style=first)
     entries = {la: h for ax in axes for h, la in zip(*ax.get_legend_handles_labels())}
     fig.legend(entries.values(), entries.keys(), loc="outside lower center", ncols=2)
@@ -272,12 +389,24 @@ def plot_error_panels(axes, panels, legend_loc: str = "outside lower center") ->
     for ax, (title, bands) in zip(axes, panels):
         for model, gpu in bands:
             color = plotting.PALETTE[ERROR_COLORS.get(model, 3)]
-            name = LABELS[model] if model in ERROR_COLORS else "the prior model named in the title"
-            plot_error_band(ax, model, params(gpu), color, f"{name} (model / simulated)")
+            name = (
+                LABELS[model]
+                if model in ERROR_COLORS
+                else "the prior model named in the title"
+            )
+            plot_error_band(
+                ax, model, params(gpu), color, f"{name} (model / simulated)"
+            )
         ax.axhline(1, color="0.3", linewidth=0.8)
         ax.set_xscale("log", base=2)
-        plotting.label(ax, "arithmetic intensity α", "adds/load", "estimate / reference", "ratio",
-                       title=title)
+        plotting.label(
+            ax,
+            "arithmetic intensity α",
+            "adds/load",
+            "estimate / reference",
+            "ratio",
+            title=title,
+        )
     entries = {la: h for ax in axes for h, la in zip(*ax.get_legend_handles_labels())}
     axes[0].figure.legend(entries.values(), entries.keys(), loc=legend_loc)
 
@@ -285,21 +414,78 @@ def plot_error_panels(axes, panels, legend_loc: str = "outside lower center") ->
 #: Chapter 7's printed worst errors, each (model, GPU, α, over- or underestimate, published
 #: key, what it would take to re-derive the printed number).
 WORST_CASES = (
-    ("hong_kim2009", "GT200", 32, "over", "v16.s7_1.worst_overestimate.GTX280",
-     "derivable: (434 + 24·32)/566"),
-    ("baghsorkhi2010", "G80", 0, "under", "v16.s7_2.alpha0_underestimate.8800GTX",
-     "lower bound derivable (above)"),
-    ("baghsorkhi2010", "G80", 32, "over", "v16.s7_2.worst_overestimate_a32.8800GTX",
-     "needs measurements"),
-    ("zhang_owens2011", "GT200", 16, "over", "v16.s7_3.worst_overestimate_a16.GTX280",
-     "needs measurements"),
-    ("zhang_owens2011", "Kepler", 32, "over", "v16.s7_3.worst_overestimate_newer",
-     "needs measurements"),
-    ("sim2012", "Fermi", 32, "over", "v16.s7_4.worst_overestimate.GTX480", "needs measurements"),
-    ("sim2012", "Kepler", 32, "over", "v16.s7_4.worst_overestimate.GTX680", "needs measurements"),
-    ("sim2012", "Maxwell", 64, "over", "v16.s7_4.worst_overestimate.GTX980", "needs measurements"),
-    ("sim2012", "Fermi", 1, "under", "v16.s7_4.n2_underestimate.GTX480",
-     "derivable: n/(n − 1) at n = 2"),
+    (
+        "hong_kim2009",
+        "GT200",
+        32,
+        "over",
+        "v16.s7_1.worst_overestimate.GTX280",
+        "derivable: (434 + 24·32)/566",
+    ),
+    (
+        "baghsorkhi2010",
+        "G80",
+        0,
+        "under",
+        "v16.s7_2.alpha0_underestimate.8800GTX",
+        "lower bound derivable (above)",
+    ),
+    (
+        "baghsorkhi2010",
+        "G80",
+        32,
+        "over",
+        "v16.s7_2.worst_overestimate_a32.8800GTX",
+        "needs measurements",
+    ),
+    (
+        "zhang_owens2011",
+        "GT200",
+        16,
+        "over",
+        "v16.s7_3.worst_overestimate_a16.GTX280",
+        "needs measurements",
+    ),
+    (
+        "zhang_owens2011",
+        "Kepler",
+        32,
+        "over",
+        "v16.s7_3.worst_overestimate_newer",
+        "needs measurements",
+    ),
+    (
+        "sim2012",
+        "Fermi",
+        32,
+        "over",
+        "v16.s7_4.worst_overestimate.GTX480",
+        "needs measurements",
+    ),
+    (
+        "sim2012",
+        "Kepler",
+        32,
+        "over",
+        "v16.s7_4.worst_overestimate.GTX680",
+        "needs measurements",
+    ),
+    (
+        "sim2012",
+        "Maxwell",
+        64,
+        "over",
+        "v16.s7_4.worst_overestimate.GTX980",
+        "needs measurements",
+    ),
+    (
+        "sim2012",
+        "Fermi",
+        1,
+        "under",
+        "v16.s7_4.n2_underestimate.GTX480",
+        "derivable: n/(n − 1) at n = 2",
+    ),
 )
 
 
@@ -309,20 +495,29 @@ def worst_cases():
     reference/estimate for an underestimate) and the occupancy where it occurs."""
     import pandas as pd
 
-
     rows = []
     for key, gpu, a, kind, pub_key, note in WORST_CASES:
         p = params(gpu)
         e = errors(key, p, alphas=(a,)).iloc[0]
         over = kind == "over"
-        rows.append({"model": LABELS[key], "GPU": p.gpu, "α": a, "kind": kind + "estimate",
-                     "printed (vs measurements)": published.value(pub_key),
-                     "vs simulated reference": round(e.q_max if over else 1 / e.q_min, 2),
-                     "at n": e.n_at_max if over else e.n_at_min, "status": note})
+        rows.append(
+            {
+                "model": LABELS[key],
+                "GPU": p.gpu,
+                "α": a,
+                "kind": kind + "estimate",
+                "printed (vs measurements)": published.value(pub_key),
+                "vs simulated reference": round(e.q_max if over else 1 / e.q_min, 2),
+                "at n": e.n_at_max if over else e.n_at_min,
+                "status": note,
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def plot_huang_bandwidth(axes, alpha_synthetic: float = 16, alpha_fermi: float = 32) -> None:
+def plot_huang_bandwidth(
+    axes, alpha_synthetic: float = 16, alpha_fermi: float = 32
+) -> None:
     """Fig. 7.10: Huang et al.'s model with the bandwidth term, both policies, on their synthetic
     GPU (``axes[0]``) and on Fermi beside the simulated reference (``axes[1]``), in adds per
     cycle per SM, clipped to ±60 where the estimate diverges past utilisation 1."""
@@ -334,19 +529,48 @@ def plot_huang_bandwidth(axes, alpha_synthetic: float = 16, alpha_fermi: float =
     with expected_invalid():
         for policy, style in (("rr", "-"), ("gto", "--")):
             label = f"Huang {policy.upper()} + bandwidth term (model)"
-            cpi = cpi_final(n_syn, alpha_synthetic, mem_lat=syn["mem_lat"], alu_lat=syn["alu_lat"],
-                            policy=policy, cores=int(syn["cores"]), s=syn["s"])
+            cpi = cpi_final(
+                n_syn,
+                alpha_synthetic,
+                mem_lat=syn["mem_lat"],
+                alu_lat=syn["alu_lat"],
+                policy=policy,
+                cores=int(syn["cores"]),
+                s=syn["s"],
+            )
             plotting.model(axes[0], n_syn, adds_syn / cpi, label=label, linestyle=style)
-            est = huang2014(fermi, np.linspace(1, fermi.max_warps_per_sm, 1881), alpha_fermi,
-                            policy=policy, bandwidth=True)
+            est = huang2014(
+                fermi,
+                np.linspace(1, fermi.max_warps_per_sm, 1881),
+                alpha_fermi,
+                policy=policy,
+                bandwidth=True,
+            )
             plotting.model(axes[1], est.n, est.adds, label=label, linestyle=style)
     ns = reference.occupancies(fermi)
-    ref = vk.WARP_SIZE * float(add_fraction(alpha_fermi)) * reference.ipc(fermi, ns, alpha_fermi)
-    plotting.simulated(axes[1], ns, ref, label="simulated reference", color="black", markersize=4)
-    titles = (f"Huang et al.'s synthetic GPU, α = {alpha_synthetic:g}", f"Fermi, α = {alpha_fermi:g}")
+    ref = (
+        vk.WARP_SIZE
+        * float(add_fraction(alpha_fermi))
+        * reference.ipc(fermi, ns, alpha_fermi)
+    )
+    plotting.simulated(
+        axes[1], ns, ref, label="simulated reference", color="black", markersize=4
+    )
+    titles = (
+        f"Huang et al.'s synthetic GPU, α = {alpha_synthetic:g}",
+        f"Fermi, α = {alpha_fermi:g}",
+    )
     for ax, title in zip(axes, titles):
         ax.set_ylim(-60, 60)
         ax.axhline(0, color="0.5", linewidth=0.8)
-        plotting.label(ax, "occupancy", "warps/SM", "arithmetic throughput", "adds/cycle/SM",
-                       title=title)
-    axes[1].figure.legend(*axes[1].get_legend_handles_labels(), loc="outside lower center", ncols=2)
+        plotting.label(
+            ax,
+            "occupancy",
+            "warps/SM",
+            "arithmetic throughput",
+            "adds/cycle/SM",
+            title=title,
+        )
+    axes[1].figure.legend(
+        *axes[1].get_legend_handles_labels(), loc="outside lower center", ncols=2
+    )

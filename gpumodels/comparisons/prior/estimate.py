@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpumodels.facts import hardware
-from gpumodels.ground.validate import as_array, broadcast
-from gpumodels.facts.params import check_params, Params
 from gpumodels.facts.occupancy import WARP_SIZE
+from gpumodels.facts.params import Params, check_params
+from gpumodels.ground.validate import as_array, broadcast
 
 _RTOL = 1e-9
 
@@ -87,9 +87,18 @@ class Estimate:
         """A pandas DataFrame with one row per grid point (``n, alpha, ipc, adds, mem_ipc, regime, flags``)."""
         import pandas as pd
 
-        cols = dict(n=self.n, alpha=self.alpha, ipc=self.ipc, adds=self.adds, mem_ipc=self.mem_ipc,
-                    regime=self.regime, flags=self.flags)
-        return pd.DataFrame({k: np.ravel(v) for k, v in cols.items()}).assign(model=self.model, gpu=self.gpu)
+        cols = dict(
+            n=self.n,
+            alpha=self.alpha,
+            ipc=self.ipc,
+            adds=self.adds,
+            mem_ipc=self.mem_ipc,
+            regime=self.regime,
+            flags=self.flags,
+        )
+        return pd.DataFrame({k: np.ravel(v) for k, v in cols.items()}).assign(
+            model=self.model, gpu=self.gpu
+        )
 
 
 def add_fraction(alpha) -> np.ndarray:
@@ -109,7 +118,9 @@ def pin_bandwidth(p: Params) -> float:
     p = check_params(p)
     bw = hardware.get_gpu(p.gpu).pin_bandwidth_gbs
     if bw is None:
-        raise ValueError(f"peak_gbs must be given for {p.gpu}: data/hardware.csv has no pin bandwidth for it")
+        raise ValueError(
+            f"peak_gbs must be given for {p.gpu}: data/hardware.csv has no pin bandwidth for it"
+        )
     return bw
 
 
@@ -127,8 +138,16 @@ def _join(flags: np.ndarray, cond, reason: str) -> np.ndarray:
     return joined
 
 
-def make(model: str, p: Params, n, alpha, ipc, regime, extra: dict[str, np.ndarray] | None = None,
-         pin_gbs: float | None = None) -> Estimate:
+def make(
+    model: str,
+    p: Params,
+    n,
+    alpha,
+    ipc,
+    regime,
+    extra: dict[str, np.ndarray] | None = None,
+    pin_gbs: float | None = None,
+) -> Estimate:
     """Build an :class:`Estimate`, flag impossible outputs and warn if there are any.
 
     Checked against ``p``: throughput not negative and finite, ``ipc <= issue_thru``, adds
@@ -145,19 +164,33 @@ def make(model: str, p: Params, n, alpha, ipc, regime, extra: dict[str, np.ndarr
     flags = _join(flags, ~finite, "not finite")
     with np.errstate(invalid="ignore"):
         flags = _join(flags, finite & (ipc < 0), "negative throughput")
-        flags = _join(flags, finite & (ipc > p.issue_thru * (1 + _RTOL)), "above the issue rate")
+        flags = _join(
+            flags, finite & (ipc > p.issue_thru * (1 + _RTOL)), "above the issue rate"
+        )
         adds = WARP_SIZE * add_fraction(alpha) * ipc
-        flags = _join(flags, finite & (adds > WARP_SIZE * p.alu_thru * (1 + _RTOL)), "above the CUDA-core peak")
+        flags = _join(
+            flags,
+            finite & (adds > WARP_SIZE * p.alu_thru * (1 + _RTOL)),
+            "above the CUDA-core peak",
+        )
         if pin_gbs is not None:
             gbs = load_fraction(alpha) * ipc * p.gbs_per_ipc
-            flags = _join(flags, finite & (gbs > pin_gbs * (1 + _RTOL)), "above the pin bandwidth")
+            flags = _join(
+                flags, finite & (gbs > pin_gbs * (1 + _RTOL)), "above the pin bandwidth"
+            )
     for reason, mask in (extra or {}).items():
         flags = _join(flags, np.asarray(mask, dtype=bool), reason)
     flags = flags.astype(str)
-    est = Estimate(model=model, gpu=p.gpu, n=n, alpha=alpha, ipc=ipc, regime=regime, flags=flags)
+    est = Estimate(
+        model=model, gpu=p.gpu, n=n, alpha=alpha, ipc=ipc, regime=regime, flags=flags
+    )
     bad = flags[flags != ""]
     if bad.size:
         reasons = sorted({r for f in bad for r in f.split("; ")})
-        warnings.warn(f"{model} on {p.gpu}: {bad.size} of {flags.size} estimates are impossible outputs "
-                      f"({', '.join(reasons)}); see Estimate.flags", ModelValidityWarning, stacklevel=3)
+        warnings.warn(
+            f"{model} on {p.gpu}: {bad.size} of {flags.size} estimates are impossible outputs "
+            f"({', '.join(reasons)}); see Estimate.flags",
+            ModelValidityWarning,
+            stacklevel=3,
+        )
     return est

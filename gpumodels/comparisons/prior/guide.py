@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpumodels.ground.validate import as_array, broadcast, finite_result, out
-from gpumodels.facts.params import check_params, Params
 from gpumodels.facts.occupancy import WARP_SIZE
-from gpumodels.ground.data import read_rows
 from gpumodels.facts.param_sets import params
+from gpumodels.facts.params import Params, check_params
+from gpumodels.ground.data import read_rows
+from gpumodels.ground.validate import as_array, broadcast, finite_result, out
 
 
 def cuda_guide_warps(mem_lat, instruction_time, alpha):
@@ -44,8 +44,15 @@ def cuda_guide_warps(mem_lat, instruction_time, alpha):
     m, t, a = broadcast(mem_lat=m, instruction_time=t, alpha=a)
     with np.errstate(over="ignore", divide="ignore", under="ignore"):
         res = m / (t * a)
-    return out(finite_result("the guide's warps", res, mem_lat=mem_lat, instruction_time=instruction_time,
-                             alpha=alpha))
+    return out(
+        finite_result(
+            "the guide's warps",
+            res,
+            mem_lat=mem_lat,
+            instruction_time=instruction_time,
+            alpha=alpha,
+        )
+    )
 
 
 def cuda_guide_refined_warps(mem_lat, instruction_time, alpha):
@@ -61,8 +68,15 @@ def cuda_guide_refined_warps(mem_lat, instruction_time, alpha):
     m, t, a = broadcast(mem_lat=m, instruction_time=t, alpha=a)
     with np.errstate(over="ignore", divide="ignore", under="ignore"):
         res = m / (t * (a + 1)) + 1
-    return out(finite_result("the refined guide's warps", res, mem_lat=mem_lat,
-                             instruction_time=instruction_time, alpha=alpha))
+    return out(
+        finite_result(
+            "the refined guide's warps",
+            res,
+            mem_lat=mem_lat,
+            instruction_time=instruction_time,
+            alpha=alpha,
+        )
+    )
 
 
 def better_estimate_warps(p: Params, alpha):
@@ -130,12 +144,20 @@ def table_4_3():
     """
     import pandas as pd
 
-
     out_rows = []
     for r in read_rows("volkov/table_4_3.csv"):
         p = params(r["gpu"])
         a, t = float(r["alpha"]), float(r["instruction_time"])
-        out_rows.append(dict(gpu=p.gpu, product=p.product, alpha=a, mem_lat=p.mem_lat, instruction_time=t,
-                             guide_warps=cuda_guide_warps(p.mem_lat, t, a),
-                             better_warps=better_estimate_warps(p, a), source=r["source"]))
+        out_rows.append(
+            dict(
+                gpu=p.gpu,
+                product=p.product,
+                alpha=a,
+                mem_lat=p.mem_lat,
+                instruction_time=t,
+                guide_warps=cuda_guide_warps(p.mem_lat, t, a),
+                better_warps=better_estimate_warps(p, a),
+                source=r["source"],
+            )
+        )
     return pd.DataFrame(out_rows)

@@ -27,17 +27,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpumodels.ground.validate import check_choice, check_real, finite_result
+from gpumodels.comparisons.prior.estimate import (
+    Estimate,
+    expected_invalid,
+    grid,
+    load_fraction,
+    make,
+    pin_bandwidth,
+)
 from gpumodels.engines import mwp_cwp as hk
-from gpumodels.facts.params import check_params, BYTES_PER_LOAD, Params
+from gpumodels.facts.params import BYTES_PER_LOAD, Params, check_params
 from gpumodels.ground.errors import OutsideDomainError
-from gpumodels.comparisons.prior.estimate import Estimate, grid, load_fraction, make, pin_bandwidth
-from gpumodels.comparisons.prior.estimate import expected_invalid
+from gpumodels.ground.validate import check_choice, check_real, finite_result
 
 MODEL = "Hong & Kim 2009"
 
 
-def mwp_peak_bw(peak_gbs, sm_count, clock_ghz, mem_lat, bytes_per_warp=BYTES_PER_LOAD) -> float:
+def mwp_peak_bw(
+    peak_gbs, sm_count, clock_ghz, mem_lat, bytes_per_warp=BYTES_PER_LOAD
+) -> float:
     """Warps per SM that keep ``peak_gbs`` busy by Little's law (Hong & Kim Eq. 6–7; Volkov §7.1)::
 
         MWP_peak_bw = mem_lat · peak_gbs / (clock_ghz · sm_count · bytes_per_warp)
@@ -56,11 +64,17 @@ def mwp_peak_bw(peak_gbs, sm_count, clock_ghz, mem_lat, bytes_per_warp=BYTES_PER
     with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
         per_warp = hk.bw_per_warp(clk, b, lat)
         # Eq. 6-7 as Hong & Kim write them; in one quotient where BW_per_warp under- or overflows
-        mwp = hk.mwp_peak_bw(bw, per_warp, sms) if 0 < per_warp < np.inf else (lat * bw) / sms / clk / b
+        mwp = (
+            hk.mwp_peak_bw(bw, per_warp, sms)
+            if 0 < per_warp < np.inf
+            else (lat * bw) / sms / clk / b
+        )
     if not np.isfinite(mwp) or mwp <= 0:
-        raise OutsideDomainError(f"MWP_peak_bw = {mwp!r} is outside the floating-point range for "
-                                 f"peak_gbs={bw!r}, sm_count={sms!r}, clock_ghz={clk!r}, mem_lat={lat!r}, "
-                                 f"bytes_per_warp={b!r}")
+        raise OutsideDomainError(
+            f"MWP_peak_bw = {mwp!r} is outside the floating-point range for "
+            f"peak_gbs={bw!r}, sm_count={sms!r}, clock_ghz={clk!r}, mem_lat={lat!r}, "
+            f"bytes_per_warp={b!r}"
+        )
     return float(mwp)
 
 
@@ -75,12 +89,21 @@ def cwp_full(mem_lat, issue_cycles, alpha):
     iss = check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
     _, a = grid(1.0, alpha)
     with np.errstate(over="ignore", divide="ignore", under="ignore"):
-        res = hk.cwp_full(lat * load_fraction(a), iss)        # Eq. 8 per instruction of the group
+        res = hk.cwp_full(
+            lat * load_fraction(a), iss
+        )  # Eq. 8 per instruction of the group
     return finite_result("CWP_full", res, mem_lat=lat, issue_cycles=iss, alpha=alpha)
 
 
-def hong_kim2009(p: Params, n, alpha, *, peak_gbs: float | None = None, issue_cycles: float | None = None,
-                 cases: str = "volkov") -> Estimate:
+def hong_kim2009(
+    p: Params,
+    n,
+    alpha,
+    *,
+    peak_gbs: float | None = None,
+    issue_cycles: float | None = None,
+    cases: str = "volkov",
+) -> Estimate:
     """Hong & Kim (2009) throughput for the α-workload (Volkov 2016 §7.1; module docstring).
 
     ``peak_gbs`` defaults to the pin bandwidth (as Hong & Kim use it) and ``issue_cycles`` to
@@ -92,21 +115,36 @@ def hong_kim2009(p: Params, n, alpha, *, peak_gbs: float | None = None, issue_cy
     check_choice("cases", cases, ("volkov", "printed"))
     n_, a_ = grid(n, alpha)
     pin = pin_bandwidth(p)
-    bw = pin if peak_gbs is None else check_real("peak_gbs", peak_gbs, 0.0, lo_open=True)
-    issue = 1.0 / p.alu_thru if issue_cycles is None else check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
+    bw = (
+        pin if peak_gbs is None else check_real("peak_gbs", peak_gbs, 0.0, lo_open=True)
+    )
+    issue = (
+        1.0 / p.alu_thru
+        if issue_cycles is None
+        else check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
+    )
     mwp_bw = mwp_peak_bw(bw, p.sm_count, p.clock_ghz, p.mem_lat)
     # one group per instruction: Mem_cycles and Comp_cycles of a group divided by its α + 1 instructions
     mem_c = load_fraction(a_) * p.mem_lat
     comp_c = np.full(n_.shape, issue)
-    mwp = np.minimum(n_, mwp_bw)                                              # Eq. 5 without the departure cap
-    cwp = np.minimum(n_, np.asarray(hk.cwp_full(mem_c, comp_c)))             # Eqs. 8-9
+    mwp = np.minimum(n_, mwp_bw)  # Eq. 5 without the departure cap
+    cwp = np.minimum(n_, np.asarray(hk.cwp_full(mem_c, comp_c)))  # Eqs. 8-9
     if cases == "printed":
         eq = np.asarray(hk.equation_case(mwp, cwp, n_, comp_c, mem_c))
     else:
         eq = np.where((mwp == n_) & (cwp == n_), 22, np.where(cwp > mwp, 23, 24))
-    with np.errstate(divide="ignore", invalid="ignore"):                      # long warps: comp_p -> 0, Mem_L -> 0
-        t = np.where(eq == 22, hk.cycles_eq22(mem_c, comp_c, 0.0, mwp),
-                     np.where(eq == 23, hk.cycles_eq23(mem_c, n_, mwp, 0.0), hk.cycles_eq24(0.0, comp_c, n_)))
+    with np.errstate(
+        divide="ignore", invalid="ignore"
+    ):  # long warps: comp_p -> 0, Mem_L -> 0
+        t = np.where(
+            eq == 22,
+            hk.cycles_eq22(mem_c, comp_c, 0.0, mwp),
+            np.where(
+                eq == 23,
+                hk.cycles_eq23(mem_c, n_, mwp, 0.0),
+                hk.cycles_eq24(0.0, comp_c, n_),
+            ),
+        )
     regime = np.where(eq == 22, "latency", np.where(eq == 23, "memory", "compute"))
     return make(MODEL, p, n_, a_, n_ / t, regime, pin_gbs=pin)
 
@@ -118,10 +156,17 @@ def case_rule_comparison(p: Params, n, alpha):
     p = check_params(p)
     import pandas as pd
 
-
     red = hong_kim2009(p, n, alpha)
     with expected_invalid():
         printed = hong_kim2009(p, n, alpha, cases="printed")
-    return pd.DataFrame({"warps/SM": red.n, "§7.1 reduction (IPC)": red.ipc, "§7.1 case": red.regime,
-                         "Hong & Kim's rule (IPC)": printed.ipc, "Hong & Kim's case": printed.regime,
-                         "ratio": printed.ipc / red.ipc, "flags": printed.flags})
+    return pd.DataFrame(
+        {
+            "warps/SM": red.n,
+            "§7.1 reduction (IPC)": red.ipc,
+            "§7.1 case": red.regime,
+            "Hong & Kim's rule (IPC)": printed.ipc,
+            "Hong & Kim's case": printed.regime,
+            "ratio": printed.ipc / red.ipc,
+            "flags": printed.flags,
+        }
+    )

@@ -42,17 +42,19 @@ import warnings
 
 import numpy as np
 
+from gpumodels.comparisons.prior.estimate import (
+    Estimate,
+    ModelValidityWarning,
+    add_fraction,
+    grid,
+    load_fraction,
+    make,
+    pin_bandwidth,
+)
+from gpumodels.facts.params import BYTES_PER_LOAD, Params, check_params
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import check_flag, check_int, check_real, finite_result
-from gpumodels.facts.params import check_params, BYTES_PER_LOAD, Params
-from gpumodels.comparisons.prior.estimate import (Estimate,
-                                                  ModelValidityWarning,
-                                                  add_fraction,
-                                                  grid,
-                                                  load_fraction,
-                                                  make,
-                                                  pin_bandwidth)
 from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import check_flag, check_int, check_real, finite_result
 
 MODEL = "Huang et al. 2014"
 POLICIES = ("rr", "gto")
@@ -61,7 +63,11 @@ _PARAMS = "volkov/chapter7_parameters.csv"
 
 def parameters(context: str) -> dict[str, float]:
     """Chapter-7 inputs quoted by Volkov for ``context`` (``"synthetic"``: Huang et al.'s GPU; ``"Fermi"``)."""
-    rows = {r["parameter"]: float(r["value"]) for r in read_rows(_PARAMS) if r["context"] == context}
+    rows = {
+        r["parameter"]: float(r["value"])
+        for r in read_rows(_PARAMS)
+        if r["context"] == context
+    }
     if not rows:
         known = sorted({r["context"] for r in read_rows(_PARAMS)})
         raise UnknownNameError(f"context must be one of {known}, got {context!r}")
@@ -70,7 +76,9 @@ def parameters(context: str) -> dict[str, float]:
 
 def _policy(policy: str) -> str:
     if policy not in POLICIES:
-        raise ValueError(f"policy must be 'rr' (round-robin) or 'gto' (greedy-then-oldest), got {policy!r}")
+        raise ValueError(
+            f"policy must be 'rr' (round-robin) or 'gto' (greedy-then-oldest), got {policy!r}"
+        )
     return policy
 
 
@@ -91,10 +99,12 @@ def cpi_multithreading(n, alpha, *, mem_lat, alu_lat, policy: str = "rr"):
     lat_m = check_real("mem_lat", mem_lat, 0.0, lo_open=True)
     lat_a = check_real("alu_lat", alu_lat, 0.0, lo_open=True)
     f, g = add_fraction(a_), load_fraction(a_)
-    per_inst = g * lat_m + f * lat_a              # total_cycles / (1 + α)
+    per_inst = g * lat_m + f * lat_a  # total_cycles / (1 + α)
     if _policy(policy) == "gto":
-        prob = 1.0 / per_inst                     # their Eq. 9
-        per_inst = per_inst + g * _no(prob, lat_m - 1.0, n_) + f * _no(prob, lat_a - 1.0, n_)
+        prob = 1.0 / per_inst  # their Eq. 9
+        per_inst = (
+            per_inst + g * _no(prob, lat_m - 1.0, n_) + f * _no(prob, lat_a - 1.0, n_)
+        )
     res = per_inst / n_
     return float(res) if np.ndim(res) == 0 else res
 
@@ -108,7 +118,9 @@ def service_time(clock_ghz, peak_gbs, bytes_per_transaction=BYTES_PER_LOAD) -> f
     clk = check_real("clock_ghz", clock_ghz, 0.0, lo_open=True)
     bw = check_real("peak_gbs", peak_gbs, 0.0, lo_open=True)
     b = check_real("bytes_per_transaction", bytes_per_transaction, 0.0, lo_open=True)
-    return finite_result("s", clk * b / bw, clock_ghz=clk, peak_gbs=bw, bytes_per_transaction=b)
+    return finite_result(
+        "s", clk * b / bw, clock_ghz=clk, peak_gbs=bw, bytes_per_transaction=b
+    )
 
 
 def utilization(n, cores, mem_lat, s, transactions_per_access=1):
@@ -117,24 +129,41 @@ def utilization(n, cores, mem_lat, s, transactions_per_access=1):
     >>> round(utilization(32, 16, 300, 2 / 3), 2)     # Huang et al.'s synthetic GPU at full occupancy
     1.14
     """
-    res = _bandwidth_delay(*_queue_inputs(n, cores, mem_lat, s, transactions_per_access))[1]
+    res = _bandwidth_delay(
+        *_queue_inputs(n, cores, mem_lat, s, transactions_per_access)
+    )[1]
     return float(res) if np.ndim(res) == 0 else res
 
 
 def _queue_inputs(n, cores, mem_lat, s, transactions_per_access):
     n_, _ = grid(n, 0.0)
-    return (n_, check_int("cores", cores, 1), check_real("mem_lat", mem_lat, 0.0, lo_open=True),
-            check_real("s", s, 0.0, lo_open=True), check_int("transactions_per_access", transactions_per_access, 1))
+    return (
+        n_,
+        check_int("cores", cores, 1),
+        check_real("mem_lat", mem_lat, 0.0, lo_open=True),
+        check_real("s", s, 0.0, lo_open=True),
+        check_int("transactions_per_access", transactions_per_access, 1),
+    )
 
 
 def _bandwidth_delay(n, cores, mem_lat, s, k):
     with np.errstate(over="ignore"):
         lam = k * n * cores / mem_lat
         rho = lam * s
-    finite_result("the utilisation ρ = k·n·cores·s/mem_lat", rho, s=s, mem_lat=mem_lat, cores=cores)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):   # ±inf: the model's own singularity
+    finite_result(
+        "the utilisation ρ = k·n·cores·s/mem_lat",
+        rho,
+        s=s,
+        mem_lat=mem_lat,
+        cores=cores,
+    )
+    with np.errstate(
+        divide="ignore", invalid="ignore", over="ignore"
+    ):  # ±inf: the model's own singularity
         queue = lam * s * s / (2.0 * (1.0 - rho))
-    queue = np.where(rho == 1.0, -np.inf, queue)   # the singularity: approached from above ρ = 1 it is −∞
+    queue = np.where(
+        rho == 1.0, -np.inf, queue
+    )  # the singularity: approached from above ρ = 1 it is −∞
     return np.minimum(queue, s * k * n * cores / 2.0), rho
 
 
@@ -153,32 +182,58 @@ def huang2014_bandwidth_delay(n, cores, mem_lat, s, transactions_per_access=1):
     ...     round(huang2014_bandwidth_delay(29, 16, 300, 2 / 3), 1)
     -11.0
     """
-    delay, rho = _bandwidth_delay(*_queue_inputs(n, cores, mem_lat, s, transactions_per_access))
+    delay, rho = _bandwidth_delay(
+        *_queue_inputs(n, cores, mem_lat, s, transactions_per_access)
+    )
     if np.any(rho >= 1.0):
-        warnings.warn(f"utilisation ρ = λ·s reaches {np.max(rho):.3g} ≥ 1: Bandwidth_delay is negative or singular "
-                      "(Volkov 2016 §7.7)", ModelValidityWarning, stacklevel=2)
+        warnings.warn(
+            f"utilisation ρ = λ·s reaches {np.max(rho):.3g} ≥ 1: Bandwidth_delay is negative or singular "
+            "(Volkov 2016 §7.7)",
+            ModelValidityWarning,
+            stacklevel=2,
+        )
     return float(delay) if np.ndim(delay) == 0 else delay
 
 
-def cpi_final(n, alpha, *, mem_lat, alu_lat, policy: str = "rr", cores=None, s=None, transactions_per_access=1):
+def cpi_final(
+    n,
+    alpha,
+    *,
+    mem_lat,
+    alu_lat,
+    policy: str = "rr",
+    cores=None,
+    s=None,
+    transactions_per_access=1,
+):
     """``CPI_final = CPI_mt + Bandwidth_delay / (1 + α)`` per SM with one scheduler (their Eq. 3, 17).
 
     Without ``cores`` and ``s`` it is ``CPI_mt`` (coalesced accesses: no contention term, their
     §IV.B). MSHR_delay is taken as zero. Can be negative (with a warning from the delay term).
     """
-    mt = np.asarray(cpi_multithreading(n, alpha, mem_lat=mem_lat, alu_lat=alu_lat, policy=policy))
+    mt = np.asarray(
+        cpi_multithreading(n, alpha, mem_lat=mem_lat, alu_lat=alu_lat, policy=policy)
+    )
     if (cores is None) != (s is None):
-        raise ValueError("cores and s must be given together (the bandwidth term needs both) or not at all")
+        raise ValueError(
+            "cores and s must be given together (the bandwidth term needs both) or not at all"
+        )
     if cores is None:
         return float(mt) if mt.ndim == 0 else mt
     n_, a_ = grid(n, alpha)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ModelValidityWarning)
-        delay = np.asarray(huang2014_bandwidth_delay(n_, cores, mem_lat, s, transactions_per_access))
+        delay = np.asarray(
+            huang2014_bandwidth_delay(n_, cores, mem_lat, s, transactions_per_access)
+        )
     res = mt + load_fraction(a_) * delay
     if np.any(res < 0) or np.any(delay < 0):
-        warnings.warn("Bandwidth_delay is negative at some n: CPI_final is below CPI_mt, negative where "
-                      f"it reaches {np.min(res):.3g} (Volkov 2016 §7.7)", ModelValidityWarning, stacklevel=2)
+        warnings.warn(
+            "Bandwidth_delay is negative at some n: CPI_final is below CPI_mt, negative where "
+            f"it reaches {np.min(res):.3g} (Volkov 2016 §7.7)",
+            ModelValidityWarning,
+            stacklevel=2,
+        )
     return float(res) if np.ndim(res) == 0 else res
 
 
@@ -189,8 +244,17 @@ def issue_units(p: Params) -> int:
     return max(1, int(p.issue_thru))
 
 
-def huang2014(p: Params, n, alpha, *, policy: str = "rr", bandwidth: bool = False, peak_gbs: float | None = None,
-              transactions_per_access: int = 1, mshr: int | None = None) -> Estimate:
+def huang2014(
+    p: Params,
+    n,
+    alpha,
+    *,
+    policy: str = "rr",
+    bandwidth: bool = False,
+    peak_gbs: float | None = None,
+    transactions_per_access: int = 1,
+    mshr: int | None = None,
+) -> Estimate:
     """Huang et al. (2014) throughput for the α-workload (Volkov 2016 §7.5–7.8; module docstring).
 
     ``n`` warps per SM, split over :func:`gpumodels.comparisons.prior.huang_2014.issue_units` schedulers. ``bandwidth=True`` adds the
@@ -205,16 +269,24 @@ def huang2014(p: Params, n, alpha, *, policy: str = "rr", bandwidth: bool = Fals
     n_, a_ = grid(n, alpha)
     bandwidth = check_flag("bandwidth", bandwidth)
     units = issue_units(p)
-    ipc = units / np.asarray(cpi_multithreading(n_ / units, a_, mem_lat=p.mem_lat, alu_lat=p.alu_lat,
-                                                policy=policy))
+    ipc = units / np.asarray(
+        cpi_multithreading(
+            n_ / units, a_, mem_lat=p.mem_lat, alu_lat=p.alu_lat, policy=policy
+        )
+    )
     extra = {}
     if bandwidth:
         k = check_int("transactions_per_access", transactions_per_access, 1)
-        s = service_time(p.clock_ghz, pin_bandwidth(p) if peak_gbs is None else peak_gbs)
+        s = service_time(
+            p.clock_ghz, pin_bandwidth(p) if peak_gbs is None else peak_gbs
+        )
         delay, rho = _bandwidth_delay(n_, p.sm_count, p.mem_lat, s, k)
         with np.errstate(divide="ignore", invalid="ignore"):
             ipc = 1.0 / (1.0 / ipc + load_fraction(a_) * delay)
-        extra = {"utilisation above 1": rho >= 1.0, "negative Bandwidth_delay": delay < 0}
+        extra = {
+            "utilisation above 1": rho >= 1.0,
+            "negative Bandwidth_delay": delay < 0,
+        }
         if mshr is not None:
             over = k * n_ > check_int("mshr", mshr, 1)
             ipc = np.where(over, np.nan, ipc)

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpumodels.papers import transit
-from gpumodels.facts.params import check_params, Params
 from gpumodels.comparisons.prior.estimate import Estimate, grid, make
+from gpumodels.facts.params import Params, check_params
+from gpumodels.papers import transit
 
 
 def transit2015(p: Params, n, alpha) -> Estimate:
@@ -31,11 +31,29 @@ def transit2015(p: Params, n, alpha) -> Estimate:
     p = check_params(p)
     n_, a_ = grid(n, alpha)
     inner = np.isfinite(a_) & (a_ > 0) & (n_ > 0)
-    e = transit.equilibrium(np.where(inner, n_, 1.0), np.where(inner, a_, 1.0) * p.alu_lat, p.mem_thru,
-                            p.mem_lat * p.mem_thru, p.alu_lat * p.alu_thru)
-    ipc = np.select([n_ == 0, a_ == 0, np.isinf(a_)],
-                    [0.0, np.minimum(n_ / p.mem_lat, p.mem_thru), np.minimum(n_ / p.alu_lat, p.alu_thru)],
-                    np.asarray(e.ms_throughput) * (a_ + 1))
-    regime = np.where(inner, np.char.add(np.asarray(e.bound, dtype=str), " bound"),
-                      np.where(a_ == 0, "Z → 0 limit (memory or thread)", "Z → ∞ limit (computation or thread)"))
+    e = transit.equilibrium(
+        np.where(inner, n_, 1.0),
+        np.where(inner, a_, 1.0) * p.alu_lat,
+        p.mem_thru,
+        p.mem_lat * p.mem_thru,
+        p.alu_lat * p.alu_thru,
+    )
+    ipc = np.select(
+        [n_ == 0, a_ == 0, np.isinf(a_)],
+        [
+            0.0,
+            np.minimum(n_ / p.mem_lat, p.mem_thru),
+            np.minimum(n_ / p.alu_lat, p.alu_thru),
+        ],
+        np.asarray(e.ms_throughput) * (a_ + 1),
+    )
+    regime = np.where(
+        inner,
+        np.char.add(np.asarray(e.bound, dtype=str), " bound"),
+        np.where(
+            a_ == 0,
+            "Z → 0 limit (memory or thread)",
+            "Z → ∞ limit (computation or thread)",
+        ),
+    )
     return make("Li et al. 2015 (Transit)", p, n_, a_, ipc, regime)

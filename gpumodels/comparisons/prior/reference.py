@@ -19,22 +19,24 @@ regenerates it; a test re-simulates sample rows and requires identical numbers).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
+from gpumodels.comparisons.prior.estimate import add_fraction, load_fraction
 from gpumodels.engines import sim
+from gpumodels.facts.params import Params, check_params
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.validate import as_array, check_int
 from gpumodels.papers.volkov import synthetic as vk
-from gpumodels.facts.params import check_params, Params
-from gpumodels.comparisons.prior.estimate import add_fraction, load_fraction
 
 ALPHAS = (1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256, 362, 512)
 LIMIT_ALPHAS = (0.0, np.inf)
 CACHE = "simulated/prior_reference.csv"
-SOURCE = ("simulated: gpumodels.engines.sim.volkov_sm(contention=True) with Volkov 2016 Table 4.1 and Table 6.5 "
-          "parameters; tools/simulate_reference.py")
+SOURCE = (
+    "simulated: gpumodels.engines.sim.volkov_sm(contention=True) with Volkov 2016 Table 4.1 and Table 6.5 "
+    "parameters; tools/simulate_reference.py"
+)
 
 
 def occupancies(p: Params) -> np.ndarray:
@@ -82,14 +84,21 @@ def measure(p: Params, n: int, alpha: float) -> tuple[float, float, int]:
     n = check_int("n", n, 1, p.max_warps_per_sm, context=p.gpu)
     a = float(alpha)
     if not (np.isinf(a) or (a >= 0 and a == int(a))):
-        raise ValueError(f"alpha must be a whole number >= 0 or inf for the simulator, got {alpha!r}")
+        raise ValueError(
+            f"alpha must be a whole number >= 0 or inf for the simulator, got {alpha!r}"
+        )
     start, stop = window(p, a, n)
     trace = sim.simulate(sim.volkov_sm(p, contention=True), _program(a), n, cycles=stop)
     body = _body(a)
-    starts = [sim.trip_starts(trace.warp, trace.seq, trace.issue, body, w, start, stop) for w in range(n)]
+    starts = [
+        sim.trip_starts(trace.warp, trace.seq, trace.issue, body, w, start, stop)
+        for w in range(n)
+    ]
     if starts[0].size < 2:
-        raise ValueError(f"warp 0 began fewer than two loop trips in cycles [{start}, {stop}] on {p.gpu} "
-                         f"(n = {n}, alpha = {alpha}); lengthen the window")
+        raise ValueError(
+            f"warp 0 began fewer than two loop trips in cycles [{start}, {stop}] on {p.gpu} "
+            f"(n = {n}, alpha = {alpha}); lengthen the window"
+        )
     little = sum((s.size - 1) * body / (s[-1] - s[0]) for s in starts if s.size >= 2)
     ipc = sim.rate_between(trace.issue, starts[0][0], starts[0][-1])
     return ipc, float(little), int(starts[0].size - 1)
@@ -109,23 +118,39 @@ def rows(p: Params, alphas=ALPHAS + LIMIT_ALPHAS) -> list[dict]:
     for a in alphas:
         for n in occupancies(p):
             start, stop = window(p, float(a), int(n))
-            out.append(dict(gpu=p.gpu, n=int(n), alpha=float(a), ipc=measure(p, int(n), a)[0],
-                            start=start, stop=stop, source=SOURCE))
+            out.append(
+                dict(
+                    gpu=p.gpu,
+                    n=int(n),
+                    alpha=float(a),
+                    ipc=measure(p, int(n), a)[0],
+                    start=start,
+                    stop=stop,
+                    source=SOURCE,
+                )
+            )
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cache() -> dict[tuple[str, float, float], float]:
-    return {(r["gpu"], float(r["n"]), float(r["alpha"])): float(r["ipc"]) for r in read_rows(CACHE)}
+    return {
+        (r["gpu"], float(r["n"]), float(r["alpha"])): float(r["ipc"])
+        for r in read_rows(CACHE)
+    }
 
 
 def table():
     """The cached reference as a DataFrame: ``gpu, n, alpha, ipc, adds, mem_ipc`` (simulated)."""
     import pandas as pd
 
-
-    df = pd.DataFrame([dict(gpu=g, n=n, alpha=a, ipc=v) for (g, n, a), v in _cache().items()])
-    return df.assign(adds=vk.WARP_SIZE * add_fraction(df.alpha) * df.ipc, mem_ipc=load_fraction(df.alpha) * df.ipc)
+    df = pd.DataFrame(
+        [dict(gpu=g, n=n, alpha=a, ipc=v) for (g, n, a), v in _cache().items()]
+    )
+    return df.assign(
+        adds=vk.WARP_SIZE * add_fraction(df.alpha) * df.ipc,
+        mem_ipc=load_fraction(df.alpha) * df.ipc,
+    )
 
 
 def ipc(p: Params, n, alpha) -> np.ndarray:
@@ -136,16 +161,22 @@ def ipc(p: Params, n, alpha) -> np.ndarray:
     n_arr = np.atleast_1d(as_array("n", n))
     missing = [x for x in n_arr.ravel() if (p.gpu, float(x), float(alpha)) not in cache]
     if missing:
-        raise ValueError(f"the simulated reference has no point at n = {missing[0]:g}, alpha = {alpha} on {p.gpu}; "
-                         f"n must be one of {occupancies(p).astype(int).tolist()} and alpha one of "
-                         f"{list(ALPHAS)}, 0 or inf")
-    res = np.array([cache[(p.gpu, float(x), float(alpha))] for x in n_arr.ravel()]).reshape(n_arr.shape)
+        raise ValueError(
+            f"the simulated reference has no point at n = {missing[0]:g}, alpha = {alpha} on {p.gpu}; "
+            f"n must be one of {occupancies(p).astype(int).tolist()} and alpha one of "
+            f"{list(ALPHAS)}, 0 or inf"
+        )
+    res = np.array(
+        [cache[(p.gpu, float(x), float(alpha))] for x in n_arr.ravel()]
+    ).reshape(n_arr.shape)
     return res.reshape(np.shape(n))
 
 
 def curve(p: Params, alpha: float):
     """A function of ``n`` giving the cached simulated IPC at one ``alpha`` (Zhang & Owens' input curves)."""
     p = check_params(p)
+
     def f(n):
         return ipc(p, n, alpha)
+
     return f

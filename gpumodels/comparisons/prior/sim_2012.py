@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpumodels.ground.validate import check_flag, check_real
-from gpumodels.facts.params import Params, check_params
-from gpumodels.facts.param_sets import chapter6_value
 from gpumodels.comparisons.prior.estimate import Estimate, grid, load_fraction, make
 from gpumodels.comparisons.prior.hong_kim_2009 import mwp_peak_bw
-from gpumodels.ground.errors import UnknownNameError
 from gpumodels.facts import modern
+from gpumodels.facts.param_sets import chapter6_value
+from gpumodels.facts.params import Params, check_params
+from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import check_flag, check_real
 
 MODEL = "Sim et al. 2012"
 
@@ -52,13 +52,18 @@ def sustained_gbs(p: Params) -> float:
     try:
         return chapter6_value(p.gpu, "6.4", "peak")
     except KeyError as e:
-
-        if p.gpu in modern.GPUS:          # a modern GPU: its mem_thru is a sustained bandwidth already
+        if (
+            p.gpu in modern.GPUS
+        ):  # a modern GPU: its mem_thru is a sustained bandwidth already
             return p.mem_thru_gbs
-        raise UnknownNameError(f"p must be one of Volkov's five GPUs or a modern GPU: {e}") from None
+        raise UnknownNameError(
+            f"p must be one of Volkov's five GPUs or a modern GPU: {e}"
+        ) from None
 
 
-def sim2012(p: Params, n, alpha, *, mwp_peak: float | None = None, cwp_minus_one: bool = True) -> Estimate:
+def sim2012(
+    p: Params, n, alpha, *, mwp_peak: float | None = None, cwp_minus_one: bool = True
+) -> Estimate:
     """Sim et al. (2012) throughput for the α-workload (Volkov 2016 §7.4; module docstring).
 
     ``mwp_peak`` (warps per SM) defaults to :func:`sim2012_mwp_peak_bw` of Table 6.4's
@@ -67,8 +72,11 @@ def sim2012(p: Params, n, alpha, *, mwp_peak: float | None = None, cwp_minus_one
     p = check_params(p)
     n_, a_ = grid(n, alpha)
     cwp_minus_one = check_flag("cwp_minus_one", cwp_minus_one)
-    mwp_bw = (sim2012_mwp_peak_bw(sustained_gbs(p), p.sm_count, p.clock_ghz, p.mem_lat) if mwp_peak is None
-              else check_real("mwp_peak", mwp_peak, 0.0, lo_open=True))
+    mwp_bw = (
+        sim2012_mwp_peak_bw(sustained_gbs(p), p.sm_count, p.clock_ghz, p.mem_lat)
+        if mwp_peak is None
+        else check_real("mwp_peak", mwp_peak, 0.0, lo_open=True)
+    )
     g = load_fraction(a_)
     alu = np.maximum(p.alu_lat / n_, 1.0 / p.alu_thru)
     cwp = np.minimum(n_, 1.0 + g * p.mem_lat / alu)
@@ -78,7 +86,9 @@ def sim2012(p: Params, n, alpha, *, mwp_peak: float | None = None, cwp_minus_one
     t_comp = n_ * alu
     t_mem = g * n_ * p.mem_lat / eff
     above = cwp > mwp
-    t_exec = np.where(above, np.maximum(t_comp, t_mem), np.maximum(t_comp, t_mem + t_comp / n_))
+    t_exec = np.where(
+        above, np.maximum(t_comp, t_mem), np.maximum(t_comp, t_mem + t_comp / n_)
+    )
     regime = np.where(above, "CWP > MWP", "CWP <= MWP")
     label = MODEL if cwp_minus_one else f"{MODEL} (CWP in place of CWP − 1)"
     return make(label, p, n_, a_, n_ / t_exec, regime)

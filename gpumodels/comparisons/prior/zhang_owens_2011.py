@@ -21,14 +21,20 @@ of :mod:`gpumodels.comparisons.prior.reference`).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
-from gpumodels.papers.volkov import synthetic as vk
-from gpumodels.facts.params import check_params, Params
-from gpumodels.comparisons.prior.estimate import Estimate, add_fraction, grid, load_fraction, make
 from gpumodels.comparisons.prior import reference
+from gpumodels.comparisons.prior.estimate import (
+    Estimate,
+    add_fraction,
+    grid,
+    load_fraction,
+    make,
+)
+from gpumodels.facts.params import Params, check_params
+from gpumodels.papers.volkov import synthetic as vk
 
 MODEL = "Zhang & Owens 2011"
 Curve = Callable[[np.ndarray], np.ndarray]
@@ -37,11 +43,13 @@ Curve = Callable[[np.ndarray], np.ndarray]
 def model_curves(p: Params) -> tuple[Curve, Curve]:
     """``(alu, mem)`` from Volkov's basic model: instruction throughputs per SM at α = ∞ and α = 0 (§4.2)."""
     p = check_params(p)
+
     def alu(n):
         return np.asarray(vk.arithmetic_throughput(p, n, np.inf)) / vk.WARP_SIZE
 
     def mem(n):
         return np.asarray(vk.memory_throughput(p, n, 0.0))
+
     return alu, mem
 
 
@@ -52,8 +60,15 @@ def simulated_curves(p: Params) -> tuple[Curve, Curve]:
     return reference.curve(p, np.inf), reference.curve(p, 0.0)
 
 
-def zhang_owens2011(p: Params, n, alpha, *, curves: tuple[Curve, Curve] | None = None, merge: str = "overlap",
-                    inputs: str = "basic model") -> Estimate:
+def zhang_owens2011(
+    p: Params,
+    n,
+    alpha,
+    *,
+    curves: tuple[Curve, Curve] | None = None,
+    merge: str = "overlap",
+    inputs: str = "basic model",
+) -> Estimate:
     """Zhang & Owens (2011) throughput for the α-workload (Volkov 2016 §7.3; module docstring).
 
     ``curves`` is an ``(alu, mem)`` pair of functions of ``n`` giving instruction throughputs per

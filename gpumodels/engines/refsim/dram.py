@@ -19,15 +19,15 @@ such as :class:`SimulatedDRAM` (an isolated-access model calibrated to the print
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable, Iterable, Mapping
+from functools import cache
 
 import numpy as np
 
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import as_array, broadcast, check_int, check_real
 from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import as_array, broadcast, check_int, check_real
 
 HIT, MISS, CONFLICT = 0, 1, 2
 OUTCOMES = ("hit", "miss", "conflict")
@@ -56,17 +56,32 @@ class AddressMap:
     channel_bits: tuple[int, ...] = ()
     channels: int | None = None
     byte_bits: tuple[int, ...] = ()
-    sources: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    sources: Mapping[str, str] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def __post_init__(self):
-        groups = [self.column_bits, self.row_bits, self.bank_bits, self.channel_bits, self.byte_bits]
+        groups = [
+            self.column_bits,
+            self.row_bits,
+            self.bank_bits,
+            self.channel_bits,
+            self.byte_bits,
+        ]
         flat = [b for g in groups for b in g]
         if len(flat) != len(set(flat)):
             raise ValueError(f"address map {self.name!r}: a bit is in two fields")
         if any(b < 0 or b > 62 for b in flat):
-            raise ValueError(f"address map {self.name!r}: bit positions must be in [0, 62]")
+            raise ValueError(
+                f"address map {self.name!r}: bit positions must be in [0, 62]"
+            )
         if self.channels is not None:
-            check_int("channels", self.channels, 1, 1 << len(self.channel_bits) if self.channel_bits else 1)
+            check_int(
+                "channels",
+                self.channels,
+                1,
+                1 << len(self.channel_bits) if self.channel_bits else 1,
+            )
 
     @staticmethod
     def _field(addr: np.ndarray, bits: tuple[int, ...]) -> np.ndarray:
@@ -89,11 +104,13 @@ class AddressMap:
     @property
     def n_banks(self) -> int:
         """Distinct global bank ids the mapping can produce."""
-        nch = self.channels if self.channels is not None else 1 << len(self.channel_bits)
+        nch = (
+            self.channels if self.channels is not None else 1 << len(self.channel_bits)
+        )
         return nch << len(self.bank_bits)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _map_rows() -> dict[str, list[dict[str, str]]]:
     out: dict[str, list[dict[str, str]]] = {}
     for r in read_rows("huang_li/address_maps.csv"):
@@ -115,13 +132,21 @@ def address_map(preset: str) -> AddressMap:
     """
     rows = _map_rows()
     if preset not in rows:
-        raise UnknownNameError(f"preset must be one of {', '.join(rows)}, got {preset!r}")
+        raise UnknownNameError(
+            f"preset must be one of {', '.join(rows)}, got {preset!r}"
+        )
     f = {r["field"]: _parse_bits(r["bits"]) for r in rows[preset]}
     mod = [r["modulo"] for r in rows[preset] if r["field"] == "channel" and r["modulo"]]
-    return AddressMap(name=preset, column_bits=f.get("column", ()), row_bits=f.get("row", ()),
-                      bank_bits=f.get("bank", ()), channel_bits=f.get("channel", ()),
-                      channels=int(mod[0]) if mod else None, byte_bits=f.get("byte", ()),
-                      sources={r["field"]: r["source"] for r in rows[preset]})
+    return AddressMap(
+        name=preset,
+        column_bits=f.get("column", ()),
+        row_bits=f.get("row", ()),
+        bank_bits=f.get("bank", ()),
+        channel_bits=f.get("channel", ()),
+        channels=int(mod[0]) if mod else None,
+        byte_bits=f.get("byte", ()),
+        sources={r["field"]: r["source"] for r in rows[preset]},
+    )
 
 
 def row_buffer_outcomes(bank, row) -> np.ndarray:
@@ -172,7 +197,12 @@ class DetectedMapping:
 
     def as_map(self, name: str = "detected") -> AddressMap:
         """An :class:`AddressMap` with the detected groups (the "other" bits identify the bank)."""
-        return AddressMap(name=name, column_bits=self.column_bits, row_bits=self.row_bits, bank_bits=self.other_bits)
+        return AddressMap(
+            name=name,
+            column_bits=self.column_bits,
+            row_bits=self.row_bits,
+            bank_bits=self.other_bits,
+        )
 
 
 def _three_groups(values: np.ndarray) -> np.ndarray:
@@ -181,15 +211,20 @@ def _three_groups(values: np.ndarray) -> np.ndarray:
     if u.size == 1:
         return np.ones(values.size, dtype=int)
     gaps = np.diff(u)
-    if u.size == 2:                         # two levels: hit and conflict if far apart, else the lower and a miss
+    if (
+        u.size == 2
+    ):  # two levels: hit and conflict if far apart, else the lower and a miss
         return np.where(values <= u[0], 0, 2 if u[1] / u[0] > 2.5 else 1)
     idx = np.sort(np.argsort(gaps)[-2:])
     cuts = u[idx] + gaps[idx] / 2
     return np.searchsorted(cuts, values)
 
 
-def detect_mapping(second_access_latency: Callable[[int, int], float], address_bits: Iterable[int],
-                   base_address: int = 0) -> DetectedMapping:
+def detect_mapping(
+    second_access_latency: Callable[[int, int], float],
+    address_bits: Iterable[int],
+    base_address: int = 0,
+) -> DetectedMapping:
     """Algorithm 1 (§III-C2): find the row and column bits from access latencies.
 
     For each bit x of ``address_bits`` the two addresses ``base_address`` with bit x cleared and
@@ -229,9 +264,13 @@ def detect_mapping(second_access_latency: Callable[[int, int], float], address_b
         sel = lat_a[g == k]
         return float(sel.mean()) if sel.size else float("nan")
 
-    return DetectedMapping(column_bits=col, row_bits=row, other_bits=oth,
-                           latencies={"column": mean(0), "other": mean(1), "row": mean(2)},
-                           per_bit=dict(zip(bits, lat)))
+    return DetectedMapping(
+        column_bits=col,
+        row_bits=row,
+        other_bits=oth,
+        latencies={"column": mean(0), "other": mean(1), "row": mean(2)},
+        per_bit=dict(zip(bits, lat)),
+    )
 
 
 @dataclass
@@ -263,7 +302,13 @@ class SimulatedDRAM:
         b, r, _ = self.mapping.decode(np.array([address]))
         b, r = int(b[0]), int(r[0])
         cur = self._open.get(b)
-        lat = self.lat_miss if cur is None else self.lat_hit if cur == r else self.lat_conflict
+        lat = (
+            self.lat_miss
+            if cur is None
+            else self.lat_hit
+            if cur == r
+            else self.lat_conflict
+        )
         self._open[b] = r
         return lat + (self._rng.normal(0.0, self.noise) if self.noise else 0.0)
 
@@ -288,7 +333,9 @@ def lindley(interarrival, service) -> np.ndarray:
     s = as_array("service", service, 0.0)
     a, s = broadcast(interarrival=a, service=s)
     if a.ndim != 1 or s.ndim != 1 or a.shape != s.shape:
-        raise ValueError(f"interarrival and service must be 1-D arrays of one length, got shapes {a.shape} and {s.shape}")
+        raise ValueError(
+            f"interarrival and service must be 1-D arrays of one length, got shapes {a.shape} and {s.shape}"
+        )
     if a.size == 0:
         return np.zeros(0)
     u = np.empty_like(a)

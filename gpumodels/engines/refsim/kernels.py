@@ -26,31 +26,40 @@ compute capability 3.x limits; 2T for an array without 2D extents.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable, Mapping
+from functools import cache
 
 import numpy as np
 
-from gpumodels.ground.validate import check_int
+from gpumodels.engines.refsim.trace import (
+    DTYPE_BYTES,
+    OFF_CHIP,
+    READ_ONLY,
+    SPACES,
+    addressing_instructions,
+    check_dtype,
+    check_space,
+)
 from gpumodels.facts.occupancy import WARP_SIZE, occupancy
-from gpumodels.engines.refsim.trace import (DTYPE_BYTES,
-                                            OFF_CHIP,
-                                            READ_ONLY,
-                                            SPACES,
-                                            addressing_instructions,
-                                            check_dtype,
-                                            check_space)
 from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import check_int
 
-WARP = WARP_SIZE                     # threads per warp (gpumodels.facts.occupancy.WARP_SIZE)
-CONSTANT_LIMIT = 64 * 1024              # CUDA C Programming Guide, cc 3.x: 64 KB of constant memory
-SHARED_LIMIT_PER_BLOCK = 48 * 1024      # CUDA C Programming Guide, cc 3.x: 48 KB of shared memory per block
-TEX1D_LINEAR_MAX = 1 << 27              # cc 3.x: 1D texture bound to linear memory, elements
-TEX2D_LINEAR_MAX = (65000, 65000)       # cc 3.x: 2D texture bound to pitched linear memory, width x height
-GLOBAL_BASE = 1 << 32                   # first global allocation (the book's choice; bit 32 set, as device VAs are high)
-ALIGN = 512                             # alignment of allocations (cudaMalloc guarantees at least 256 B)
-REGISTERS_PER_THREAD = 32               # the book's assumption for the occupancy calculation
+WARP = WARP_SIZE  # threads per warp (gpumodels.facts.occupancy.WARP_SIZE)
+CONSTANT_LIMIT = 64 * 1024  # CUDA C Programming Guide, cc 3.x: 64 KB of constant memory
+SHARED_LIMIT_PER_BLOCK = (
+    48 * 1024
+)  # CUDA C Programming Guide, cc 3.x: 48 KB of shared memory per block
+TEX1D_LINEAR_MAX = 1 << 27  # cc 3.x: 1D texture bound to linear memory, elements
+TEX2D_LINEAR_MAX = (
+    65000,
+    65000,
+)  # cc 3.x: 2D texture bound to pitched linear memory, width x height
+GLOBAL_BASE = (
+    1 << 32
+)  # first global allocation (the book's choice; bit 32 set, as device VAs are high)
+ALIGN = 512  # alignment of allocations (cudaMalloc guarantees at least 256 B)
+REGISTERS_PER_THREAD = 32  # the book's assumption for the occupancy calculation
 
 
 @dataclass(frozen=True)
@@ -129,12 +138,14 @@ class Kernel:
         p = self.sample_placement()
         for name, space in (moves or {}).items():
             if name not in self.arrays:
-                raise UnknownNameError(f"array must be one of {', '.join(self.arrays)} for kernel {self.name}, got {name!r}")
+                raise UnknownNameError(
+                    f"array must be one of {', '.join(self.arrays)} for kernel {self.name}, got {name!r}"
+                )
             p[name] = check_space(space)
         check_placement(self, p)
         return p
 
-    def trace(self, moves: Mapping[str, str] | None = None) -> "Trace":
+    def trace(self, moves: Mapping[str, str] | None = None) -> Trace:
         """The per-warp trace under the sample placement with ``moves`` applied (see the module docstring)."""
         return _build_trace(self, self.placement(moves))
 
@@ -146,24 +157,36 @@ def check_placement(kernel: Kernel, placement: Mapping[str, str]) -> None:
     for name, spec in kernel.arrays.items():
         sp = placement[name]
         if sp in READ_ONLY and spec.writable:
-            raise ValueError(f"placement of {kernel.name}.{name} must not be {sp}: the kernel writes it and "
-                             f"constant and texture memory are read-only (allowed: G or S)")
+            raise ValueError(
+                f"placement of {kernel.name}.{name} must not be {sp}: the kernel writes it and "
+                f"constant and texture memory are read-only (allowed: G or S)"
+            )
         if sp == "C":
             const_total += spec.bytes
         if sp == "S":
             shared_total += spec.bytes
         if sp == "T" and spec.n > TEX1D_LINEAR_MAX:
-            raise ValueError(f"{kernel.name}.{name} has {spec.n} elements; a 1D texture holds at most {TEX1D_LINEAR_MAX}")
+            raise ValueError(
+                f"{kernel.name}.{name} has {spec.n} elements; a 1D texture holds at most {TEX1D_LINEAR_MAX}"
+            )
         if sp == "2T":
             if spec.dims is None:
-                raise ValueError(f"{kernel.name}.{name} has no 2D extents (dims), so it cannot be placed in a 2D texture")
+                raise ValueError(
+                    f"{kernel.name}.{name} has no 2D extents (dims), so it cannot be placed in a 2D texture"
+                )
             if spec.dims[0] > TEX2D_LINEAR_MAX[0] or spec.dims[1] > TEX2D_LINEAR_MAX[1]:
-                raise ValueError(f"{kernel.name}.{name} extents {spec.dims} exceed the 2D texture limit {TEX2D_LINEAR_MAX}")
+                raise ValueError(
+                    f"{kernel.name}.{name} extents {spec.dims} exceed the 2D texture limit {TEX2D_LINEAR_MAX}"
+                )
     if const_total > CONSTANT_LIMIT:
-        raise ValueError(f"constant data of {kernel.name} must be at most {CONSTANT_LIMIT} bytes, got {const_total}")
+        raise ValueError(
+            f"constant data of {kernel.name} must be at most {CONSTANT_LIMIT} bytes, got {const_total}"
+        )
     if shared_total > SHARED_LIMIT_PER_BLOCK:
-        raise ValueError(f"shared memory of {kernel.name} must be at most {SHARED_LIMIT_PER_BLOCK} bytes per block, "
-                         f"got {shared_total}")
+        raise ValueError(
+            f"shared memory of {kernel.name} must be at most {SHARED_LIMIT_PER_BLOCK} bytes per block, "
+            f"got {shared_total}"
+        )
 
 
 @dataclass(frozen=True)
@@ -204,7 +227,12 @@ class Trace:
 
     def resident_blocks_per_sm(self) -> int:
         """Blocks per SM on compute capability 3.7 with 32 registers per thread (the book's assumption)."""
-        occ = occupancy("3.7", self.kernel.threads_per_block, REGISTERS_PER_THREAD, self.shared_bytes_per_block)
+        occ = occupancy(
+            "3.7",
+            self.kernel.threads_per_block,
+            REGISTERS_PER_THREAD,
+            self.shared_bytes_per_block,
+        )
         if occ.blocks_per_sm == 0:
             raise ValueError(f"{self.kernel.name}: a block does not fit on a cc 3.7 SM")
         return occ.blocks_per_sm
@@ -220,7 +248,9 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
     # off-chip addresses: the sample's off-chip arrays in order, then arrays that leave shared memory
     bases: dict[str, int] = {}
     nxt = GLOBAL_BASE
-    offchip_order = [n for n in names if sample[n] in OFF_CHIP] + [n for n in names if sample[n] == "S"]
+    offchip_order = [n for n in names if sample[n] in OFF_CHIP] + [
+        n for n in names if sample[n] == "S"
+    ]
     for n in offchip_order:
         if placement[n] in OFF_CHIP:
             bases[n] = nxt
@@ -229,7 +259,9 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
             nxt = _align(nxt + size)
     sbase = 0
     copy = 0
-    for n in [n for n in names if sample[n] == "S"] + [n for n in names if sample[n] != "S"]:
+    for n in [n for n in names if sample[n] == "S"] + [
+        n for n in names if sample[n] != "S"
+    ]:
         if placement[n] == "S":
             bases[n] = sbase
             sbase += -(-k.arrays[n].bytes // 16) * 16
@@ -238,7 +270,16 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
     wpb = k.warps_per_block
     W = k.n_warps
     block_of_warp = np.arange(W) // wpb
-    rows_w, rows_pos, rows_arr, rows_space, rows_store, rows_wb, rows_addr, rows_adr = [], [], [], [], [], [], [], []
+    rows_w, rows_pos, rows_arr, rows_space, rows_store, rows_wb, rows_addr, rows_adr = (
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+    )
     pos = np.zeros(W, dtype=np.int64)
     for op in k.ops:
         spec = k.arrays[op.array]
@@ -247,10 +288,14 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
             raise ValueError(f"{k.name}.{op.array}: a store cannot target {sp}")
         idx = np.asarray(op.idx, dtype=np.int64)
         if idx.shape != (W, WARP):
-            raise ValueError(f"{k.name}: op on {op.array} has index shape {idx.shape}, expected {(W, WARP)}")
+            raise ValueError(
+                f"{k.name}: op on {op.array} has index shape {idx.shape}, expected {(W, WARP)}"
+            )
         active = idx >= 0
         if np.any(idx >= spec.n):
-            raise ValueError(f"{k.name}: op on {op.array} indexes element {int(idx.max())} of {spec.n}")
+            raise ValueError(
+                f"{k.name}: op on {op.array} indexes element {int(idx.max())} of {spec.n}"
+            )
         live = active.any(axis=1)
         alu = np.broadcast_to(np.asarray(op.alu, dtype=np.int64), (W,))
         nadr = addressing_instructions(sp, spec.dtype)
@@ -276,11 +321,25 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
         raise ValueError(f"kernel {k.name} has no memory instruction")
     warp = np.concatenate(rows_w)
     order = np.lexsort((np.concatenate(rows_pos), warp))
-    cat = lambda xs: np.concatenate(xs)[order]  # noqa: E731
-    return Trace(kernel=k, placement=dict(placement), array_names=names, warp=warp[order], pos=cat(rows_pos),
-                 array=cat(rows_arr), space=cat(rows_space), store=cat(rows_store), word_bytes=cat(rows_wb),
-                 addressing=cat(rows_adr), addr=np.concatenate(rows_addr)[order], block=block_of_warp,
-                 executed=executed, shared_bytes_per_block=sbase, copy_bytes=copy, bases=bases)
+    cat = lambda xs: np.concatenate(xs)[order]
+    return Trace(
+        kernel=k,
+        placement=dict(placement),
+        array_names=names,
+        warp=warp[order],
+        pos=cat(rows_pos),
+        array=cat(rows_arr),
+        space=cat(rows_space),
+        store=cat(rows_store),
+        word_bytes=cat(rows_wb),
+        addressing=cat(rows_adr),
+        addr=np.concatenate(rows_addr)[order],
+        block=block_of_warp,
+        executed=executed,
+        shared_bytes_per_block=sbase,
+        copy_bytes=copy,
+        bases=bases,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,8 +364,16 @@ def _mask(idx, cond):
 
 
 def _kernel(name, blocks, tpb, arrays, ops, tail_alu=0, syncs=0, description=""):
-    return Kernel(name=name, blocks=blocks, threads_per_block=tpb, arrays={a.name: a for a in arrays},
-                  ops=tuple(ops), tail_alu=tail_alu, syncs=syncs, description=description)
+    return Kernel(
+        name=name,
+        blocks=blocks,
+        threads_per_block=tpb,
+        arrays={a.name: a for a in arrays},
+        ops=tuple(ops),
+        tail_alu=tail_alu,
+        syncs=syncs,
+        description=description,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -319,10 +386,15 @@ def vecadd(n: int = 4096, tpb: int = 256) -> Kernel:
     blocks = -(-n // tpb)
     g, *_ = _lanes(blocks, tpb)
     g = _mask(g, g < n)
-    arrays = [ArraySpec("a", n), ArraySpec("b", n),
-              ArraySpec("v", n, writable=True)]
-    return _kernel("vecAdd", blocks, tpb, arrays, [Op("a", g, alu=3), Op("b", g), Op("v", g, store=True, alu=1)],
-                   description="one thread per element; id = blockIdx.x·blockDim.x + threadIdx.x")
+    arrays = [ArraySpec("a", n), ArraySpec("b", n), ArraySpec("v", n, writable=True)]
+    return _kernel(
+        "vecAdd",
+        blocks,
+        tpb,
+        arrays,
+        [Op("a", g, alu=3), Op("b", g), Op("v", g, store=True, alu=1)],
+        description="one thread per element; id = blockIdx.x·blockDim.x + threadIdx.x",
+    )
 
 
 def bfs(n: int = 8192, degree: int = 8, chunk: int = 4, seed: int = 1) -> Kernel:
@@ -343,9 +415,18 @@ def bfs(n: int = 8192, degree: int = 8, chunk: int = 4, seed: int = 1) -> Kernel
         v = np.arange(Wt) * chunk + c
         ok = v < n
         vv = np.where(ok, v, 0)
-        ops.append(Op("levels", np.where(ok[:, None] & (lane == 0), vv[:, None], -1), alu=4))
+        ops.append(
+            Op("levels", np.where(ok[:, None] & (lane == 0), vv[:, None], -1), alu=4)
+        )
         fr = ok & frontier[vv]
-        ops.append(Op("edgeArray", np.where(fr[:, None] & (lane < 2), vv[:, None] + lane, -1), alu=2, guarded=True))
+        ops.append(
+            Op(
+                "edgeArray",
+                np.where(fr[:, None] & (lane < 2), vv[:, None] + lane, -1),
+                alu=2,
+                guarded=True,
+            )
+        )
         d = deg[vv]
         for j in range(0, 2 * degree, WARP):
             e = offs[vv][:, None] + j + lane
@@ -353,12 +434,29 @@ def bfs(n: int = 8192, degree: int = 8, chunk: int = 4, seed: int = 1) -> Kernel
             ops.append(Op("edgeArrayAux", np.where(act, e, -1), alu=3, guarded=True))
             nb = np.where(act, nbr[np.where(act, e, 0)], -1)
             ops.append(Op("levels", nb, alu=1, guarded=True))
-            ops.append(Op("levels", np.where(act & (rng.random(act.shape) < 0.3), nb, -1), store=True, alu=2,
-                          guarded=True))
-    arrays = [ArraySpec("edgeArray", n + 1, "int"), ArraySpec("edgeArrayAux", m, "int"),
-              ArraySpec("levels", n, "int", writable=True)]
-    return _kernel("BFS_kernel_warp", blocks, tpb, arrays, ops, tail_alu=2,
-                   description=f"random graph, {n} vertices, mean degree {degree}, 25 % in the frontier")
+            ops.append(
+                Op(
+                    "levels",
+                    np.where(act & (rng.random(act.shape) < 0.3), nb, -1),
+                    store=True,
+                    alu=2,
+                    guarded=True,
+                )
+            )
+    arrays = [
+        ArraySpec("edgeArray", n + 1, "int"),
+        ArraySpec("edgeArrayAux", m, "int"),
+        ArraySpec("levels", n, "int", writable=True),
+    ]
+    return _kernel(
+        "BFS_kernel_warp",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=2,
+        description=f"random graph, {n} vertices, mean degree {degree}, 25 % in the frontier",
+    )
 
 
 def fft(blocks: int = 256) -> Kernel:
@@ -370,15 +468,39 @@ def fft(blocks: int = 256) -> Kernel:
     for p in range(2):
         for comp in range(2):
             for k in range(8):
-                ops.append(Op("smem", tid * 9 + k if p == 0 else hi * 72 + lo * 9 + k, store=True,
-                              alu=30 if k == 0 and comp == 0 else 0))
+                ops.append(
+                    Op(
+                        "smem",
+                        tid * 9 + k if p == 0 else hi * 72 + lo * 9 + k,
+                        store=True,
+                        alu=30 if k == 0 and comp == 0 else 0,
+                    )
+                )
             for k in range(8):
-                ops.append(Op("smem", lo * 66 + hi + 8 * k if p == 0 else tid + 64 * k + (k // 4) * 8))
-    ops += [Op("data", blk * 512 + tid + 64 * k, store=True, alu=4 if k == 0 else 0) for k in range(8)]
-    arrays = [ArraySpec("data", blocks * 512, "float2", writable=True),
-              ArraySpec("smem", 576, "float", "S", writable=True, per_block=True)]
-    return _kernel("FFT512_device", blocks, tpb, arrays, ops, tail_alu=30, syncs=8,
-                   description="8 float2 per thread; x and y exchanged through smem[8·8·9] twice")
+                ops.append(
+                    Op(
+                        "smem",
+                        lo * 66 + hi + 8 * k if p == 0 else tid + 64 * k + (k // 4) * 8,
+                    )
+                )
+    ops += [
+        Op("data", blk * 512 + tid + 64 * k, store=True, alu=4 if k == 0 else 0)
+        for k in range(8)
+    ]
+    arrays = [
+        ArraySpec("data", blocks * 512, "float2", writable=True),
+        ArraySpec("smem", 576, "float", "S", writable=True, per_block=True),
+    ]
+    return _kernel(
+        "FFT512_device",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=30,
+        syncs=8,
+        description="8 float2 per thread; x and y exchanged through smem[8·8·9] twice",
+    )
 
 
 def neuralnet(samples: int = 64, n_in: int = 64, n_out: int = 128) -> Kernel:
@@ -387,21 +509,36 @@ def neuralnet(samples: int = 64, n_in: int = 64, n_out: int = 128) -> Kernel:
     g, tid, blk, act = _lanes(samples, tpb)
     ops = []
     for i in range(n_in):
-        ops.append(Op("inputs", np.where(act, blk * n_in + i, -1), alu=2 if i == 0 else 1))
+        ops.append(
+            Op("inputs", np.where(act, blk * n_in + i, -1), alu=2 if i == 0 else 1)
+        )
         ops.append(Op("weights", np.where(act, tid * n_in + i, -1)))
     ops.append(Op("outputs", g, store=True, alu=6))
-    arrays = [ArraySpec("weights", n_in * n_out, dims=(n_in, n_out)), ArraySpec("inputs", samples * n_in),
-              ArraySpec("outputs", samples * n_out, writable=True)]
-    return _kernel("kernelFeedForward1", samples, tpb, arrays, ops, tail_alu=4,
-                   description=f"{samples} samples, {n_in} inputs, {n_out} neurons; weights[neuron·{n_in} + input]")
+    arrays = [
+        ArraySpec("weights", n_in * n_out, dims=(n_in, n_out)),
+        ArraySpec("inputs", samples * n_in),
+        ArraySpec("outputs", samples * n_out, writable=True),
+    ]
+    return _kernel(
+        "kernelFeedForward1",
+        samples,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=4,
+        description=f"{samples} samples, {n_in} inputs, {n_out} neurons; weights[neuron·{n_in} + input]",
+    )
 
 
 def _tree(ops, arr, tid, tpb, alu=1):
     s = tpb // 2
     while s >= 1:
         a = tid < s
-        ops += [Op(arr, np.where(a, tid, -1), alu=alu), Op(arr, np.where(a, tid + s, -1)),
-                Op(arr, np.where(a, tid, -1), store=True, alu=1)]
+        ops += [
+            Op(arr, np.where(a, tid, -1), alu=alu),
+            Op(arr, np.where(a, tid + s, -1)),
+            Op(arr, np.where(a, tid, -1), store=True, alu=1),
+        ]
         s //= 2
 
 
@@ -416,24 +553,48 @@ def reduction(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
     ops.append(Op("sdata", tid, store=True, alu=1))
     _tree(ops, "sdata", tid, tpb)
     ops.append(Op("g_odata", np.where(tid == 0, blk, -1), store=True, alu=1))
-    arrays = [ArraySpec("g_idata", n), ArraySpec("g_odata", blocks, writable=True),
-              ArraySpec("sdata", tpb, "float", "S", writable=True, per_block=True)]
-    return _kernel("reduce", blocks, tpb, arrays, ops, tail_alu=2, syncs=9,
-                   description=f"{n} floats, {blocks} blocks of {tpb}; first add during load")
+    arrays = [
+        ArraySpec("g_idata", n),
+        ArraySpec("g_odata", blocks, writable=True),
+        ArraySpec("sdata", tpb, "float", "S", writable=True, per_block=True),
+    ]
+    return _kernel(
+        "reduce",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=2,
+        syncs=9,
+        description=f"{n} floats, {blocks} blocks of {tpb}; first add during load",
+    )
 
 
 def scan_reduce(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
     """SHOC scan's reduce kernel: each block sums one contiguous chunk, then a shared-memory tree."""
     g, tid, blk, act = _lanes(blocks, tpb)
     chunk = n // blocks
-    ops = [Op("g_idata", blk * chunk + tid + it * tpb, alu=3) for it in range(chunk // tpb)]
+    ops = [
+        Op("g_idata", blk * chunk + tid + it * tpb, alu=3) for it in range(chunk // tpb)
+    ]
     ops.append(Op("sdata", tid, store=True, alu=1))
     _tree(ops, "sdata", tid, tpb)
     ops.append(Op("g_blockSums", np.where(tid == 0, blk, -1), store=True, alu=1))
-    arrays = [ArraySpec("g_idata", n, dims=(1024, n // 1024)), ArraySpec("g_blockSums", blocks, writable=True),
-              ArraySpec("sdata", tpb, "float", "S", writable=True, per_block=True)]
-    return _kernel("scan_reduce", blocks, tpb, arrays, ops, tail_alu=2, syncs=9,
-                   description=f"{n} floats; block b reduces elements [b·{chunk}, (b+1)·{chunk})")
+    arrays = [
+        ArraySpec("g_idata", n, dims=(1024, n // 1024)),
+        ArraySpec("g_blockSums", blocks, writable=True),
+        ArraySpec("sdata", tpb, "float", "S", writable=True, per_block=True),
+    ]
+    return _kernel(
+        "scan_reduce",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=2,
+        syncs=9,
+        description=f"{n} floats; block b reduces elements [b·{chunk}, (b+1)·{chunk})",
+    )
 
 
 def sort(n: int = 1 << 16, tpb: int = 128, seed: int = 2) -> Kernel:
@@ -441,20 +602,37 @@ def sort(n: int = 1 << 16, tpb: int = 128, seed: int = 2) -> Kernel:
     rng = np.random.default_rng(seed)
     blocks = n // (2 * tpb)
     g, tid, blk, act = _lanes(blocks, tpb)
-    ops = [Op("blockOffsets", np.where(tid < 16, blk * 16 + tid, -1), alu=2),
-           Op("sBlockOffsets", np.where(tid < 16, tid, -1), store=True)]
+    ops = [
+        Op("blockOffsets", np.where(tid < 16, blk * 16 + tid, -1), alu=2),
+        Op("sBlockOffsets", np.where(tid < 16, tid, -1), store=True),
+    ]
     for k in range(2):
         i = blk * 2 * tpb + 2 * tid + k
         d = rng.integers(0, 16, i.shape)
         ops += [Op("keys", i, alu=3), Op("values", i), Op("sBlockOffsets", d, alu=4)]
         dest = (d * (n // 16) + (i // 16)) % n
-        ops += [Op("outKeys", dest, store=True, alu=3), Op("outValues", dest, store=True)]
-    arrays = [ArraySpec("keys", n, "int"), ArraySpec("values", n, "int"),
-              ArraySpec("outKeys", n, "int", writable=True), ArraySpec("outValues", n, "int", writable=True),
-              ArraySpec("blockOffsets", blocks * 16, "int"),
-              ArraySpec("sBlockOffsets", 16, "int", "S", writable=True, per_block=True)]
-    return _kernel("reorderData", blocks, tpb, arrays, ops, tail_alu=2, syncs=1,
-                   description=f"{n} keys, 4-bit digits drawn at random, 2 keys per thread")
+        ops += [
+            Op("outKeys", dest, store=True, alu=3),
+            Op("outValues", dest, store=True),
+        ]
+    arrays = [
+        ArraySpec("keys", n, "int"),
+        ArraySpec("values", n, "int"),
+        ArraySpec("outKeys", n, "int", writable=True),
+        ArraySpec("outValues", n, "int", writable=True),
+        ArraySpec("blockOffsets", blocks * 16, "int"),
+        ArraySpec("sBlockOffsets", 16, "int", "S", writable=True, per_block=True),
+    ]
+    return _kernel(
+        "reorderData",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=2,
+        syncs=1,
+        description=f"{n} keys, 4-bit digits drawn at random, 2 keys per thread",
+    )
 
 
 def stencil2d(width: int = 256, height: int = 128) -> Kernel:
@@ -465,22 +643,49 @@ def stencil2d(width: int = 256, height: int = 128) -> Kernel:
     g, *_ = _lanes(blocks, tpb)
     x, y = g % width, g // width
     inside = (x > 0) & (x < width - 1) & (y > 0) & (y < height - 1)
-    ops = [Op("data", _mask((y + dy) * width + x + dx, inside), alu=3 if (dy, dx) == (-1, -1) else 1)
-           for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+    ops = [
+        Op(
+            "data",
+            _mask((y + dy) * width + x + dx, inside),
+            alu=3 if (dy, dx) == (-1, -1) else 1,
+        )
+        for dy in (-1, 0, 1)
+        for dx in (-1, 0, 1)
+    ]
     ops.append(Op("newData", _mask(g, inside), store=True, alu=4))
-    arrays = [ArraySpec("data", n, dims=(width, height)), ArraySpec("newData", n, writable=True)]
-    return _kernel("StencilKernel", blocks, tpb, arrays, ops, tail_alu=1,
-                   description=f"{width} × {height} floats, weights in registers")
+    arrays = [
+        ArraySpec("data", n, dims=(width, height)),
+        ArraySpec("newData", n, writable=True),
+    ]
+    return _kernel(
+        "StencilKernel",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=1,
+        description=f"{width} × {height} floats, weights in registers",
+    )
 
 
 def md5hash(blocks: int = 64, tpb: int = 256) -> Kernel:
     """SHOC FindKeyWithDigest_Kernel: about 600 integer instructions per key; one thread writes foundKey."""
     g, tid, blk, act = _lanes(blocks, tpb)
     hit = g == (blocks * tpb) // 3
-    ops = [Op("foundKey", np.where(hit, k, -1), store=True, alu=600 if k == 0 else 1) for k in range(8)]
+    ops = [
+        Op("foundKey", np.where(hit, k, -1), store=True, alu=600 if k == 0 else 1)
+        for k in range(8)
+    ]
     arrays = [ArraySpec("foundKey", 8, "int", writable=True)]
-    return _kernel("FindKeyWithDigest_Kernel", blocks, tpb, arrays, ops, tail_alu=4,
-                   description="the MD5 rounds as 600 integer instructions; one key matches")
+    return _kernel(
+        "FindKeyWithDigest_Kernel",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=4,
+        description="the MD5 rounds as 600 integer instructions; one key matches",
+    )
 
 
 def s3d(n: int = 1 << 14, species: int = 22, reactions: int = 8) -> Kernel:
@@ -491,10 +696,21 @@ def s3d(n: int = 1 << 14, species: int = 22, reactions: int = 8) -> Kernel:
     ops = [Op("gpu_t", g, alu=2), Op("gpu_p", g, alu=1)]
     ops += [Op("gpu_y", g + k * n, alu=12) for k in range(species)]
     ops += [Op("gpu_rf", g + r * n, store=True, alu=25) for r in range(reactions)]
-    arrays = [ArraySpec("gpu_t", n), ArraySpec("gpu_p", n), ArraySpec("gpu_y", n * species),
-              ArraySpec("gpu_rf", n * reactions, writable=True)]
-    return _kernel("gr_base", blocks, tpb, arrays, ops, tail_alu=4,
-                   description=f"{n} points, {species} species, {reactions} rate outputs; structure-of-arrays")
+    arrays = [
+        ArraySpec("gpu_t", n),
+        ArraySpec("gpu_p", n),
+        ArraySpec("gpu_y", n * species),
+        ArraySpec("gpu_rf", n * reactions, writable=True),
+    ]
+    return _kernel(
+        "gr_base",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=4,
+        description=f"{n} points, {species} species, {reactions} rate outputs; structure-of-arrays",
+    )
 
 
 def _convolution(rows: bool, width: int = 1024, height: int = 64) -> Kernel:
@@ -510,7 +726,7 @@ def _convolution(rows: bool, width: int = 1024, height: int = 64) -> Kernel:
     tx, ty = tid % bx, tid // bx
     bxi, byi = blk % gx, blk // gx
     ops = []
-    tile = (steps + 2 * halo)
+    tile = steps + 2 * halo
     for s in range(tile):
         if rows:
             x = (bxi * steps - halo) * bx + s * bx + tx
@@ -522,7 +738,10 @@ def _convolution(rows: bool, width: int = 1024, height: int = 64) -> Kernel:
             y = (byi * steps - halo) * by + s * by + ty
             ok = (y >= 0) & (y < height)
             sidx = tx * (tile * by + 1) + s * by + ty
-        ops += [Op("d_Src", _mask(y * width + x, ok), alu=3), Op("s_Data", sidx, store=True)]
+        ops += [
+            Op("d_Src", _mask(y * width + x, ok), alu=3),
+            Op("s_Data", sidx, store=True),
+        ]
     for s in range(halo, halo + steps):
         for j in range(-R, R + 1):
             if rows:
@@ -538,12 +757,30 @@ def _convolution(rows: bool, width: int = 1024, height: int = 64) -> Kernel:
             y = byi * steps * by + (s - halo) * by + ty
         ops.append(Op("d_Dst", y * width + x, store=True, alu=1))
     n = width * height
-    arrays = [ArraySpec("d_Src", n, dims=(width, height)), ArraySpec("d_Dst", n, writable=True),
-              ArraySpec("c_Kernel", 2 * R + 1, "float", "C"),
-              ArraySpec("s_Data", by * tile * bx + (0 if rows else bx), "float", "S", writable=True, per_block=True)]
+    arrays = [
+        ArraySpec("d_Src", n, dims=(width, height)),
+        ArraySpec("d_Dst", n, writable=True),
+        ArraySpec("c_Kernel", 2 * R + 1, "float", "C"),
+        ArraySpec(
+            "s_Data",
+            by * tile * bx + (0 if rows else bx),
+            "float",
+            "S",
+            writable=True,
+            per_block=True,
+        ),
+    ]
     name = "convolutionRowsKernel" if rows else "convolutionColumnsKernel"
-    return _kernel(name, blocks, tpb, arrays, ops, tail_alu=1, syncs=1,
-                   description=f"{width} × {height} image, radius {R}, {steps} results per thread (CUDA SDK layout)")
+    return _kernel(
+        name,
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=1,
+        syncs=1,
+        description=f"{width} × {height} image, radius {R}, {steps} results per thread (CUDA SDK layout)",
+    )
 
 
 def convolution_rows(width: int = 1024, height: int = 64) -> Kernel:
@@ -565,12 +802,25 @@ def md(n: int = 4096, neighbors: int = 32, seed: int = 3) -> Kernel:
     nl = (np.arange(n)[None, :] + rng.integers(-256, 256, (neighbors, n))) % n
     ops = [Op("d_position", g, alu=3)]
     for j in range(neighbors):
-        ops += [Op("neighList", j * n + g, alu=15 if j else 2), Op("d_position", nl[j][g], alu=1)]
+        ops += [
+            Op("neighList", j * n + g, alu=15 if j else 2),
+            Op("d_position", nl[j][g], alu=1),
+        ]
     ops.append(Op("d_force", g, store=True, alu=6))
-    arrays = [ArraySpec("d_position", n, "float4", "T"), ArraySpec("neighList", n * neighbors, "int"),
-              ArraySpec("d_force", n, "float4", writable=True)]
-    return _kernel("compute_lj_force", blocks, tpb, arrays, ops, tail_alu=4,
-                   description=f"{n} atoms, {neighbors} neighbours each within ±256 indices")
+    arrays = [
+        ArraySpec("d_position", n, "float4", "T"),
+        ArraySpec("neighList", n * neighbors, "int"),
+        ArraySpec("d_force", n, "float4", writable=True),
+    ]
+    return _kernel(
+        "compute_lj_force",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=4,
+        description=f"{n} atoms, {neighbors} neighbours each within ±256 indices",
+    )
 
 
 def matrixmul(ha: int = 128, wa: int = 128, wb: int = 64) -> Kernel:
@@ -584,26 +834,45 @@ def matrixmul(ha: int = 128, wa: int = 128, wb: int = 64) -> Kernel:
     bx, by = blk % gx, blk // gx
     ops = []
     for t in range(wa // B):
-        ops += [Op("A", (by * B + ty) * wa + t * B + tx, alu=4), Op("B", (t * B + ty) * wb + bx * B + tx, alu=1),
-                Op("As", ty * B + tx, store=True), Op("Bs", ty * B + tx, store=True)]
+        ops += [
+            Op("A", (by * B + ty) * wa + t * B + tx, alu=4),
+            Op("B", (t * B + ty) * wb + bx * B + tx, alu=1),
+            Op("As", ty * B + tx, store=True),
+            Op("Bs", ty * B + tx, store=True),
+        ]
         for k in range(B):
             ops += [Op("As", ty * B + k, alu=1 if k else 2), Op("Bs", k * B + tx)]
     ops.append(Op("C", (by * B + ty) * wb + bx * B + tx, store=True, alu=2))
-    arrays = [ArraySpec("A", ha * wa, dims=(wa, ha)), ArraySpec("B", wa * wb, dims=(wb, wa)),
-              ArraySpec("C", ha * wb, writable=True),
-              ArraySpec("As", B * B, "float", "S", writable=True, per_block=True),
-              ArraySpec("Bs", B * B, "float", "S", writable=True, per_block=True)]
-    return _kernel("matrixMul", blocks, tpb, arrays, ops, tail_alu=2, syncs=2 * (wa // B),
-                   description=f"C = A·B with A {ha} × {wa}, B {wa} × {wb}")
+    arrays = [
+        ArraySpec("A", ha * wa, dims=(wa, ha)),
+        ArraySpec("B", wa * wb, dims=(wb, wa)),
+        ArraySpec("C", ha * wb, writable=True),
+        ArraySpec("As", B * B, "float", "S", writable=True, per_block=True),
+        ArraySpec("Bs", B * B, "float", "S", writable=True, per_block=True),
+    ]
+    return _kernel(
+        "matrixMul",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=2,
+        syncs=2 * (wa // B),
+        description=f"C = A·B with A {ha} × {wa}, B {wa} × {wb}",
+    )
 
 
-def spmv(rows: int = 2048, cols: int = 2048, mean_nnz: int = 32, seed: int = 4) -> Kernel:
+def spmv(
+    rows: int = 2048, cols: int = 2048, mean_nnz: int = 32, seed: int = 4
+) -> Kernel:
     """SHOC spmv_csr_vector_kernel: a warp per row; lanes stride over the row's nonzeros, gather d_vec."""
     rng = np.random.default_rng(seed)
     nnz = rng.integers(mean_nnz // 2, 3 * mean_nnz // 2 + 1, rows)
     offs = np.concatenate([[0], np.cumsum(nnz)])
     m = int(offs[-1])
-    colidx = (np.repeat(np.arange(rows), nnz) * cols // rows + rng.integers(-128, 128, m)) % cols
+    colidx = (
+        np.repeat(np.arange(rows), nnz) * cols // rows + rng.integers(-128, 128, m)
+    ) % cols
     tpb = 128
     blocks = rows // (tpb // WARP)
     W = blocks * (tpb // WARP)
@@ -614,18 +883,37 @@ def spmv(rows: int = 2048, cols: int = 2048, mean_nnz: int = 32, seed: int = 4) 
         e = offs[:-1][:, None] + j + lane
         act = j + lane < nnz[:, None]
         e = np.where(act, e, -1)
-        ops += [Op("val", e, alu=2), Op("cols", e), Op("d_vec", np.where(act, colidx[np.maximum(e, 0)], -1), alu=1)]
+        ops += [
+            Op("val", e, alu=2),
+            Op("cols", e),
+            Op("d_vec", np.where(act, colidx[np.maximum(e, 0)], -1), alu=1),
+        ]
     tid = (np.arange(W)[:, None] % (tpb // WARP)) * WARP + lane
     ops.append(Op("partialSums", tid, store=True, alu=1))
     for s in (16, 8, 4, 2, 1):
         a = lane < s
-        ops += [Op("partialSums", np.where(a, tid + s, -1), alu=1), Op("partialSums", np.where(a, tid, -1), store=True)]
+        ops += [
+            Op("partialSums", np.where(a, tid + s, -1), alu=1),
+            Op("partialSums", np.where(a, tid, -1), store=True),
+        ]
     ops.append(Op("out", np.where(lane == 0, row, -1), store=True, alu=1))
-    arrays = [ArraySpec("val", m), ArraySpec("cols", m, "int"), ArraySpec("rowDelimiters", rows + 1, "int"),
-              ArraySpec("d_vec", cols, "float", "T"), ArraySpec("out", rows, writable=True),
-              ArraySpec("partialSums", tpb, "float", "S", writable=True, per_block=True)]
-    return _kernel("spmv_csr_vector_kernel", blocks, tpb, arrays, ops, tail_alu=2,
-                   description=f"{rows} rows, {m} nonzeros ({mean_nnz} per row on average), banded columns")
+    arrays = [
+        ArraySpec("val", m),
+        ArraySpec("cols", m, "int"),
+        ArraySpec("rowDelimiters", rows + 1, "int"),
+        ArraySpec("d_vec", cols, "float", "T"),
+        ArraySpec("out", rows, writable=True),
+        ArraySpec("partialSums", tpb, "float", "S", writable=True, per_block=True),
+    ]
+    return _kernel(
+        "spmv_csr_vector_kernel",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=2,
+        description=f"{rows} rows, {m} nonzeros ({mean_nnz} per row on average), banded columns",
+    )
 
 
 def transpose(width: int = 512, height: int = 512) -> Kernel:
@@ -637,11 +925,23 @@ def transpose(width: int = 512, height: int = 512) -> Kernel:
     g, tid, blk, act = _lanes(blocks, tpb)
     x = (blk % gx) * B + tid % B
     y = (blk // gx) * B + tid // B
-    ops = [Op("idata", y * width + x, alu=6), Op("odata", x * height + y, store=True, alu=1)]
-    arrays = [ArraySpec("idata", width * height, dims=(width, height)),
-              ArraySpec("odata", width * height, writable=True, dims=(height, width))]
-    return _kernel("transposeNaive", blocks, tpb, arrays, ops, tail_alu=1,
-                   description=f"{width} × {height} floats, 16 × 16 blocks")
+    ops = [
+        Op("idata", y * width + x, alu=6),
+        Op("odata", x * height + y, store=True, alu=1),
+    ]
+    arrays = [
+        ArraySpec("idata", width * height, dims=(width, height)),
+        ArraySpec("odata", width * height, writable=True, dims=(height, width)),
+    ]
+    return _kernel(
+        "transposeNaive",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=1,
+        description=f"{width} × {height} floats, 16 × 16 blocks",
+    )
 
 
 def cfd(nelr: int = 8192, seed: int = 5) -> Kernel:
@@ -657,12 +957,30 @@ def cfd(nelr: int = 8192, seed: int = 5) -> Kernel:
         ops.append(Op("elements_surrounding_elements", g + j * nelr, alu=4))
         ops += [Op("normals", g + (j * 3 + c) * nelr) for c in range(3)]
         nbr = nb[j][g]
-        ops += [Op("variables", np.where(nbr >= 0, nbr + k * nelr, -1), alu={0: 2, 4: 30}.get(k, 0)) for k in range(5)]
+        ops += [
+            Op(
+                "variables",
+                np.where(nbr >= 0, nbr + k * nelr, -1),
+                alu={0: 2, 4: 30}.get(k, 0),
+            )
+            for k in range(5)
+        ]
     ops += [Op("fluxes", g + k * nelr, store=True, alu=2) for k in range(5)]
-    arrays = [ArraySpec("variables", 5 * nelr), ArraySpec("elements_surrounding_elements", 4 * nelr, "int"),
-              ArraySpec("normals", 12 * nelr), ArraySpec("fluxes", 5 * nelr, writable=True)]
-    return _kernel("cuda_compute_flux", blocks, tpb, arrays, ops, tail_alu=10,
-                   description=f"{nelr} cells, 4 neighbours within ±64 cells, 5 % boundary faces")
+    arrays = [
+        ArraySpec("variables", 5 * nelr),
+        ArraySpec("elements_surrounding_elements", 4 * nelr, "int"),
+        ArraySpec("normals", 12 * nelr),
+        ArraySpec("fluxes", 5 * nelr, writable=True),
+    ]
+    return _kernel(
+        "cuda_compute_flux",
+        blocks,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=10,
+        description=f"{nelr} cells, 4 neighbours within ±64 cells, 5 % boundary faces",
+    )
 
 
 def triad(n: int = 12288, tpb: int = 128) -> Kernel:
@@ -671,7 +989,9 @@ def triad(n: int = 12288, tpb: int = 128) -> Kernel:
     g, *_ = _lanes(blocks, tpb)
     ops = [Op("A", g, alu=2), Op("B", g), Op("C", g, store=True, alu=1)]
     arrays = [ArraySpec("A", n), ArraySpec("B", n), ArraySpec("C", n, writable=True)]
-    return _kernel("triad", blocks, tpb, arrays, ops, tail_alu=1, description=f"{n} floats")
+    return _kernel(
+        "triad", blocks, tpb, arrays, ops, tail_alu=1, description=f"{n} floats"
+    )
 
 
 def qtc(points: int = 512, seeds: int = 256, tpb: int = 64) -> Kernel:
@@ -680,28 +1000,58 @@ def qtc(points: int = 512, seeds: int = 256, tpb: int = 64) -> Kernel:
     ops = []
     for it in range(points // tpb):
         j = tid + it * tpb
-        ops += [Op("indr_mtrx", j, alu=3), Op("distance_matrix_txt", blk * points + j, alu=1)]
+        ops += [
+            Op("indr_mtrx", j, alu=3),
+            Op("distance_matrix_txt", blk * points + j, alu=1),
+        ]
     ops.append(Op("cand_pnt", np.where(tid == 0, blk, -1), store=True, alu=20))
-    arrays = [ArraySpec("distance_matrix_txt", points * points, dims=(points, points)),
-              ArraySpec("indr_mtrx", points, "int"), ArraySpec("cand_pnt", seeds, "int", writable=True)]
-    return _kernel("QTC_device", seeds, tpb, arrays, ops, tail_alu=10,
-                   description=f"{points} points; {seeds} seeds scan their distance row")
+    arrays = [
+        ArraySpec("distance_matrix_txt", points * points, dims=(points, points)),
+        ArraySpec("indr_mtrx", points, "int"),
+        ArraySpec("cand_pnt", seeds, "int", writable=True),
+    ]
+    return _kernel(
+        "QTC_device",
+        seeds,
+        tpb,
+        arrays,
+        ops,
+        tail_alu=10,
+        description=f"{points} points; {seeds} seeds scan their distance row",
+    )
 
 
 GENERATORS: dict[str, Callable[[], Kernel]] = {
-    "vecAdd": vecadd, "bfs": bfs, "fft": fft, "neuralnet": neuralnet, "reduction": reduction, "scan": scan_reduce,
-    "sort": sort, "stencil2d": stencil2d, "md5hash": md5hash, "S3D": s3d,
-    "convolutionSeparable": convolution_rows, "convolutionColumns": convolution_columns, "md": md,
-    "matrixMul": matrixmul, "spmv": spmv, "transpose": transpose, "cfd": cfd, "triad": triad, "QTC": qtc,
+    "vecAdd": vecadd,
+    "bfs": bfs,
+    "fft": fft,
+    "neuralnet": neuralnet,
+    "reduction": reduction,
+    "scan": scan_reduce,
+    "sort": sort,
+    "stencil2d": stencil2d,
+    "md5hash": md5hash,
+    "S3D": s3d,
+    "convolutionSeparable": convolution_rows,
+    "convolutionColumns": convolution_columns,
+    "md": md,
+    "matrixMul": matrixmul,
+    "spmv": spmv,
+    "transpose": transpose,
+    "cfd": cfd,
+    "triad": triad,
+    "QTC": qtc,
 }
 """Benchmark name (as in ``data/huang_li/placements.csv``) → generator with the book's default sizes."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def kernel(benchmark: str) -> Kernel:
     """The default-size synthetic kernel of a benchmark (cached; see :data:`GENERATORS`)."""
     if benchmark not in GENERATORS:
-        raise UnknownNameError(f"benchmark must be one of {', '.join(GENERATORS)}, got {benchmark!r}")
+        raise UnknownNameError(
+            f"benchmark must be one of {', '.join(GENERATORS)}, got {benchmark!r}"
+        )
     return GENERATORS[benchmark]()
 
 
@@ -735,9 +1085,21 @@ def simplifications():
     rows = []
     for b in GENERATORS:
         k = kernel(b)
-        rows.append({"benchmark": b, "kernel": k.name, "blocks": k.blocks, "threads/block": k.threads_per_block,
-                     "warps": k.n_warps, "memory instructions per warp": round(
-                         sum(int((np.asarray(o.idx) >= 0).any(axis=1).sum()) for o in k.ops) / k.n_warps, 1),
-                     "arrays": ", ".join(f"{a.name} ({a.space})" for a in k.arrays.values()),
-                     "what it is": k.description, "simplified": _SIMPLIFIED[b]})
+        rows.append(
+            {
+                "benchmark": b,
+                "kernel": k.name,
+                "blocks": k.blocks,
+                "threads/block": k.threads_per_block,
+                "warps": k.n_warps,
+                "memory instructions per warp": round(
+                    sum(int((np.asarray(o.idx) >= 0).any(axis=1).sum()) for o in k.ops)
+                    / k.n_warps,
+                    1,
+                ),
+                "arrays": ", ".join(f"{a.name} ({a.space})" for a in k.arrays.values()),
+                "what it is": k.description,
+                "simplified": _SIMPLIFIED[b],
+            }
+        )
     return pd.DataFrame(rows)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
-from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import check_flag, check_choice
 from gpumodels.engines.refsim.trace import check_space
+from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import check_choice, check_flag
 
 SETS = ("train", "eval", "illustration")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rows() -> tuple[dict[str, str], ...]:
     return read_rows("huang_li/placements.csv")
 
@@ -50,7 +50,12 @@ def tests(set_: str | None = None, counted_only: bool = True) -> list[dict[str, 
     counted_only = check_flag("counted_only", counted_only)
     if set_ is not None:
         check_choice("set_", set_, SETS)
-    return [dict(r) for r in _rows() if (set_ is None or r["set"] == set_) and (not counted_only or r["counted"] == "yes")]
+    return [
+        dict(r)
+        for r in _rows()
+        if (set_ is None or r["set"] == set_)
+        and (not counted_only or r["counted"] == "yes")
+    ]
 
 
 def counts(set_: str) -> dict[str, int]:
@@ -63,12 +68,20 @@ def counts(set_: str) -> dict[str, int]:
 
 def printed_counts(set_: str) -> dict[str, int]:
     """The counts printed in Table IV's first column, per benchmark."""
-    return {r["benchmark"]: int(r["count_printed"]) for r in tests(set_, counted_only=False) if r["count_printed"]}
+    return {
+        r["benchmark"]: int(r["count_printed"])
+        for r in tests(set_, counted_only=False)
+        if r["count_printed"]
+    }
 
 
 def sample_of(benchmark: str) -> dict[str, str]:
     """The sample row of a benchmark."""
     for r in _rows():
-        if r["benchmark"] == benchmark and r["sample"] == "yes" and r["set"] != "illustration":
+        if (
+            r["benchmark"] == benchmark
+            and r["sample"] == "yes"
+            and r["set"] != "illustration"
+        ):
             return dict(r)
     raise UnknownNameError(f"benchmark must be one of Table IV's, got {benchmark!r}")

@@ -22,10 +22,9 @@ address marks an inactive lane.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
-
 from numba import njit
 
 from gpumodels.ground.data import read_rows
@@ -37,11 +36,26 @@ SPACES = ("G", "T", "2T", "C", "S")
 OFF_CHIP = ("G", "T", "2T", "C")
 READ_ONLY = ("T", "2T", "C")
 
-DTYPE_BYTES = {"float": 4, "int": 4, "double": 8, "float2": 8, "float4": 16, "int2": 8, "int4": 16}
+DTYPE_BYTES = {
+    "float": 4,
+    "int": 4,
+    "double": 8,
+    "float2": 8,
+    "float4": 16,
+    "int2": 8,
+    "int4": 16,
+}
 """Element sizes. Vector types take the addressing counts of their scalar (``float4`` as ``float``)."""
 
-_BASE_DTYPE = {"float": "float", "int": "int", "double": "double", "float2": "float", "float4": "float",
-               "int2": "int", "int4": "int"}
+_BASE_DTYPE = {
+    "float": "float",
+    "int": "int",
+    "double": "double",
+    "float2": "float",
+    "float4": "float",
+    "int2": "int",
+    "int4": "int",
+}
 
 RULES = ("printed", "segments")
 
@@ -55,7 +69,7 @@ def check_dtype(dtype: str) -> str:
     return check_choice("dtype", dtype, tuple(DTYPE_BYTES))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _addressing() -> dict[tuple[str, str], dict[str, str]]:
     return {(r["space"], r["dtype"]): r for r in read_rows("huang_li/addressing.csv")}
 
@@ -85,27 +99,43 @@ def addressing_table():
 
 def _warps(addresses, name: str = "addresses") -> np.ndarray:
     a = np.asarray(addresses)
-    if a.dtype == bool or not (np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)):
-        raise ValueError(f"{name} must hold integer byte addresses (negative = inactive lane), got dtype {a.dtype}")
+    if a.dtype == bool or not (
+        np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)
+    ):
+        raise ValueError(
+            f"{name} must hold integer byte addresses (negative = inactive lane), got dtype {a.dtype}"
+        )
     if np.issubdtype(a.dtype, np.floating):
         if not np.all(np.isfinite(a)) or np.any(a != np.round(a)):
-            raise ValueError(f"{name} must hold integer byte addresses (negative = inactive lane)")
+            raise ValueError(
+                f"{name} must hold integer byte addresses (negative = inactive lane)"
+            )
         a = a.astype(np.int64)
     a = a.astype(np.int64, copy=False)
     if a.ndim == 1:
         a = a[None, :]
     if a.ndim != 2 or a.shape[1] == 0 or a.shape[1] > 32:
-        raise ValueError(f"{name} must be one warp's addresses (1 to 32 lanes) or a (warps, lanes) array, got shape {a.shape}")
+        raise ValueError(
+            f"{name} must be one warp's addresses (1 to 32 lanes) or a (warps, lanes) array, got shape {a.shape}"
+        )
     return a
 
 
 def _word_bytes(word_bytes, rows: int) -> np.ndarray:
     """``word_bytes`` (one size, or one per row) as a ``(rows, 1)`` integer column, each in [1, 64]."""
     if np.ndim(word_bytes) == 0:
-        return np.full((rows, 1), check_int("word_bytes", word_bytes, 1, 64), dtype=np.int64)
+        return np.full(
+            (rows, 1), check_int("word_bytes", word_bytes, 1, 64), dtype=np.int64
+        )
     wb = np.asarray(word_bytes)
-    if wb.shape != (rows,) or not np.issubdtype(wb.dtype, np.integer) or (rows and (wb.min() < 1 or wb.max() > 64)):
-        raise ValueError(f"word_bytes must be an integer in [1, 64] or one such integer per row ({rows}), got {wb!r}")
+    if (
+        wb.shape != (rows,)
+        or not np.issubdtype(wb.dtype, np.integer)
+        or (rows and (wb.min() < 1 or wb.max() > 64))
+    ):
+        raise ValueError(
+            f"word_bytes must be an integer in [1, 64] or one such integer per row ({rows}), got {wb!r}"
+        )
     return wb.astype(np.int64)[:, None]
 
 
@@ -119,7 +149,9 @@ def _distinct_per_row(keys: np.ndarray, active: np.ndarray) -> np.ndarray:
     return np.sum(new & (k != big), axis=1)
 
 
-def global_replays_batch(addresses, word_bytes: int, transaction_bytes: int, rule: str = "printed") -> np.ndarray:
+def global_replays_batch(
+    addresses, word_bytes: int, transaction_bytes: int, rule: str = "printed"
+) -> np.ndarray:
     """Replays of cause (1) for each row (warp instruction) of a ``(warps, lanes)`` address array.
 
     ``word_bytes`` is one size for every row or one per row."""
@@ -133,13 +165,15 @@ def global_replays_batch(addresses, word_bytes: int, transaction_bytes: int, rul
         return np.maximum(-(-(words * wb[:, 0]) // tb) - 1, 0)
     first = np.where(active, a // tb, -1)
     last = np.where(active, (a + wb - 1) // tb, -1)
-    spans = last != first                        # an access crossing a segment boundary touches two
+    spans = last != first  # an access crossing a segment boundary touches two
     keys = np.concatenate([first, np.where(spans, last, first)], axis=1)
     act2 = np.concatenate([active, active], axis=1)
     return np.maximum(_distinct_per_row(keys, act2) - 1, 0)
 
 
-def global_replays(addresses, word_bytes: int = 4, transaction_bytes: int = 128, rule: str = "printed") -> int:
+def global_replays(
+    addresses, word_bytes: int = 4, transaction_bytes: int = 128, rule: str = "printed"
+) -> int:
     """Replays of one warp's global load or store, cause (1) of §III-B.
 
     ``addresses`` are the warp's byte addresses (up to 32; a negative one marks an inactive lane).
@@ -157,7 +191,9 @@ def global_replays(addresses, word_bytes: int = 4, transaction_bytes: int = 128,
 
 
 @njit(cache=True)
-def _conflicts(a, nb, bb):  # pragma: no cover - compiled; tested against brute force through the public function
+def _conflicts(
+    a, nb, bb
+):  # pragma: no cover - compiled; tested against brute force through the public function
     out = np.zeros(a.shape[0], dtype=np.int64)
     ways = np.zeros(nb, dtype=np.int64)
     for r in range(a.shape[0]):
@@ -175,13 +211,14 @@ def _conflicts(a, nb, bb):  # pragma: no cover - compiled; tested against brute 
             if not seen:
                 b = w % nb
                 ways[b] += 1
-                if ways[b] > worst:
-                    worst = ways[b]
+                worst = max(worst, ways[b])
         out[r] = max(worst - 1, 0)
     return out
 
 
-def shared_conflict_replays_batch(addresses, banks: int = 32, bank_bytes: int = 4) -> np.ndarray:
+def shared_conflict_replays_batch(
+    addresses, banks: int = 32, bank_bytes: int = 4
+) -> np.ndarray:
     """Replays of cause (4) for each row of a ``(warps, lanes)`` address array."""
     a = _warps(addresses)
     nb = check_int("banks", banks, 1, 1024)
@@ -221,7 +258,9 @@ def constant_divergence_replays(addresses) -> int:
     return int(constant_divergence_replays_batch(addresses)[0])
 
 
-def distinct_lines_batch(addresses, line_bytes: int, word_bytes=4) -> tuple[np.ndarray, np.ndarray]:
+def distinct_lines_batch(
+    addresses, line_bytes: int, word_bytes=4
+) -> tuple[np.ndarray, np.ndarray]:
     """The distinct ``line_bytes`` lines each row touches: ``(row index, line address)`` pairs, in row order.
 
     ``word_bytes`` (one size, or one per row) is what each lane reads from its address."""
@@ -230,7 +269,9 @@ def distinct_lines_batch(addresses, line_bytes: int, word_bytes=4) -> tuple[np.n
     wb = _word_bytes(word_bytes, a.shape[0])
     active = a >= 0
     first = np.where(active, a // lb, -1)
-    if np.all(~active | (a % lb + wb <= lb)):           # no access crosses a line: the first line is the only one
+    if np.all(
+        ~active | (a % lb + wb <= lb)
+    ):  # no access crosses a line: the first line is the only one
         keys = first
     else:
         last = np.where(active, (a + wb - 1) // lb, -1)

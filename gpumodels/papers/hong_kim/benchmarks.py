@@ -10,57 +10,77 @@ All results here are **model** output.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Mapping, Sequence
 
-from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import check_flag, check_int, check_real
-from gpumodels.facts.occupancy import occupancy
-from gpumodels.papers.hong_kim.coalescing import transactions_cc13
 from gpumodels.engines.mwp_cwp import divergent_counts, machine, predict
+from gpumodels.facts.occupancy import occupancy
+from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import check_flag, check_int, check_real
+from gpumodels.papers.hong_kim.coalescing import transactions_cc13
 
 _CC13_ASSUMED = transactions_cc13(1, aligned=False, element_size=4)
 GTX280_UNCOAL_PER_MW = _CC13_ASSUMED.per_warp
 """Transactions per warp the book assumes for "uncoalesced" loads on the GTX280: Algorithm 2 for
 a unit-stride 4-byte load whose half-warps start off a 16-element boundary (2 per half-warp)."""
 
-BENCHMARK_ASSUMPTIONS: Mapping[str, str] = MappingProxyType({
-    "micro": ("Table 4 gives instructions per loop iteration and §4.2 1000 iterations; the launch is not printed. "
-              "The book assumes 256-thread blocks at the occupancy limit with no register or shared-memory "
-              "limit (3 blocks = 24 warps per SM on cc 1.0, 4 blocks = 32 warps on cc 1.3) and one round of "
-              "blocks; with #Rep cancelling in Eq. (25), CPI depends only on N."),
-    "gtx280_uncoal": (f"#Uncoal_per_mw on the GTX280 is not printed (Table 3 cites the technical report). "
-                      f"The book assumes {GTX280_UNCOAL_PER_MW}: Algorithm 2 for a unit-stride 4-byte load "
-                      "whose half-warps start off a 16-element boundary, the access of the Table 2 example."),
-    "partial_warps": ("A block smaller than a warp still fills a warp slot and issues in 4 cycles, but only its "
-                      "threads load: the book sets Load_bytes_per_warp = 4 B x threads and, for uncoalesced loads, "
-                      "one transaction per loading thread on cc 1.0/1.1 (the CUDA guide's rule) or Algorithm 2's "
-                      "count per loading half-warp on cc 1.3."),
-    "merge": ("Table 5 gives counts per thread and the input size. The book assumes one element per thread "
-              "(the counts of Mat. (naive), 2000 x 2 loads + 1 store = 4001, fit that), blocks = "
-              "ceil(elements / threads per block), occupancy from the printed registers and shared memory, "
-              "no __syncthreads except in Mat. (tiled), and threads per block 4, 8, ..., 512 (§5.2)."),
-    "mat_tiled": ("Mat. (tiled) has square tiles of t x t threads, t dividing 2000 (t = 4, 5, 8, 10, 16, 20). "
-                  "Memory instructions 2 x 2000/t + 1 give the printed ends 1001 (t = 4) and 201 (t = 20); "
-                  "computation instructions are the straight line in 2000/t through the printed ends "
-                  "24580 and 9780, i.e. 6080 + 37 x 2000/t (a book interpolation); 2 x 2000/t "
-                  "__syncthreads (Figure 12); the printed 3960 B of shared memory at every tile size."),
-    "svm": ("Figures 22-23 are on the Quadro FX5600 (§2.4). The optimised SVM uses Table 5's counts (coalesced); "
+BENCHMARK_ASSUMPTIONS: Mapping[str, str] = MappingProxyType(
+    {
+        "micro": (
+            "Table 4 gives instructions per loop iteration and §4.2 1000 iterations; the launch is not printed. "
+            "The book assumes 256-thread blocks at the occupancy limit with no register or shared-memory "
+            "limit (3 blocks = 24 warps per SM on cc 1.0, 4 blocks = 32 warps on cc 1.3) and one round of "
+            "blocks; with #Rep cancelling in Eq. (25), CPI depends only on N."
+        ),
+        "gtx280_uncoal": (
+            f"#Uncoal_per_mw on the GTX280 is not printed (Table 3 cites the technical report). "
+            f"The book assumes {GTX280_UNCOAL_PER_MW}: Algorithm 2 for a unit-stride 4-byte load "
+            "whose half-warps start off a 16-element boundary, the access of the Table 2 example."
+        ),
+        "partial_warps": (
+            "A block smaller than a warp still fills a warp slot and issues in 4 cycles, but only its "
+            "threads load: the book sets Load_bytes_per_warp = 4 B x threads and, for uncoalesced loads, "
+            "one transaction per loading thread on cc 1.0/1.1 (the CUDA guide's rule) or Algorithm 2's "
+            "count per loading half-warp on cc 1.3."
+        ),
+        "merge": (
+            "Table 5 gives counts per thread and the input size. The book assumes one element per thread "
+            "(the counts of Mat. (naive), 2000 x 2 loads + 1 store = 4001, fit that), blocks = "
+            "ceil(elements / threads per block), occupancy from the printed registers and shared memory, "
+            "no __syncthreads except in Mat. (tiled), and threads per block 4, 8, ..., 512 (§5.2)."
+        ),
+        "mat_tiled": (
+            "Mat. (tiled) has square tiles of t x t threads, t dividing 2000 (t = 4, 5, 8, 10, 16, 20). "
+            "Memory instructions 2 x 2000/t + 1 give the printed ends 1001 (t = 4) and 201 (t = 20); "
+            "computation instructions are the straight line in 2000/t through the printed ends "
+            "24580 and 9780, i.e. 6080 + 37 x 2000/t (a book interpolation); 2 x 2000/t "
+            "__syncthreads (Figure 12); the printed 3960 B of shared memory at every tile size."
+        ),
+        "svm": (
+            "Figures 22-23 are on the Quadro FX5600 (§2.4). The optimised SVM uses Table 5's counts (coalesced); "
             "the naive version's counts are not printed, so the book uses the same counts, uncoalesced, "
-            "and the same registers and shared memory."),
-    "dependence": ("The DEP/INDEP kernels of §6.1 are not printed. The book's stand-in on the FX5600: one block "
-                   "per SM on all 16 SMs, 100 iterations of 2 coalesced loads and 8 computation instructions; "
-                   "INDEP's second load of each pair does not depend on the first (#ind_mem_req = 100 of 200)."),
-    "divergence": ("Figure 27's block sizes are not printed. The book's stand-in: 20 computation instructions in each "
-                   "of B1-B7, plus one coalesced load in B1 and one coalesced store in B7, on the FX5600 with "
-                   "256-thread blocks, 3 blocks per SM on 16 SMs."),
-    "sync": ("Figure 29 shows lines 9-13 of programs A and B: a coalesced load, mov, mul, (bar.sync,) a coalesced "
-             "store. The book counts the 8 elided lines as computation: 10 computation and 2 memory instructions, "
-             "1 synchronisation in A. FX5600 (the paper does not name the GPU); Fig. 30: one block on one SM; "
-             "Fig. 31: 2 (BL2) or 4 (BL4) blocks on each of the 16 SMs, as many threads per block as 24 warp "
-             "slots allow (up to 384 and 192)."),
-})
+            "and the same registers and shared memory."
+        ),
+        "dependence": (
+            "The DEP/INDEP kernels of §6.1 are not printed. The book's stand-in on the FX5600: one block "
+            "per SM on all 16 SMs, 100 iterations of 2 coalesced loads and 8 computation instructions; "
+            "INDEP's second load of each pair does not depend on the first (#ind_mem_req = 100 of 200)."
+        ),
+        "divergence": (
+            "Figure 27's block sizes are not printed. The book's stand-in: 20 computation instructions in each "
+            "of B1-B7, plus one coalesced load in B1 and one coalesced store in B7, on the FX5600 with "
+            "256-thread blocks, 3 blocks per SM on 16 SMs."
+        ),
+        "sync": (
+            "Figure 29 shows lines 9-13 of programs A and B: a coalesced load, mov, mul, (bar.sync,) a coalesced "
+            "store. The book counts the 8 elided lines as computation: 10 computation and 2 memory instructions, "
+            "1 synchronisation in A. FX5600 (the paper does not name the GPU); Fig. 30: one block on one SM; "
+            "Fig. 31: 2 (BL2) or 4 (BL4) blocks on each of the 16 SMs, as many threads per block as 24 warp "
+            "slots allow (up to 384 and 192)."
+        ),
+    }
+)
 
 
 def _num(s: str):
@@ -73,7 +93,7 @@ def _uncoal_per_mw(m, threads_per_block: int, given: float | None) -> float:
     if given is not None:
         return given
     active = min(threads_per_block, m.threads_per_warp)
-    if m.uncoal_per_mw is not None:                       # cc < 1.3: one transaction per loading thread
+    if m.uncoal_per_mw is not None:  # cc < 1.3: one transaction per loading thread
         return min(m.uncoal_per_mw, active)
     half_warps = -(-active // 16)
     return _CC13_ASSUMED.count * half_warps
@@ -100,13 +120,18 @@ TABLE_2_ROWS = (
 )
 """Table 2's computed rows: (printed name, :class:`Prediction` field, published key stem, equation)."""
 
-TABLE_2_DECIMALS = MappingProxyType({"mwp_without_bw_full": 2, "bw_per_warp": 3, "mwp_peak_bw": 2})
+TABLE_2_DECIMALS = MappingProxyType(
+    {"mwp_without_bw_full": 2, "bw_per_warp": 3, "mwp_peak_bw": 2}
+)
 """The precision Table 2 prints the MWP inputs with; carrying these rounded values reproduces its totals."""
 
 
 def table_2_inputs() -> dict:
     """Keyword arguments of :func:`predict` for the §3.5 example (``data/hong_kim/table_2_inputs.csv``)."""
-    return {r["parameter"]: _num(r["value"]) for r in read_rows("hong_kim/table_2_inputs.csv")}
+    return {
+        r["parameter"]: _num(r["value"])
+        for r in read_rows("hong_kim/table_2_inputs.csv")
+    }
 
 
 def table_2_input_table():
@@ -118,10 +143,14 @@ def table_2_input_table():
 
 def table_2_rows(prediction) -> dict[str, float]:
     """``{published key: computed value}`` for the rows of Table 2, from a :class:`Prediction`."""
-    return {f"hk09.t2.{key}.generic": float(getattr(prediction, attr)) for _, attr, key, _ in TABLE_2_ROWS}
+    return {
+        f"hk09.t2.{key}.generic": float(getattr(prediction, attr))
+        for _, attr, key, _ in TABLE_2_ROWS
+    }
 
 
 # ---- Table 4: micro-benchmarks ----
+
 
 def micro_benchmarks():
     """Table 4 as a ``pandas.DataFrame`` (instructions per loop iteration)."""
@@ -133,8 +162,13 @@ def micro_benchmarks():
     return df
 
 
-def micro_inputs(name: str, gpu: str, coalesced: bool, threads_per_block: int = 256,
-                 uncoal_per_mw: float | None = None) -> dict:
+def micro_inputs(
+    name: str,
+    gpu: str,
+    coalesced: bool,
+    threads_per_block: int = 256,
+    uncoal_per_mw: float | None = None,
+) -> dict:
     """:func:`predict` arguments for micro-benchmark ``name`` (``"Mb1"``–``"Mb7"``) on ``gpu``.
 
     See ``BENCHMARK_ASSUMPTIONS["micro"]``; on the GTX280 ``uncoal_per_mw`` defaults to
@@ -148,15 +182,21 @@ def micro_inputs(name: str, gpu: str, coalesced: bool, threads_per_block: int = 
     loops = int(r["loop_iterations"])
     mem = int(r["mem_insts"]) * loops
     blocks = occupancy(m.cc, threads_per_block).blocks_per_sm * m.sm_count
-    out = dict(gpu=m.gpu, threads_per_block=threads_per_block, blocks=blocks,
-               comp_insts=int(r["comp_insts"]) * loops,
-               coal_mem_insts=mem if coalesced else 0, uncoal_mem_insts=0 if coalesced else mem)
+    out = dict(
+        gpu=m.gpu,
+        threads_per_block=threads_per_block,
+        blocks=blocks,
+        comp_insts=int(r["comp_insts"]) * loops,
+        coal_mem_insts=mem if coalesced else 0,
+        uncoal_mem_insts=0 if coalesced else mem,
+    )
     if not coalesced:
         out["uncoal_per_mw"] = _uncoal_per_mw(m, threads_per_block, uncoal_per_mw)
     return out
 
 
 # ---- Table 5: Merge benchmarks ----
+
 
 def merge_benchmarks():
     """Table 5 as a ``pandas.DataFrame``."""
@@ -178,50 +218,89 @@ def mat_tiled_counts(tile: int) -> dict:
     t = check_int("tile", tile, 1, 22)
     if 2000 % t:
         raise ValueError(f"tile must divide 2000 (one of {MAT_TILES}), got {t}")
-    rows = {r["benchmark"]: r for r in read_rows("hong_kim/table_5.csv")}["Mat. (tiled)"]
-    lo_c, hi_c = float(rows["comp_insts"]), float(rows["comp_insts_max"])       # printed at t = 20 and t = 4
+    rows = {r["benchmark"]: r for r in read_rows("hong_kim/table_5.csv")}[
+        "Mat. (tiled)"
+    ]
+    lo_c, hi_c = (
+        float(rows["comp_insts"]),
+        float(rows["comp_insts_max"]),
+    )  # printed at t = 20 and t = 4
     slope = (hi_c - lo_c) / (2000 / 4 - 2000 / 20)
     iters = 2000 // t
-    return dict(comp_insts=lo_c + slope * (iters - 2000 / 20), uncoal_mem_insts=2 * iters + 1,
-                coal_mem_insts=0, synch_insts=2 * iters)
+    return dict(
+        comp_insts=lo_c + slope * (iters - 2000 / 20),
+        uncoal_mem_insts=2 * iters + 1,
+        coal_mem_insts=0,
+        synch_insts=2 * iters,
+    )
 
 
 MERGE_THREADS = (4, 8, 16, 32, 64, 128, 256, 512)
 """Threads per block of the Merge sweeps (§5.2: "from 4 to 512")."""
 
 
-def merge_inputs(benchmark: str, threads_per_block: int, gpu: str, uncoal_per_mw: float | None = None) -> dict:
+def merge_inputs(
+    benchmark: str, threads_per_block: int, gpu: str, uncoal_per_mw: float | None = None
+) -> dict:
     """:func:`predict` arguments for a Merge benchmark of Table 5 (``BENCHMARK_ASSUMPTIONS["merge"]``).
 
     For ``"Mat. (tiled)"`` ``threads_per_block`` must be a square t² with t in ``MAT_TILES``.
     """
     rows = {r["benchmark"]: r for r in read_rows("hong_kim/table_5.csv")}
     if benchmark not in rows:
-        raise UnknownNameError(f"benchmark must be one of {', '.join(rows)}, got {benchmark!r}")
+        raise UnknownNameError(
+            f"benchmark must be one of {', '.join(rows)}, got {benchmark!r}"
+        )
     r = rows[benchmark]
     m = machine(gpu)
     tpb = check_int("threads_per_block", threads_per_block, 1, 512)
     if benchmark == "Mat. (tiled)":
         t = math.isqrt(tpb)
         if t * t != tpb or t not in MAT_TILES:
-            raise ValueError(f"threads_per_block for Mat. (tiled) must be t*t with t in {MAT_TILES}, got {tpb}")
+            raise ValueError(
+                f"threads_per_block for Mat. (tiled) must be t*t with t in {MAT_TILES}, got {tpb}"
+            )
         counts = mat_tiled_counts(t)
         blocks = (2000 // t) ** 2
     else:
         mem = int(r["mem_insts"])
-        counts = dict(comp_insts=int(r["comp_insts"]), coal_mem_insts=mem if r["access"] == "coal" else 0,
-                      uncoal_mem_insts=mem if r["access"] == "uncoal" else 0, synch_insts=0)
+        counts = dict(
+            comp_insts=int(r["comp_insts"]),
+            coal_mem_insts=mem if r["access"] == "coal" else 0,
+            uncoal_mem_insts=mem if r["access"] == "uncoal" else 0,
+            synch_insts=0,
+        )
         blocks = -(-int(r["elements"]) // tpb)
-    out = dict(gpu=m.gpu, threads_per_block=tpb, blocks=blocks, registers_per_thread=int(r["registers"]),
-               shared_mem_per_block=int(r["shared_mem_bytes"]),
-               load_bytes_per_warp=4 * min(tpb, m.threads_per_warp), **counts)
+    out = dict(
+        gpu=m.gpu,
+        threads_per_block=tpb,
+        blocks=blocks,
+        registers_per_thread=int(r["registers"]),
+        shared_mem_per_block=int(r["shared_mem_bytes"]),
+        load_bytes_per_warp=4 * min(tpb, m.threads_per_warp),
+        **counts,
+    )
     if counts["uncoal_mem_insts"]:
         out["uncoal_per_mw"] = _uncoal_per_mw(m, tpb, uncoal_per_mw)
     return out
 
 
-_SWEEP_FIELDS = ("threads_per_block", "blocks", "active_blocks_per_sm", "n", "occupancy", "mwp_without_bw",
-                 "mwp_peak_bw", "mwp", "cwp", "equation", "rep", "exec_cycles_with_synch", "time_ms", "cpi")
+_SWEEP_FIELDS = (
+    "threads_per_block",
+    "blocks",
+    "active_blocks_per_sm",
+    "n",
+    "occupancy",
+    "mwp_without_bw",
+    "mwp_peak_bw",
+    "mwp",
+    "cwp",
+    "equation",
+    "rep",
+    "exec_cycles_with_synch",
+    "time_ms",
+    "cpi",
+)
 
 
 def _rows_of(preds, extra: Sequence[dict]):
@@ -234,15 +313,26 @@ def _rows_of(preds, extra: Sequence[dict]):
     return pd.DataFrame(rows)
 
 
-def merge_sweep(benchmark: str, gpu: str, threads: Sequence[int] | None = None, uncoal_per_mw: float | None = None):
+def merge_sweep(
+    benchmark: str,
+    gpu: str,
+    threads: Sequence[int] | None = None,
+    uncoal_per_mw: float | None = None,
+):
     """Model output of a Merge benchmark for each block size: one row per configuration (a DataFrame)."""
     if threads is None:
-        threads = [t * t for t in MAT_TILES] if benchmark == "Mat. (tiled)" else MERGE_THREADS
+        threads = (
+            [t * t for t in MAT_TILES] if benchmark == "Mat. (tiled)" else MERGE_THREADS
+        )
     preds = [predict(**merge_inputs(benchmark, t, gpu, uncoal_per_mw)) for t in threads]
-    return _rows_of(preds, [dict(benchmark=benchmark, gpu=machine(gpu).gpu)] * len(preds))
+    return _rows_of(
+        preds, [dict(benchmark=benchmark, gpu=machine(gpu).gpu)] * len(preds)
+    )
 
 
-def mwp_vs_warps(gpu: str, coalesced: bool, warps: Sequence[int], uncoal_per_mw: float | None = None):
+def mwp_vs_warps(
+    gpu: str, coalesced: bool, warps: Sequence[int], uncoal_per_mw: float | None = None
+):
     """Figure 21's curves: N, MWP_without_BW, MWP_peak_BW and MWP as the active warps per SM grow.
 
     N one-warp blocks per SM on every SM, one 4-byte load per thread (the computation does not
@@ -250,9 +340,15 @@ def mwp_vs_warps(gpu: str, coalesced: bool, warps: Sequence[int], uncoal_per_mw:
     drawn past them.
     """
     m = machine(gpu)
-    preds = [predict(**explorer_inputs(m.gpu, w, 1, 1, 1.0 if coalesced else 0.0, uncoal_per_mw)) for w in warps]
+    preds = [
+        predict(
+            **explorer_inputs(m.gpu, w, 1, 1, 1.0 if coalesced else 0.0, uncoal_per_mw)
+        )
+        for w in warps
+    ]
     return _rows_of(preds, [dict(gpu=m.gpu, coalesced=coalesced)] * len(preds)).assign(
-        mwp_without_bw_full=[p.mwp_without_bw_full for p in preds])
+        mwp_without_bw_full=[p.mwp_without_bw_full for p in preds]
+    )
 
 
 def svm_sweep(variant: str, threads: Sequence[int] = MERGE_THREADS):
@@ -275,22 +371,45 @@ def dependence_sweep(warps: Sequence[int], independent: bool, use_npw: bool = Tr
 
     ``use_npw=False`` is the original model (MODEL_NOPW), which ignores independence.
     """
-    independent, use_npw = check_flag("independent", independent), check_flag("use_npw", use_npw)
+    independent, use_npw = (
+        check_flag("independent", independent),
+        check_flag("use_npw", use_npw),
+    )
     preds = []
     for w in warps:
         ind = 100 if (independent and use_npw) else 0
-        preds.append(predict(gpu="FX5600", threads_per_block=32 * check_int("warps", w, 1), blocks=16,
-                             active_blocks_per_sm=1, comp_insts=800, coal_mem_insts=200, ind_mem_req=ind))
+        preds.append(
+            predict(
+                gpu="FX5600",
+                threads_per_block=32 * check_int("warps", w, 1),
+                blocks=16,
+                active_blocks_per_sm=1,
+                comp_insts=800,
+                coal_mem_insts=200,
+                ind_mem_req=ind,
+            )
+        )
     df = _rows_of(preds, [dict(independent=independent, use_npw=use_npw)] * len(preds))
     df["n_pw"] = [p.n_pw for p in preds]
     return df
 
 
-DIVERGENCE_BLOCKS = MappingProxyType({
-    "B1": {"comp_insts": 20, "coal_mem_insts": 1}, "B2": {"comp_insts": 20}, "B3": {"comp_insts": 20},
-    "B4": {"comp_insts": 20}, "B5": {"comp_insts": 20}, "B6": {"comp_insts": 20},
-    "B7": {"comp_insts": 20, "coal_mem_insts": 1}})
-DIVERGENCE_PATHS = (("B1", "B2", "B4", "B6", "B7"), ("B1", "B2", "B5", "B6", "B7"), ("B1", "B3", "B7"))
+DIVERGENCE_BLOCKS = MappingProxyType(
+    {
+        "B1": {"comp_insts": 20, "coal_mem_insts": 1},
+        "B2": {"comp_insts": 20},
+        "B3": {"comp_insts": 20},
+        "B4": {"comp_insts": 20},
+        "B5": {"comp_insts": 20},
+        "B6": {"comp_insts": 20},
+        "B7": {"comp_insts": 20, "coal_mem_insts": 1},
+    }
+)
+DIVERGENCE_PATHS = (
+    ("B1", "B2", "B4", "B6", "B7"),
+    ("B1", "B2", "B5", "B6", "B7"),
+    ("B1", "B3", "B7"),
+)
 """Figure 27's three paths; the block sizes are the book's stand-in (``BENCHMARK_ASSUMPTIONS["divergence"]``)."""
 
 
@@ -301,26 +420,55 @@ def divergence_example():
     d = divergent_counts(DIVERGENCE_BLOCKS, DIVERGENCE_PATHS)
     launch = dict(gpu="FX5600", threads_per_block=256, blocks=48)
     rows = []
-    for label, counts in [*(("-".join(p), c) for p, c in zip(d.paths, d.path_counts)), ("all paths", d.all_paths)]:
+    for label, counts in [
+        *(("-".join(p), c) for p, c in zip(d.paths, d.path_counts)),
+        ("all paths", d.all_paths),
+    ]:
         p = predict(**launch, **counts)
-        rows.append(dict(path=label, comp_insts=counts["comp_insts"],
-                         mem_insts=counts["coal_mem_insts"] + counts["uncoal_mem_insts"],
-                         exec_cycles=p.exec_cycles_with_synch, equation=p.equation, kind="model"))
+        rows.append(
+            dict(
+                path=label,
+                comp_insts=counts["comp_insts"],
+                mem_insts=counts["coal_mem_insts"] + counts["uncoal_mem_insts"],
+                exec_cycles=p.exec_cycles_with_synch,
+                equation=p.equation,
+                kind="model",
+            )
+        )
     return pd.DataFrame(rows)
 
 
-def sync_inputs(threads_per_block: int, synchronised: bool, blocks_per_sm: int = 1, all_sms: bool = False) -> dict:
+def sync_inputs(
+    threads_per_block: int,
+    synchronised: bool,
+    blocks_per_sm: int = 1,
+    all_sms: bool = False,
+) -> dict:
     """:func:`predict` arguments for Figure 29's programs A (``synchronised``) and B (``BENCHMARK_ASSUMPTIONS["sync"]``)."""
     m = machine("FX5600")
     check_flag("synchronised", synchronised)
     sms = m.sm_count if check_flag("all_sms", all_sms) else 1
     bps = check_int("blocks_per_sm", blocks_per_sm, 1, 8)
-    return dict(gpu=m.gpu, threads_per_block=threads_per_block, blocks=bps * sms, active_sms=sms,
-                active_blocks_per_sm=bps, comp_insts=10, coal_mem_insts=2, synch_insts=1 if synchronised else 0)
+    return dict(
+        gpu=m.gpu,
+        threads_per_block=threads_per_block,
+        blocks=bps * sms,
+        active_sms=sms,
+        active_blocks_per_sm=bps,
+        comp_insts=10,
+        coal_mem_insts=2,
+        synch_insts=1 if synchronised else 0,
+    )
 
 
-def explorer_inputs(gpu: str, warps: int, comp_insts: float, mem_insts: float, coalesced_share: float = 1.0,
-                    uncoal_per_mw: float | None = None) -> dict:
+def explorer_inputs(
+    gpu: str,
+    warps: int,
+    comp_insts: float,
+    mem_insts: float,
+    coalesced_share: float = 1.0,
+    uncoal_per_mw: float | None = None,
+) -> dict:
     """:func:`predict` arguments for the chapter's explorer: ``warps`` one-warp blocks on every SM.
 
     ``mem_insts`` loads per thread, of which ``coalesced_share`` are coalesced (the rest
@@ -332,14 +480,23 @@ def explorer_inputs(gpu: str, warps: int, comp_insts: float, mem_insts: float, c
     share = check_real("coalesced_share", coalesced_share, 0.0, 1.0)
     mem = check_real("mem_insts", mem_insts, 0.0)
     kw: dict = {k: v for k, v in m.as_params().items() if k != "uncoal_per_mw"}
-    kw.update(threads_per_block=32, blocks=w * m.sm_count, active_sms=m.sm_count, active_blocks_per_sm=w,
-              comp_insts=comp_insts, coal_mem_insts=mem * share, uncoal_mem_insts=mem * (1 - share))
+    kw.update(
+        threads_per_block=32,
+        blocks=w * m.sm_count,
+        active_sms=m.sm_count,
+        active_blocks_per_sm=w,
+        comp_insts=comp_insts,
+        coal_mem_insts=mem * share,
+        uncoal_mem_insts=mem * (1 - share),
+    )
     if mem * (1 - share) > 0:
         kw["uncoal_per_mw"] = _uncoal_per_mw(m, 32, uncoal_per_mw)
     return kw
 
 
-def sync_delta(threads_per_block: int, blocks_per_sm: int = 1, all_sms: bool = False) -> float:
+def sync_delta(
+    threads_per_block: int, blocks_per_sm: int = 1, all_sms: bool = False
+) -> float:
     """Cycles Figure 29's program A (synchronised) takes beyond program B: the quantity of Figs. 30–31.
 
     ``Exec_cycles_with_synch`` of A minus that of B, both from :func:`sync_inputs`.

@@ -19,8 +19,8 @@ middle of a segment can need one transaction more than it counts.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from gpumodels.ground.validate import check_int
 
@@ -45,7 +45,9 @@ def index_terms(index: Callable[[int], int], threads: int) -> tuple[int, bool]:
     vals = [int(index(tx)) for tx in range(threads)]
     steps = {b - a for a, b in zip(vals, vals[1:])}
     if len(steps) != 1:
-        raise ValueError(f"index must be affine in tx (a constant increment per thread), got increments {sorted(steps)}")
+        raise ValueError(
+            f"index must be affine in tx (a constant increment per thread), got increments {sorted(steps)}"
+        )
     aligned = all(vals[tx] % HALF_WARP == 0 for tx in range(0, threads, HALF_WARP))
     return steps.pop(), aligned
 
@@ -88,7 +90,9 @@ class Transactions:
         return 2 * self.count
 
 
-def transactions_cc13(derivative: int, aligned: bool, element_size: int = 4) -> Transactions:
+def transactions_cc13(
+    derivative: int, aligned: bool, element_size: int = 4
+) -> Transactions:
     """Algorithm 2 (compute capability ≥ 1.3): number and size of a half-warp's transactions.
 
     STEP2 adds one transaction if some half-warp start is not a multiple of 16; STEP3 picks
@@ -102,14 +106,18 @@ def transactions_cc13(derivative: int, aligned: bool, element_size: int = 4) -> 
     """
     d, s = _check(derivative, element_size)
     if d == 0:
-        raise ValueError("derivative must be an integer >= 1 for Algorithm 2 (a broadcast, derivative 0, "
-                         "would get zero transactions from the printed formula)")
+        raise ValueError(
+            "derivative must be an integer >= 1 for Algorithm 2 (a broadcast, derivative 0, "
+            "would get zero transactions from the printed formula)"
+        )
     size = {1: 32, 2: 64}.get(s, 128)
     n = (0 if aligned else 1) + math.ceil(d * HALF_WARP * s / size)
     return Transactions(n, size)
 
 
-def guide_transactions(addresses: Sequence[int | None], element_size: int, cc: str) -> list[tuple[int, int]]:
+def guide_transactions(
+    addresses: Sequence[int | None], element_size: int, cc: str
+) -> list[tuple[int, int]]:
     """The CUDA Programming Guide's coalescing rules for one half-warp: ``[(start, bytes), ...]``.
 
     ``addresses`` are the 16 threads' byte addresses (``None`` for a thread that does not
@@ -130,11 +138,15 @@ def guide_transactions(addresses: Sequence[int | None], element_size: int, cc: s
     """
     s = check_int("element_size", element_size, 1, 16)
     if len(addresses) != HALF_WARP:
-        raise ValueError(f"addresses must list the {HALF_WARP} threads of a half-warp, got {len(addresses)}")
+        raise ValueError(
+            f"addresses must list the {HALF_WARP} threads of a half-warp, got {len(addresses)}"
+        )
     active = [(k, int(a)) for k, a in enumerate(addresses) if a is not None]
     for _, a in active:
         if a < 0 or a % s:
-            raise ValueError(f"addresses must be non-negative multiples of element_size ({s}), got {a}")
+            raise ValueError(
+                f"addresses must be non-negative multiples of element_size ({s}), got {a}"
+            )
     if cc in ("1.0", "1.1"):
         if s in (4, 8, 16) and active:
             span = HALF_WARP * s

@@ -13,15 +13,17 @@ memory for Case 5).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
 
-from gpumodels.ground.validate import check_int, check_real
+from gpumodels.engines.mwp_cwp import (
+    cycles_cwp_above_mwp,
+    cycles_mwp_above_cwp,
+    cycles_mwp_equals_n,
+)
 from gpumodels.engines.sim import SM, Op, Trace, Unit, simulate
-from gpumodels.engines.mwp_cwp import (cycles_cwp_above_mwp,
-                                       cycles_mwp_above_cwp,
-                                       cycles_mwp_equals_n)
+from gpumodels.ground.validate import check_int, check_real
 
 
 @dataclass(frozen=True)
@@ -54,21 +56,32 @@ class Case:
     def predicted(self) -> float:
         """The total that the case's equation (1, 3 or 4) predicts, in cycles."""
         if self.equation == 1:
-            return cycles_cwp_above_mwp(self.mem_cycles, self.comp_cycles, self.n, self.mwp, self.periods)
+            return cycles_cwp_above_mwp(
+                self.mem_cycles, self.comp_cycles, self.n, self.mwp, self.periods
+            )
         if self.equation == 3:
             return cycles_mwp_above_cwp(self.mem_l, self.comp_cycles, self.n)
-        return cycles_mwp_equals_n(self.mem_cycles, self.comp_cycles, self.mwp, self.periods)
+        return cycles_mwp_equals_n(
+            self.mem_cycles, self.comp_cycles, self.mwp, self.periods
+        )
 
 
-CASES: Mapping[int, Case] = MappingProxyType({c.number: c for c in (
-    Case(1, "5a", "CWP > MWP, 8 warps", 8, 1, 100, 300, 2, 1),
-    Case(2, "5b", "CWP > MWP, 4 warps", 4, 2, 100, 300, 2, 1),
-    Case(3, "6a", "MWP > CWP, 8 warps", 8, 1, 100, 300, 8, 3),
-    Case(4, "6b", "MWP > CWP, 4 warps", 4, 2, 100, 300, 8, 3),
-    Case(5, "7", "computation longer than memory, 8 warps", 8, 1, 300, 200, 8, 3),
-    Case(6, "8a", "MWP = N, 1 warp", 1, 2, 100, 300, 1, 4),
-    Case(7, "8b", "MWP = N, 2 warps", 2, 2, 100, 300, 2, 4),
-)})
+CASES: Mapping[int, Case] = MappingProxyType(
+    {
+        c.number: c
+        for c in (
+            Case(1, "5a", "CWP > MWP, 8 warps", 8, 1, 100, 300, 2, 1),
+            Case(2, "5b", "CWP > MWP, 4 warps", 4, 2, 100, 300, 2, 1),
+            Case(3, "6a", "MWP > CWP, 8 warps", 8, 1, 100, 300, 8, 3),
+            Case(4, "6b", "MWP > CWP, 4 warps", 4, 2, 100, 300, 8, 3),
+            Case(
+                5, "7", "computation longer than memory, 8 warps", 8, 1, 300, 200, 8, 3
+            ),
+            Case(6, "8a", "MWP = N, 1 warp", 1, 2, 100, 300, 1, 4),
+            Case(7, "8b", "MWP = N, 2 warps", 2, 2, 100, 300, 2, 4),
+        )
+    }
+)
 """The seven cases of Figures 5–8 with the book's period lengths (cycles)."""
 
 
@@ -77,13 +90,19 @@ def case_sm(comp_p: float, mem_l: float, mwp: int) -> SM:
     comp_p = check_real("comp_p", comp_p, 0.0, lo_open=True)
     mem_l = check_real("mem_l", mem_l, 0.0, lo_open=True)
     mwp = check_int("mwp", mwp, 1)
-    return SM({"comp": Unit(comp_p, 1.0 / comp_p), "mem": Unit(mem_l, None, 1, mwp)}, issue_per_scheduler=None)
+    return SM(
+        {"comp": Unit(comp_p, 1.0 / comp_p), "mem": Unit(mem_l, None, 1, mwp)},
+        issue_per_scheduler=None,
+    )
 
 
 def case_program(periods: int) -> tuple[Op, ...]:
     """``periods`` pairs of (computation period, memory period), each depending on the previous."""
     periods = check_int("periods", periods, 1)
-    return (Op("comp", "c", ("m",), "computation"), Op("mem", "m", ("c",), "memory")) * periods
+    return (
+        Op("comp", "c", ("m",), "computation"),
+        Op("mem", "m", ("c",), "memory"),
+    ) * periods
 
 
 @dataclass(frozen=True)
@@ -104,5 +123,7 @@ def run_case(case: int | Case) -> CaseRun:
     (1400.0, 1400.0)
     """
     c = case if isinstance(case, Case) else CASES.get(check_int("case", case, 1, 7))
-    tr = simulate(case_sm(c.comp_p, c.mem_l, c.mwp), case_program(c.periods), c.n, repeat=False)
+    tr = simulate(
+        case_sm(c.comp_p, c.mem_l, c.mwp), case_program(c.periods), c.n, repeat=False
+    )
     return CaseRun(c, tr, float(tr.warp_end.max()), c.predicted())

@@ -29,10 +29,34 @@ CHAPTER = "huang_li_model"
 """The first chapter of its part."""
 
 
-from gpumodels.papers.huang_li import analysis, cache, evaluation, events, model, queueing
-from gpumodels.engines.refsim import dram, kernels, placements, trace  # noqa: F401
+from gpumodels.engines.refsim import dram, kernels, placements, trace
+from gpumodels.papers.huang_li import (
+    analysis,
+    cache,
+    evaluation,
+    events,
+    model,
+    queueing,
+)
 from gpumodels.papers.huang_li.analysis import Machine, analyze, k80
 from gpumodels.papers.huang_li.model import VARIANTS, OverlapModel, predict, profile
 
-__all__ = ["analysis", "cache", "dram", "evaluation", "events", "kernels", "model", "placements", "queueing", "trace",
-           "Machine", "analyze", "k80", "VARIANTS", "OverlapModel", "predict", "profile"]
+__all__ = [
+    "VARIANTS",
+    "Machine",
+    "OverlapModel",
+    "analysis",
+    "analyze",
+    "cache",
+    "dram",
+    "evaluation",
+    "events",
+    "k80",
+    "kernels",
+    "model",
+    "placements",
+    "predict",
+    "profile",
+    "queueing",
+    "trace",
+]

@@ -26,33 +26,37 @@ Readings the book chose (each also stated where it is used):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Mapping
+from functools import cache
 
 import numpy as np
 
-from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import check_choice, check_real
+from gpumodels.engines.refsim.dram import (
+    CONFLICT,
+    HIT,
+    MISS,
+    AddressMap,
+    address_map,
+    row_buffer_outcomes,
+)
+from gpumodels.engines.refsim.kernels import Trace
+from gpumodels.engines.refsim.trace import (
+    SPACES,
+    constant_divergence_replays_batch,
+    distinct_lines_batch,
+    global_replays_batch,
+    shared_conflict_replays_batch,
+)
 from gpumodels.facts.hardware import get_gpu
 from gpumodels.facts.param_sets import params as volkov_params
+from gpumodels.ground.data import read_rows
+from gpumodels.ground.validate import check_choice, check_real
 from gpumodels.papers.huang_li import queueing
 from gpumodels.papers.huang_li.cache import Cache
-from gpumodels.engines.refsim.dram import (AddressMap,
-                                           HIT,
-                                           MISS,
-                                           CONFLICT,
-                                           address_map,
-                                           row_buffer_outcomes)
-from gpumodels.engines.refsim.kernels import Trace
-from gpumodels.engines.refsim.trace import (SPACES,
-                                            constant_divergence_replays_batch,
-                                            distinct_lines_batch,
-                                            global_replays_batch,
-                                            shared_conflict_replays_batch)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _k80_rows() -> dict[str, dict[str, str]]:
     return {r["parameter"]: r for r in read_rows("huang_li/k80_parameters.csv")}
 
@@ -93,7 +97,9 @@ class Machine:
     departure_del_uncoal: float
     ilp: float
     mlp: float
-    sources: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    sources: Mapping[str, str] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     @property
     def physical_banks(self) -> int:
@@ -104,27 +110,64 @@ def k80(clock: str = "boost") -> Machine:
     """The K80 machine; ``clock`` ``"boost"`` (875 MHz, default) or ``"base"`` (562 MHz) [A12]."""
     check_choice("clock", clock, ("boost", "base"))
     r = _k80_rows()
-    v = lambda k: float(r[k]["value"])  # noqa: E731
+    v = lambda k: float(r[k]["value"])
     g = get_gpu("K80")
     vk = volkov_params("Kepler")
     l2_sets = int(v("l2_bytes") // (v("l2_line_bytes") * v("l2_assoc")))
     src = {k: f"{row['source']} [{row['status']}]" for k, row in r.items()}
-    src.update(sm_count=g.source("sm_count") or "data/hardware.csv", clock_ghz=g.source("clock_ghz" if clock == "boost" else "base_clock_ghz"),
-               bandwidth_gbs=g.source("pin_bandwidth_gbs"), avg_inst_lat="Volkov 2016, Table 4.1 (Kepler alu_lat)")
+    src.update(
+        sm_count=g.source("sm_count") or "data/hardware.csv",
+        clock_ghz=g.source("clock_ghz" if clock == "boost" else "base_clock_ghz"),
+        bandwidth_gbs=g.source("pin_bandwidth_gbs"),
+        avg_inst_lat="Volkov 2016, Table 4.1 (Kepler alu_lat)",
+    )
     return Machine(
-        name="K80", sm_count=g.sm_count, clock_ghz=g.clock_ghz if clock == "boost" else g.base_clock_ghz,
-        bandwidth_gbs=g.pin_bandwidth_gbs, cores_per_sm=g.cuda_cores_per_sm, max_warps_per_sm=g.max_warps_per_sm,
-        avg_inst_lat=vk.alu_lat, lat_hit=v("lat_row_hit"), lat_miss=v("lat_row_miss"),
-        lat_conflict=v("lat_row_conflict"), controllers=int(v("memory_controllers")),
-        banks_per_controller=int(v("banks_per_controller")), hit_lat=v("hit_lat"), shmem_lat=v("shmem_lat"),
-        tex=Cache("texture", int(v("tex_sets")), int(v("tex_line_bytes")), int(v("tex_assoc")), r["tex_sets"]["source"]),
-        const=Cache("constant", int(v("const_sets")), int(v("const_line_bytes")), int(v("const_assoc")),
-                    r["const_sets"]["source"]),
-        l2=Cache("L2", l2_sets, int(v("l2_line_bytes")), int(v("l2_assoc")), r["l2_assoc"]["source"]),
-        request_bytes=int(v("dram_request_bytes")), transaction_bytes=int(v("transaction_bytes")),
-        occupancy_hit=v("occupancy_hit"), occupancy_miss=v("occupancy_miss"),
-        occupancy_conflict=v("occupancy_conflict"), departure_del_coal=v("departure_del_coal"), departure_del_uncoal=v("departure_del_uncoal"),
-        ilp=v("ilp"), mlp=v("mlp"), sources=src)
+        name="K80",
+        sm_count=g.sm_count,
+        clock_ghz=g.clock_ghz if clock == "boost" else g.base_clock_ghz,
+        bandwidth_gbs=g.pin_bandwidth_gbs,
+        cores_per_sm=g.cuda_cores_per_sm,
+        max_warps_per_sm=g.max_warps_per_sm,
+        avg_inst_lat=vk.alu_lat,
+        lat_hit=v("lat_row_hit"),
+        lat_miss=v("lat_row_miss"),
+        lat_conflict=v("lat_row_conflict"),
+        controllers=int(v("memory_controllers")),
+        banks_per_controller=int(v("banks_per_controller")),
+        hit_lat=v("hit_lat"),
+        shmem_lat=v("shmem_lat"),
+        tex=Cache(
+            "texture",
+            int(v("tex_sets")),
+            int(v("tex_line_bytes")),
+            int(v("tex_assoc")),
+            r["tex_sets"]["source"],
+        ),
+        const=Cache(
+            "constant",
+            int(v("const_sets")),
+            int(v("const_line_bytes")),
+            int(v("const_assoc")),
+            r["const_sets"]["source"],
+        ),
+        l2=Cache(
+            "L2",
+            l2_sets,
+            int(v("l2_line_bytes")),
+            int(v("l2_assoc")),
+            r["l2_assoc"]["source"],
+        ),
+        request_bytes=int(v("dram_request_bytes")),
+        transaction_bytes=int(v("transaction_bytes")),
+        occupancy_hit=v("occupancy_hit"),
+        occupancy_miss=v("occupancy_miss"),
+        occupancy_conflict=v("occupancy_conflict"),
+        departure_del_coal=v("departure_del_coal"),
+        departure_del_uncoal=v("departure_del_uncoal"),
+        ilp=v("ilp"),
+        mlp=v("mlp"),
+        sources=src,
+    )
 
 
 def parameters_table():
@@ -163,23 +206,29 @@ class Analysis:
     resident_blocks_per_sm: int
     executed_per_warp: float
     addressing_per_warp: float
-    replays: Mapping[str, float]          # cause -> total replays ("1_global", "2_const_miss", "3_const_div", "4_bank")
-    mem_insts: Mapping[str, int]          # space -> warp-level memory instructions
-    requests: Mapping[str, int]           # G sectors, texture and constant line lookups
-    misses: Mapping[str, int]             # texture, constant (lines); L2 and G_L2 (global sectors) misses
+    replays: Mapping[
+        str, float
+    ]  # cause -> total replays ("1_global", "2_const_miss", "3_const_div", "4_bank")
+    mem_insts: Mapping[str, int]  # space -> warp-level memory instructions
+    requests: Mapping[str, int]  # G sectors, texture and constant line lookups
+    misses: Mapping[
+        str, int
+    ]  # texture, constant (lines); L2 and G_L2 (global sectors) misses
     l2_accesses: int
     dram_requests: int
-    offchip_bytes: int                    # bytes asked of off-chip memory (sectors and lines looked up)
+    offchip_bytes: int  # bytes asked of off-chip memory (sectors and lines looked up)
     dram_bytes: int
-    row: Mapping[str, int]                # hit / miss / conflict counts
+    row: Mapping[str, int]  # hit / miss / conflict counts
     bank_stats: queueing.BankStats
-    dram_lat: Mapping[str, float]         # "constant", "even", "mapped" -> latency (cycles)
+    dram_lat: Mapping[str, float]  # "constant", "even", "mapped" -> latency (cycles)
     saturated: Mapping[str, bool]
     cpi: float
     copy_bytes: int
     threads_per_block: int
     blocks: int
-    options: Mapping[str, str] = field(default_factory=dict)   # the readings chosen (rule, mapping, ...)
+    options: Mapping[str, str] = field(
+        default_factory=dict
+    )  # the readings chosen (rule, mapping, ...)
 
     @property
     def replays_per_warp(self) -> float:
@@ -207,7 +256,11 @@ class Analysis:
         """Eq. 5's miss ratio, the share of the bytes requested from off-chip memory (global sectors,
         texture and constant lines looked up) that DRAM had to supply (the book's reading; a texture
         or constant hit never reaches the L2)."""
-        return min(1.0, self.dram_bytes / self.offchip_bytes) if self.offchip_bytes else 0.0
+        return (
+            min(1.0, self.dram_bytes / self.offchip_bytes)
+            if self.offchip_bytes
+            else 0.0
+        )
 
 
 def _order_keys(tr: Trace, machine: Machine):
@@ -230,9 +283,16 @@ SERVICE = ("occupancy", "latency")
 DEFAULT_MAPPING = "k80_printed_col_low"
 
 
-def analyze(tr: Trace, machine: Machine | None = None, *, rule: str = "printed",
-            mapping: AddressMap | str = DEFAULT_MAPPING, queue_form: str = "kingman",
-            saturation: str = "cap", service: str = "occupancy") -> Analysis:
+def analyze(
+    tr: Trace,
+    machine: Machine | None = None,
+    *,
+    rule: str = "printed",
+    mapping: AddressMap | str = DEFAULT_MAPPING,
+    queue_form: str = "kingman",
+    saturation: str = "cap",
+    service: str = "occupancy",
+) -> Analysis:
     """Count everything the model needs for one placement's trace (module docstring for the readings).
 
     ``rule`` picks replay rule (1) (``"printed"`` or ``"segments"``). ``mapping`` is the address
@@ -257,12 +317,24 @@ def analyze(tr: Trace, machine: Machine | None = None, *, rule: str = "printed",
     g = sp == codes["G"]
     c = sp == codes["C"]
     s = sp == codes["S"]
-    tx = np.isin(sp, [codes["T"], codes["2T"]])          # 1D and 2D texture: linear addresses, as the paper
+    tx = np.isin(
+        sp, [codes["T"], codes["2T"]]
+    )  # 1D and 2D texture: linear addresses, as the paper
 
-    replays = {"1_global": float(global_replays_batch(tr.addr[g], tr.word_bytes[g], m.transaction_bytes, rule).sum()),
-               "2_const_miss": 0.0,
-               "3_const_div": float(constant_divergence_replays_batch(tr.addr[c]).sum()) if c.any() else 0.0,
-               "4_bank": float(shared_conflict_replays_batch(tr.addr[s]).sum()) if s.any() else 0.0}
+    replays = {
+        "1_global": float(
+            global_replays_batch(
+                tr.addr[g], tr.word_bytes[g], m.transaction_bytes, rule
+            ).sum()
+        ),
+        "2_const_miss": 0.0,
+        "3_const_div": float(constant_divergence_replays_batch(tr.addr[c]).sum())
+        if c.any()
+        else 0.0,
+        "4_bank": float(shared_conflict_replays_batch(tr.addr[s]).sum())
+        if s.any()
+        else 0.0,
+    }
     mem_insts = {name: int((sp == codes[name]).sum()) for name in SPACES}
 
     # L2 accesses: global sectors, and the sectors of texture and constant lines that miss their per-SM cache
@@ -273,19 +345,27 @@ def analyze(tr: Trace, machine: Machine | None = None, *, rule: str = "printed",
     for name, mask, cache in (("T", tx, m.tex), ("C", c, m.const)):
         if not mask.any():
             continue
-        rows, lines = distinct_lines_batch(tr.addr[mask], cache.line_bytes, tr.word_bytes[mask])
+        rows, lines = distinct_lines_batch(
+            tr.addr[mask], cache.line_bytes, tr.word_bytes[mask]
+        )
         ri = np.nonzero(mask)[0][rows]
         order = np.argsort(time[ri], kind="stable")
         ri, lines = ri[order], lines[order]
         hits = cache.hits(lines, cache_id=sm[ri], n_caches=sms)
         requests[name], misses[name] = int(lines.size), int((~hits).sum())
         per = cache.line_bytes // m.request_bytes
-        sect = (lines[~hits][:, None] + m.request_bytes * np.arange(per)[None, :]).ravel()
+        sect = (
+            lines[~hits][:, None] + m.request_bytes * np.arange(per)[None, :]
+        ).ravel()
         l2_addr.append(sect)
         l2_time.append(np.repeat(time[ri][~hits], per))
         l2_global.append(np.zeros(sect.size, bool))
     replays["2_const_miss"] = float(misses["C"])
-    la, lt, lg = np.concatenate(l2_addr), np.concatenate(l2_time), np.concatenate(l2_global)
+    la, lt, lg = (
+        np.concatenate(l2_addr),
+        np.concatenate(l2_time),
+        np.concatenate(l2_global),
+    )
     order = np.argsort(lt, kind="stable")
     la, lt, lg = la[order], lt[order], lg[order]
     l2miss = ~m.l2.hits(la)
@@ -295,27 +375,68 @@ def analyze(tr: Trace, machine: Machine | None = None, *, rule: str = "printed",
     # DRAM: banks and rows by the believed mapping, row-buffer outcomes, per-bank queues
     bank, row, _ = amap.decode(da)
     out = row_buffer_outcomes(bank, row)
-    row_counts = {"hit": int((out == HIT).sum()), "miss": int((out == MISS).sum()),
-                  "conflict": int((out == CONFLICT).sum())}
+    row_counts = {
+        "hit": int((out == HIT).sum()),
+        "miss": int((out == MISS).sum()),
+        "conflict": int((out == CONFLICT).sum()),
+    }
     lat = np.array([m.lat_hit, m.lat_miss, m.lat_conflict]) * m.clock_ghz
-    busy = np.array([m.occupancy_hit, m.occupancy_miss, m.occupancy_conflict]) * m.clock_ghz if service == "occupancy" else lat
+    busy = (
+        np.array([m.occupancy_hit, m.occupancy_miss, m.occupancy_conflict])
+        * m.clock_ghz
+        if service == "occupancy"
+        else lat
+    )
     stats = queueing.bank_stats(bank, dt, busy[out], lat[out])
-    even = queueing.bank_stats(np.arange(da.size) % m.physical_banks, dt, np.full(da.size, busy[MISS]),
-                               np.full(da.size, lat[MISS]))
+    even = queueing.bank_stats(
+        np.arange(da.size) % m.physical_banks,
+        dt,
+        np.full(da.size, busy[MISS]),
+        np.full(da.size, lat[MISS]),
+    )
     dram_lat, saturated = {"constant": float(lat[MISS])}, {"constant": False}
     for key, st in (("mapped", stats), ("even", even)):
         if st.bank.size:
-            dram_lat[key], saturated[key] = queueing.dram_latency(st, form=queue_form, saturation=saturation)
-        else:                                          # fewer than two DRAM requests per bank: no queue
-            dram_lat[key], saturated[key] = (float(lat[out].mean()) if out.size else float(lat[MISS])), False
+            dram_lat[key], saturated[key] = queueing.dram_latency(
+                st, form=queue_form, saturation=saturation
+            )
+        else:  # fewer than two DRAM requests per bank: no queue
+            dram_lat[key], saturated[key] = (
+                (float(lat[out].mean()) if out.size else float(lat[MISS])),
+                False,
+            )
     return Analysis(
-        kernel=tr.kernel.name, placement=dict(tr.placement), n_warps=tr.kernel.n_warps, active_sms=sms,
-        warps_per_sm=wps, resident_blocks_per_sm=res, executed_per_warp=float(tr.executed.mean()),
-        addressing_per_warp=float(tr.addressing.sum() / tr.kernel.n_warps), replays=replays, mem_insts=mem_insts,
-        requests=requests, misses=misses, l2_accesses=int(la.size), dram_requests=int(da.size),
-        offchip_bytes=requests["G"] * m.request_bytes + requests["T"] * m.tex.line_bytes
-        + requests["C"] * m.const.line_bytes, dram_bytes=int(da.size) * m.request_bytes, row=row_counts,
-        bank_stats=stats, dram_lat=dram_lat, saturated=saturated, cpi=cpi, copy_bytes=tr.copy_bytes,
-        threads_per_block=tr.kernel.threads_per_block, blocks=tr.kernel.blocks,
-        options={"rule": rule, "mapping": amap.name, "queue_form": queue_form, "saturation": saturation,
-                 "service": service})
+        kernel=tr.kernel.name,
+        placement=dict(tr.placement),
+        n_warps=tr.kernel.n_warps,
+        active_sms=sms,
+        warps_per_sm=wps,
+        resident_blocks_per_sm=res,
+        executed_per_warp=float(tr.executed.mean()),
+        addressing_per_warp=float(tr.addressing.sum() / tr.kernel.n_warps),
+        replays=replays,
+        mem_insts=mem_insts,
+        requests=requests,
+        misses=misses,
+        l2_accesses=int(la.size),
+        dram_requests=int(da.size),
+        offchip_bytes=requests["G"] * m.request_bytes
+        + requests["T"] * m.tex.line_bytes
+        + requests["C"] * m.const.line_bytes,
+        dram_bytes=int(da.size) * m.request_bytes,
+        row=row_counts,
+        bank_stats=stats,
+        dram_lat=dram_lat,
+        saturated=saturated,
+        cpi=cpi,
+        copy_bytes=tr.copy_bytes,
+        threads_per_block=tr.kernel.threads_per_block,
+        blocks=tr.kernel.blocks,
+        options={
+            "rule": rule,
+            "mapping": amap.name,
+            "queue_form": queue_form,
+            "saturation": saturation,
+            "service": service,
+        },
+    )

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpumodels.papers.huang_li import analysis, events, model, queueing
 from gpumodels.engines.refsim import dram, kernels, placements, trace
 from gpumodels.facts import published as pub
+from gpumodels.papers.huang_li import analysis, events, model, queueing
 
-VECADD_PLACEMENTS = {"G": None, "T": {"a": "T", "b": "T"}, "C": {"a": "C", "b": "C"}, "S": {"a": "S", "b": "S"}}
+VECADD_PLACEMENTS = {
+    "G": None,
+    "T": {"a": "T", "b": "T"},
+    "C": {"a": "C", "b": "C"},
+    "S": {"a": "S", "b": "S"},
+}
 """Fig. 2's four placements of vecAdd (v stays in global memory)."""
 
 
@@ -57,8 +62,13 @@ def vecadd_walkthrough(machine: analysis.Machine | None = None):
     return pd.DataFrame(cols)
 
 
-def kingman_grid(c_as=(0.5, 1.0, 1.11, 1.72, 2.22), rhos=(0.3, 0.5, 0.7, 0.8, 0.9, 0.95), c_s: float = 0.45,
-                 n: int = 1_000_000, seed: int = 2017):
+def kingman_grid(
+    c_as=(0.5, 1.0, 1.11, 1.72, 2.22),
+    rhos=(0.3, 0.5, 0.7, 0.8, 0.9, 0.95),
+    c_s: float = 0.45,
+    n: int = 1_000_000,
+    seed: int = 2017,
+):
     """Simulated G/G/1 mean wait (Lindley) against Kingman (standard and printed) and M/M/1, per (c_a, ρ)."""
     import pandas as pd
 
@@ -68,9 +78,18 @@ def kingman_grid(c_as=(0.5, 1.0, 1.11, 1.72, 2.22), rhos=(0.3, 0.5, 0.7, 0.8, 0.
             sim = queueing.simulate_gg1(ca, c_s, rho, n=n, seed=seed)
             k = queueing.kingman(ca, c_s, rho, 1.0)
             pr = queueing.kingman_printed(ca, c_s, rho, 1.0 / rho)
-            rows.append({"c_a": ca, "rho": rho, "simulated": sim, "Kingman": k, "Eq. 9 as printed": pr,
-                         "M/M/1": queueing.mm1(rho, 1.0), "Kingman error": k / sim - 1,
-                         "printed error": pr / sim - 1})
+            rows.append(
+                {
+                    "c_a": ca,
+                    "rho": rho,
+                    "simulated": sim,
+                    "Kingman": k,
+                    "Eq. 9 as printed": pr,
+                    "M/M/1": queueing.mm1(rho, 1.0),
+                    "Kingman error": k / sim - 1,
+                    "printed error": pr / sim - 1,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -86,16 +105,31 @@ def max_service_cv(lat=(352.0, 742.0, 1008.0), steps: int = 101) -> float:
     return best
 
 
-def algorithm1(preset: str = "k80_printed_col_low", bits=range(3, 40), noise: float = 0.0, seed: int = 0):
+def algorithm1(
+    preset: str = "k80_printed_col_low",
+    bits=range(3, 40),
+    noise: float = 0.0,
+    seed: int = 0,
+):
     """Algorithm 1 on the simulated K80 DRAM: ``(per-bit table, DetectedMapping, true map)``."""
     import pandas as pd
 
     amap = dram.address_map(preset)
-    found = dram.detect_mapping(dram.SimulatedDRAM(amap, noise=noise, seed=seed).second_access_latency, bits)
-    group = {**{b: "column" for b in found.column_bits}, **{b: "row" for b in found.row_bits},
-             **{b: "other (bank)" for b in found.other_bits}}
-    table = pd.DataFrame({"bit": list(found.per_bit), "second access (ns)": list(found.per_bit.values()),
-                          "group": [group[b] for b in found.per_bit]})
+    found = dram.detect_mapping(
+        dram.SimulatedDRAM(amap, noise=noise, seed=seed).second_access_latency, bits
+    )
+    group = {
+        **{b: "column" for b in found.column_bits},
+        **{b: "row" for b in found.row_bits},
+        **{b: "other (bank)" for b in found.other_bits},
+    }
+    table = pd.DataFrame(
+        {
+            "bit": list(found.per_bit),
+            "second access (ns)": list(found.per_bit.values()),
+            "group": [group[b] for b in found.per_bit],
+        }
+    )
     return table, found, amap
 
 
@@ -105,15 +139,28 @@ def fidelity() -> dict[str, float]:
     m = analysis.k80()
     train = placements.counts("train")
     return {
-        "hl17.s3c.lat_var.K80": 100 * (found.latencies["other"] - found.latencies["column"]) / found.latencies["column"],
+        "hl17.s3c.lat_var.K80": 100
+        * (found.latencies["other"] - found.latencies["column"])
+        / found.latencies["column"],
         "hl17.s3c2.lat_hit.K80": found.latencies["column"],
         "hl17.s3c2.lat_miss.K80": found.latencies["other"],
         "hl17.s3c2.lat_conflict.K80": found.latencies["row"],
         "hl17.s3c1.controllers.K80": m.controllers,
         "hl17.s3c3.banks.C2050": m.controllers * m.banks_per_controller,
-        **{f"hl17.s3b.addr_insts.{s}": trace.addressing_instructions(s) for s in "GTCS"},
-        "hl17.s2b.placements": sum(train[b] for b in ("convolutionSeparable", "matrixMul", "md", "spmv",
-                                                      "transpose", "cfd")),
+        **{
+            f"hl17.s3b.addr_insts.{s}": trace.addressing_instructions(s) for s in "GTCS"
+        },
+        "hl17.s2b.placements": sum(
+            train[b]
+            for b in (
+                "convolutionSeparable",
+                "matrixMul",
+                "md",
+                "spmv",
+                "transpose",
+                "cfd",
+            )
+        ),
         "hl17.s5.train_placements": sum(train.values()),
         "hl17.s2b.min_events": min(events.table_1_selection().values()),
     }
@@ -123,14 +170,25 @@ def implied_errors():
     """Mean absolute error of each variant implied by the printed gains, read as percentage points [A16] (derived)."""
     import pandas as pd
 
-
     v = pub.value
     full = v("hl17.s5a.mean_error")
     base = full + v("hl17.s5b.both")
-    rows = [("Our model (full)", full, "printed (§V-A)"),
-            ("Sim et al. 2012", full + v("hl17.s5a.vs_sim2012"), "9.9 + 17.6"),
-            ("Baseline", base, "9.9 + 39.1"),
-            ("Baseline + instr.", base - v("hl17.s5b.instr"), "49.0 − 17"),
-            ("Baseline + instr. + queuing (even)", base - v("hl17.s5b.queue_even"), "49.0 − 31"),
-            ("Baseline + queuing (mapping)", base - v("hl17.s5b.queue_alone"), "49.0 − 13.8")]
-    return pd.DataFrame(rows, columns=["variant", "implied mean |error| (%)", "derivation"])
+    rows = [
+        ("Our model (full)", full, "printed (§V-A)"),
+        ("Sim et al. 2012", full + v("hl17.s5a.vs_sim2012"), "9.9 + 17.6"),
+        ("Baseline", base, "9.9 + 39.1"),
+        ("Baseline + instr.", base - v("hl17.s5b.instr"), "49.0 − 17"),
+        (
+            "Baseline + instr. + queuing (even)",
+            base - v("hl17.s5b.queue_even"),
+            "49.0 − 31",
+        ),
+        (
+            "Baseline + queuing (mapping)",
+            base - v("hl17.s5b.queue_alone"),
+            "49.0 − 13.8",
+        ),
+    ]
+    return pd.DataFrame(
+        rows, columns=["variant", "implied mean |error| (%)", "derivation"]
+    )

@@ -20,7 +20,9 @@ from gpumodels.ground.validate import check_int
 
 
 @njit(cache=True)
-def _lru(line, cache_id, n_sets, assoc, n_caches):  # pragma: no cover - compiled; tested through lru_hits
+def _lru(
+    line, cache_id, n_sets, assoc, n_caches
+):  # pragma: no cover - compiled; tested through lru_hits
     tags = np.full((n_caches * n_sets, assoc), -1, dtype=np.int64)
     stamp = np.zeros((n_caches * n_sets, assoc), dtype=np.int64)
     hits = np.zeros(line.size, dtype=np.bool_)
@@ -44,7 +46,9 @@ def _lru(line, cache_id, n_sets, assoc, n_caches):  # pragma: no cover - compile
     return hits
 
 
-def lru_hits(lines, n_sets: int, assoc: int, cache_id=None, n_caches: int | None = None) -> np.ndarray:
+def lru_hits(
+    lines, n_sets: int, assoc: int, cache_id=None, n_caches: int | None = None
+) -> np.ndarray:
     """Hit (True) or miss of each access to LRU caches of ``n_sets`` sets and ``assoc`` ways.
 
     ``lines`` are line numbers (byte address // line size), in access order; the set is
@@ -56,8 +60,12 @@ def lru_hits(lines, n_sets: int, assoc: int, cache_id=None, n_caches: int | None
     [False, False, True, False, False]
     """
     ln = np.asarray(lines)
-    if ln.ndim != 1 or (ln.size and (not np.issubdtype(ln.dtype, np.integer) or ln.min() < 0)):
-        raise ValueError("lines must be a 1-D array of non-negative integer line numbers")
+    if ln.ndim != 1 or (
+        ln.size and (not np.issubdtype(ln.dtype, np.integer) or ln.min() < 0)
+    ):
+        raise ValueError(
+            "lines must be a 1-D array of non-negative integer line numbers"
+        )
     ns = check_int("n_sets", n_sets, 1, 1 << 24)
     na = check_int("assoc", assoc, 1, 1024)
     if cache_id is None:
@@ -65,11 +73,19 @@ def lru_hits(lines, n_sets: int, assoc: int, cache_id=None, n_caches: int | None
         nc = 1
     else:
         cid = np.asarray(cache_id)
-        if cid.shape != ln.shape or (cid.size and (not np.issubdtype(cid.dtype, np.integer) or cid.min() < 0)):
+        if cid.shape != ln.shape or (
+            cid.size and (not np.issubdtype(cid.dtype, np.integer) or cid.min() < 0)
+        ):
             raise ValueError("cache_id must be non-negative integers, one per access")
-        nc = int(cid.max()) + 1 if n_caches is None and cid.size else check_int("n_caches", n_caches or 1, 1)
+        nc = (
+            int(cid.max()) + 1
+            if n_caches is None and cid.size
+            else check_int("n_caches", n_caches or 1, 1)
+        )
         if cid.size and cid.max() >= nc:
-            raise ValueError(f"cache_id must be below n_caches = {nc}, got {int(cid.max())}")
+            raise ValueError(
+                f"cache_id must be below n_caches = {nc}, got {int(cid.max())}"
+            )
     return _lru(ln.astype(np.int64), cid.astype(np.int64), ns, na, nc)
 
 

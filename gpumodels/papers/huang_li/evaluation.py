@@ -19,39 +19,41 @@ T_overlap for each (its target depends on the variant's T_comp and T_mem). Error
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Mapping
+from functools import cache
 
 import numpy as np
 
-from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import check_choice, check_int
-from gpumodels.papers.huang_li.analysis import Analysis, analyze, k80
 from gpumodels.engines.refsim.dram import DetectedMapping, detect_mapping
 from gpumodels.engines.refsim.kernels import kernel
-from gpumodels.papers.huang_li.model import (FEATURES,
-                                             VARIANTS,
-                                             OverlapModel,
-                                             Prediction,
-                                             Profile,
-                                             amat,
-                                             evaluate,
-                                             instructions_per_warp,
-                                             overlap_features,
-                                             profile)
 from gpumodels.engines.refsim.placements import parse_moves, tests
+from gpumodels.facts import published as pub
+from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import check_choice, check_int
+from gpumodels.papers.huang_li.analysis import Analysis, analyze, k80
 from gpumodels.papers.huang_li.book import implied_errors
 from gpumodels.papers.huang_li.events import THRESHOLD, cosine_similarity
+from gpumodels.papers.huang_li.model import (
+    FEATURES,
+    VARIANTS,
+    OverlapModel,
+    Prediction,
+    Profile,
+    amat,
+    evaluate,
+    instructions_per_warp,
+    overlap_features,
+    profile,
+)
 from gpumodels.papers.huang_li.queueing import bank_stats, kingman
-from gpumodels.facts import published as pub
 
 REFERENCE = "simulated/huang_li_reference.csv"
 ALGORITHM1 = "simulated/huang_li_algorithm1.csv"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ref_rows() -> dict[str, dict[str, str]]:
     return {r["test"]: r for r in read_rows(REFERENCE)}
 
@@ -71,14 +73,19 @@ def reference_time_ns(test: str) -> float:
     """The simulated reference time of a placement test (ns)."""
     rows = _ref_rows()
     if test not in rows:
-        raise UnknownNameError(f"test must be one of the simulated placements ({len(rows)}), got {test!r}")
+        raise UnknownNameError(
+            f"test must be one of the simulated placements ({len(rows)}), got {test!r}"
+        )
     return float(rows[test]["time_ns"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def detected_mapping() -> DetectedMapping:
     """Algorithm 1 run on the probe latencies the simulator returned (a lookup oracle over the cached table)."""
-    lat = {(int(r["addr0"]), int(r["addr1"])): float(r["latency_ns"]) for r in read_rows(ALGORITHM1)}
+    lat = {
+        (int(r["addr0"]), int(r["addr1"])): float(r["latency_ns"])
+        for r in read_rows(ALGORITHM1)
+    }
     bits = [int(r["bit"]) for r in read_rows(ALGORITHM1)]
     base = int(read_rows(ALGORITHM1)[0]["base"])
 
@@ -89,41 +96,75 @@ def detected_mapping() -> DetectedMapping:
 
 
 def _sample_counters(benchmark: str) -> dict[str, float]:
-    row = next(r for r in _ref_rows().values() if r["benchmark"] == benchmark and r["moves"] == ""
-               and r["set"] in ("train", "eval"))
+    row = next(
+        r
+        for r in _ref_rows().values()
+        if r["benchmark"] == benchmark
+        and r["moves"] == ""
+        and r["set"] in ("train", "eval")
+    )
     n = float(row["n_warps"])
-    return {"inst_executed": float(row["inst_executed"]) / n, "inst_issued": float(row["inst_issued"]) / n}
+    return {
+        "inst_executed": float(row["inst_executed"]) / n,
+        "inst_issued": float(row["inst_issued"]) / n,
+    }
 
 
-@lru_cache(maxsize=None)
+@cache
 def sample_profile(benchmark: str) -> Profile:
     """The sample placement's :class:`~gpumodels.papers.huang_li.model.Profile`: its trace, the simulator's
     instruction counters, and the Algorithm 1 mapping as the model's belief."""
-    return profile(kernel(benchmark), counters=_sample_counters(benchmark),
-                   mapping=detected_mapping().as_map("algorithm1_on_refsim"))
+    return profile(
+        kernel(benchmark),
+        counters=_sample_counters(benchmark),
+        mapping=detected_mapping().as_map("algorithm1_on_refsim"),
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _analysis(benchmark: str, moves: str) -> Analysis:
     s = sample_profile(benchmark)
     return analyze(kernel(benchmark).trace(parse_moves(moves)), s.machine, **s.options)
 
 
-_ZERO = OverlapModel(coef=np.zeros(len(FEATURES) + 1), r2=math.nan, lobo_error=math.nan, condition=math.nan,
-                     rank=0, zero_columns=(), n=0)
+_ZERO = OverlapModel(
+    coef=np.zeros(len(FEATURES) + 1),
+    r2=math.nan,
+    lobo_error=math.nan,
+    condition=math.nan,
+    rank=0,
+    zero_columns=(),
+    n=0,
+)
 
 
-def _terms(test: Mapping[str, str], variant: str, overlap: OverlapModel | None, amat_form: str = "printed") -> Prediction:
+def _terms(
+    test: Mapping[str, str],
+    variant: str,
+    overlap: OverlapModel | None,
+    amat_form: str = "printed",
+) -> Prediction:
     s = sample_profile(test["benchmark"])
     an = _analysis(test["benchmark"], test["moves"])
     kind = VARIANTS[variant]["instructions"]
-    return evaluate(an, variant=variant, inst_per_warp=instructions_per_warp(s, an, kind),
-                    w_serial=s.counters["w_serial"], overlap=overlap, machine=s.machine, amat_form=amat_form)
+    return evaluate(
+        an,
+        variant=variant,
+        inst_per_warp=instructions_per_warp(s, an, kind),
+        w_serial=s.counters["w_serial"],
+        overlap=overlap,
+        machine=s.machine,
+        amat_form=amat_form,
+    )
 
 
 def fit_overlap(variant: str, amat_form: str = "printed") -> OverlapModel:
     """Eq. 11 fitted for ``variant`` on the 38 training placements (target ``(T_comp + T_mem − T_ref)/T_mem``)."""
-    check_choice("variant", variant, tuple(v for v in VARIANTS if VARIANTS[v]["overlap"] == "eq11"))
+    check_choice(
+        "variant",
+        variant,
+        tuple(v for v in VARIANTS if VARIANTS[v]["overlap"] == "eq11"),
+    )
     x, y, g = [], [], []
     clock = k80().clock_ghz
     for t in tests("train"):
@@ -131,7 +172,14 @@ def fit_overlap(variant: str, amat_form: str = "printed") -> OverlapModel:
         if not (p.t_mem > 0 and math.isfinite(p.t_mem)):
             continue
         x.append(overlap_features(p.analysis))
-        y.append((p.t_comp + p.t_mem - (reference_time_ns(t["test"]) * clock - p.copy_cycles)) / p.t_mem)
+        y.append(
+            (
+                p.t_comp
+                + p.t_mem
+                - (reference_time_ns(t["test"]) * clock - p.copy_cycles)
+            )
+            / p.t_mem
+        )
         g.append(t["benchmark"])
     return OverlapModel.fit(np.array(x), np.array(y), groups=g)
 
@@ -158,7 +206,7 @@ class Evaluation:
         return float(self.errors(variant, set_).mean())
 
 
-@lru_cache(maxsize=None)
+@cache
 def run(amat_form: str = "printed") -> Evaluation:
     """Evaluate every variant on the 38 training and 22 evaluation placements (cached; a few seconds).
 
@@ -177,16 +225,33 @@ def run(amat_form: str = "printed") -> Evaluation:
             p = _terms(t, v, ov, amat_form)
             ref = reference_time_ns(t["test"])
             pred = p.t / clock
-            rows.append({"variant": v, "set": t["set"], "benchmark": t["benchmark"], "test": t["test"],
-                         "sample": t["sample"] == "yes", "moves": t["moves"], "reference_ns": ref,
-                         "predicted_ns": pred, "ratio": pred / ref, "error": abs(pred / ref - 1.0),
-                         "T_comp_ns": p.t_comp / clock, "T_mem_ns": p.t_mem / clock,
-                         "T_overlap_ns": p.t_overlap / clock, "inst_per_warp": p.inst_per_warp,
-                         "dram_lat_cycles": p.dram_lat, "clipped": p.clipped, "saturated": p.saturated})
+            rows.append(
+                {
+                    "variant": v,
+                    "set": t["set"],
+                    "benchmark": t["benchmark"],
+                    "test": t["test"],
+                    "sample": t["sample"] == "yes",
+                    "moves": t["moves"],
+                    "reference_ns": ref,
+                    "predicted_ns": pred,
+                    "ratio": pred / ref,
+                    "error": abs(pred / ref - 1.0),
+                    "T_comp_ns": p.t_comp / clock,
+                    "T_mem_ns": p.t_mem / clock,
+                    "T_overlap_ns": p.t_overlap / clock,
+                    "inst_per_warp": p.inst_per_warp,
+                    "dram_lat_cycles": p.dram_lat,
+                    "clipped": p.clipped,
+                    "saturated": p.saturated,
+                }
+            )
     return Evaluation(table=pd.DataFrame(rows), overlap=fits)
 
 
-def bootstrap_ci(values, n_boot: int = 2000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+def bootstrap_ci(
+    values, n_boot: int = 2000, seed: int = 0, level: float = 0.95
+) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean of ``values`` (resampling the values; seeded)."""
     x = np.asarray(values, dtype=float)
     if x.ndim != 1 or x.size < 2 or not np.all(np.isfinite(x)):
@@ -198,9 +263,14 @@ def bootstrap_ci(values, n_boot: int = 2000, seed: int = 0, level: float = 0.95)
     return float(np.quantile(means, lo)), float(np.quantile(means, 1.0 - lo))
 
 
-IMPLIED = {"full": "Our model (full)", "sim2012": "Sim et al. 2012", "baseline": "Baseline",
-           "instr": "Baseline + instr.", "instr_queue_even": "Baseline + instr. + queuing (even)",
-           "queue_mapped": "Baseline + queuing (mapping)"}
+IMPLIED = {
+    "full": "Our model (full)",
+    "sim2012": "Sim et al. 2012",
+    "baseline": "Baseline",
+    "instr": "Baseline + instr.",
+    "instr_queue_even": "Baseline + instr. + queuing (even)",
+    "queue_mapped": "Baseline + queuing (mapping)",
+}
 """Each variant's row in :func:`gpumodels.papers.huang_li.book.implied_errors` (the mean error the printed gains imply)."""
 
 
@@ -209,16 +279,23 @@ def summary(ev: Evaluation | None = None, set_: str = "eval"):
     the mean error the paper's printed gains imply (derived, :func:`gpumodels.papers.huang_li.book.implied_errors`)."""
     import pandas as pd
 
-
     ev = ev or run()
     implied = implied_errors().set_index("variant")["implied mean |error| (%)"]
     rows = []
     for v in VARIANTS:
         e = ev.errors(v, set_)
         lo, hi = bootstrap_ci(e)
-        rows.append({"variant": v, "label": VARIANTS[v]["label"], "placements": e.size, "mean error (%)": 100 * e.mean(),
-                     "95% CI low": 100 * lo, "95% CI high": 100 * hi,
-                     "paper: implied mean error (%), derived": float(implied[IMPLIED[v]])})
+        rows.append(
+            {
+                "variant": v,
+                "label": VARIANTS[v]["label"],
+                "placements": e.size,
+                "mean error (%)": 100 * e.mean(),
+                "95% CI low": 100 * lo,
+                "95% CI high": 100 * hi,
+                "paper: implied mean error (%), derived": float(implied[IMPLIED[v]]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -228,11 +305,22 @@ def coverage():
     ref = reference()
     ref = ref[ref["test"].isin([t["test"] for t in tests()])]
     dram = (ref["row_hits"] + ref["row_misses"] + ref["row_conflicts"]).clip(lower=1)
-    ref = ref.assign(row_hit=ref["row_hits"] / dram, issued=ref["inst_issued"] / ref["n_warps"], t_us=ref["time_ns"] / 1e3)
+    ref = ref.assign(
+        row_hit=ref["row_hits"] / dram,
+        issued=ref["inst_issued"] / ref["n_warps"],
+        t_us=ref["time_ns"] / 1e3,
+    )
     return ref.groupby("benchmark", sort=False).agg(
-        set=("set", "first"), placements=("test", "size"), t_min_us=("t_us", "min"), t_max_us=("t_us", "max"),
-        row_hit_min=("row_hit", "min"), row_hit_max=("row_hit", "max"), issued_min=("issued", "min"),
-        issued_max=("issued", "max"), busiest_bank=("bank_busy_max", "max"))
+        set=("set", "first"),
+        placements=("test", "size"),
+        t_min_us=("t_us", "min"),
+        t_max_us=("t_us", "max"),
+        row_hit_min=("row_hit", "min"),
+        row_hit_max=("row_hit", "max"),
+        issued_min=("issued", "min"),
+        issued_max=("issued", "max"),
+        busiest_bank=("bank_busy_max", "max"),
+    )
 
 
 def latency_only_score(test: Mapping[str, str]) -> float:
@@ -241,8 +329,9 @@ def latency_only_score(test: Mapping[str, str]) -> float:
     s = sample_profile(test["benchmark"])
     an = _analysis(test["benchmark"], test["moves"])
     m = s.machine
-    return sum(an.mem_insts.values()) * amat(an.dram_lat["constant"], an.miss_ratio, m.hit_lat, m.shmem_lat,
-                                              an.shmem_ratio)
+    return sum(an.mem_insts.values()) * amat(
+        an.dram_lat["constant"], an.miss_ratio, m.hit_lat, m.shmem_lat, an.shmem_ratio
+    )
 
 
 def ranking(benchmark: str = "neuralnet", ev: Evaluation | None = None):
@@ -255,23 +344,43 @@ def ranking(benchmark: str = "neuralnet", ev: Evaluation | None = None):
     t = ev.table
     rows = [r for r in tests() if r["benchmark"] == benchmark]
     if len(rows) < 2:
-        raise ValueError(f"benchmark must have at least two counted placements, got {benchmark!r}")
+        raise ValueError(
+            f"benchmark must have at least two counted placements, got {benchmark!r}"
+        )
     df = pd.DataFrame({"test": [r["test"] for r in rows]})
     df["reference_ns"] = [reference_time_ns(r["test"]) for r in rows]
     for v in ("full", "sim2012"):
         sel = t[(t["variant"] == v) & (t["benchmark"] == benchmark)].set_index("test")
         df[f"{v}_ns"] = df["test"].map(sel["predicted_ns"])
     df["latency_only"] = [latency_only_score(r) for r in rows]
-    taus = {c: float(kendalltau(df["reference_ns"], df[c]).statistic) for c in ("full_ns", "sim2012_ns", "latency_only")}
+    taus = {
+        c: float(kendalltau(df["reference_ns"], df[c]).statistic)
+        for c in ("full_ns", "sim2012_ns", "latency_only")
+    }
     for c in ("reference_ns", "full_ns", "sim2012_ns", "latency_only"):
         df[f"rank {c.replace('_ns', '')}"] = df[c].rank().astype(int)
     return df, taus
 
 
-EVENT_COUNTERS = ("inst_issued", "global_replays", "shared_replays", "constant_replays", "global_load_requests",
-                  "global_store_requests", "tex_requests", "tex_hits", "const_requests", "const_hits",
-                  "l2_read_requests", "l2_read_hits", "dram_reads", "dram_writes", "row_hits", "row_misses",
-                  "row_conflicts")
+EVENT_COUNTERS = (
+    "inst_issued",
+    "global_replays",
+    "shared_replays",
+    "constant_replays",
+    "global_load_requests",
+    "global_store_requests",
+    "tex_requests",
+    "tex_hits",
+    "const_requests",
+    "const_hits",
+    "l2_read_requests",
+    "l2_read_hits",
+    "dram_reads",
+    "dram_writes",
+    "row_hits",
+    "row_misses",
+    "row_conflicts",
+)
 """The simulator counters offered to §II-B's event selection."""
 
 
@@ -279,7 +388,6 @@ def event_selection(min_placements: int = 3, threshold: float | None = None):
     """§II-B's selection on the simulator's counters: per benchmark with at least ``min_placements``
     placements, the cosine of each counter's vector with the time vector, and Pearson's r beside it."""
     import pandas as pd
-
 
     th = THRESHOLD if threshold is None else threshold
     ref = reference()
@@ -296,8 +404,16 @@ def event_selection(min_placements: int = 3, threshold: float | None = None):
                 continue
             cos = cosine_similarity(tv, ev)
             r = float(np.corrcoef(tv, ev)[0, 1]) if ev.std() > 0 else math.nan
-            out.append({"benchmark": b, "placements": len(g), "event": c, "cosine": cos, "pearson": r,
-                        "selected": cos > th})
+            out.append(
+                {
+                    "benchmark": b,
+                    "placements": len(g),
+                    "event": c,
+                    "cosine": cos,
+                    "pearson": r,
+                    "selected": cos > th,
+                }
+            )
     return pd.DataFrame(out)
 
 
@@ -311,34 +427,55 @@ def kingman_vs_log(log, min_requests: int = 20):
     """
     import pandas as pd
 
-
     b = np.asarray(log["bank"])
     a = np.asarray(log["arrival_ns"], dtype=float)
     order = np.lexsort((a, b))
-    st = bank_stats(b[order], a[order], np.asarray(log["service_ns"], dtype=float)[order])
+    st = bank_stats(
+        b[order], a[order], np.asarray(log["service_ns"], dtype=float)[order]
+    )
     observed = pd.Series(np.asarray(log["wait_ns"], dtype=float)).groupby(b).mean()
     rows = []
     for i, bank in enumerate(st.bank):
         if st.n[i] < min_requests:
             continue
         rho = float(st.rho[i])
-        w = float(kingman(st.c_a[i], st.c_s[i], rho, st.tau_s[i])) if rho < 1 else math.nan
+        w = (
+            float(kingman(st.c_a[i], st.c_s[i], rho, st.tau_s[i]))
+            if rho < 1
+            else math.nan
+        )
         obs = float(observed.loc[bank])
-        rows.append({"bank": int(bank), "requests": int(st.n[i]), "rho": rho, "c_a": float(st.c_a[i]),
-                     "c_s": float(st.c_s[i]), "tau_s_ns": float(st.tau_s[i]), "kingman_ns": w, "observed_ns": obs,
-                     "ratio": w / obs if obs > 0 and math.isfinite(w) else math.nan})
+        rows.append(
+            {
+                "bank": int(bank),
+                "requests": int(st.n[i]),
+                "rho": rho,
+                "c_a": float(st.c_a[i]),
+                "c_s": float(st.c_s[i]),
+                "tau_s_ns": float(st.tau_s[i]),
+                "kingman_ns": w,
+                "observed_ns": obs,
+                "ratio": w / obs if obs > 0 and math.isfinite(w) else math.nan,
+            }
+        )
     return pd.DataFrame(rows)
 
 
-GAINS = (("hl17.s5a.vs_sim2012", "sim2012", "full", None), ("hl17.s5b.instr", "baseline", "instr", None),
-         ("hl17.s5b.queue_even", "baseline", "instr_queue_even", None),
-         ("hl17.s5b.addr_map", "instr_queue_even", "full", None),
-         ("hl17.s5b.queue_alone", "baseline", "queue_mapped", None),
-         ("hl17.s5b.others_on_queue", "queue_mapped", "full", None), ("hl17.s5b.both", "baseline", "full", None),
-         ("hl17.s5a.gain.NN_C", "sim2012", "full", "NN_C"), ("hl17.s5a.gain.SCAN_2", "sim2012", "full", "SCAN_2"),
-         ("hl17.s5a.gain.Reduction_2", "sim2012", "full", "Reduction_2"),
-         ("hl17.s5b.diff.fft_1", "baseline", "instr", "fft_1"), ("hl17.s5b.diff.NN_S", "baseline", "instr", "NN_S"),
-         ("hl17.s5b.diff.bfs_2", "baseline", "instr", "bfs_2"))
+GAINS = (
+    ("hl17.s5a.vs_sim2012", "sim2012", "full", None),
+    ("hl17.s5b.instr", "baseline", "instr", None),
+    ("hl17.s5b.queue_even", "baseline", "instr_queue_even", None),
+    ("hl17.s5b.addr_map", "instr_queue_even", "full", None),
+    ("hl17.s5b.queue_alone", "baseline", "queue_mapped", None),
+    ("hl17.s5b.others_on_queue", "queue_mapped", "full", None),
+    ("hl17.s5b.both", "baseline", "full", None),
+    ("hl17.s5a.gain.NN_C", "sim2012", "full", "NN_C"),
+    ("hl17.s5a.gain.SCAN_2", "sim2012", "full", "SCAN_2"),
+    ("hl17.s5a.gain.Reduction_2", "sim2012", "full", "Reduction_2"),
+    ("hl17.s5b.diff.fft_1", "baseline", "instr", "fft_1"),
+    ("hl17.s5b.diff.NN_S", "baseline", "instr", "NN_S"),
+    ("hl17.s5b.diff.bfs_2", "baseline", "instr", "bfs_2"),
+)
 """The printed gains of §V as tuples of published key, starting variant, final variant and placement
 (``None`` for the mean over the 22 evaluation placements). A gain is read as the drop in mean
 absolute error in percentage points [A16]."""
@@ -350,7 +487,6 @@ def gains(ev: Evaluation | None = None, n_boot: int = 2000, seed: int = 0):
     value, and whether the signs agree. No tolerance: the paper's numbers come from a K80."""
     import pandas as pd
 
-
     ev = ev or run()
     t = ev.table[ev.table["set"] == "eval"]
     err = {v: t[t["variant"] == v].set_index("test")["error"] for v in VARIANTS}
@@ -361,12 +497,27 @@ def gains(ev: Evaluation | None = None, n_boot: int = 2000, seed: int = 0):
         if test is None:
             x = d.to_numpy()
             means = x[rng.integers(0, x.size, (n_boot, x.size))].mean(axis=1)
-            val, lo, hi = float(x.mean()), float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))
+            val, lo, hi = (
+                float(x.mean()),
+                float(np.quantile(means, 0.025)),
+                float(np.quantile(means, 0.975)),
+            )
         else:
             val, lo, hi = float(d.loc[test]), math.nan, math.nan
         printed = pub.value(key)
-        rows.append({"published key": key, "from": VARIANTS[a]["label"], "to": VARIANTS[b]["label"],
-                     "placement": test or "mean of 22", "book gain (pp)": val, "95% CI low": lo, "95% CI high": hi,
-                     "printed gain (%)": printed,
-                     "same sign": "no change" if val == 0 else ("yes" if (val > 0) == (printed > 0) else "no")})
+        rows.append(
+            {
+                "published key": key,
+                "from": VARIANTS[a]["label"],
+                "to": VARIANTS[b]["label"],
+                "placement": test or "mean of 22",
+                "book gain (pp)": val,
+                "95% CI low": lo,
+                "95% CI high": hi,
+                "printed gain (%)": printed,
+                "same sign": "no change"
+                if val == 0
+                else ("yes" if (val > 0) == (printed > 0) else "no"),
+            }
+        )
     return pd.DataFrame(rows)

@@ -12,7 +12,7 @@ threshold whenever the times vary by less than CV = sqrt(1/0.94² − 1) = 0.362
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -31,7 +31,9 @@ def cosine_similarity(a, b) -> float:
     x = np.asarray(a, dtype=float)
     y = np.asarray(b, dtype=float)
     if x.ndim != 1 or x.shape != y.shape or x.size == 0:
-        raise ValueError(f"a and b must be 1-D vectors of one length, got shapes {x.shape} and {y.shape}")
+        raise ValueError(
+            f"a and b must be 1-D vectors of one length, got shapes {x.shape} and {y.shape}"
+        )
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
         raise ValueError("a and b must be finite")
     na, nb = np.linalg.norm(x), np.linalg.norm(y)
@@ -54,17 +56,19 @@ def threshold_cv(threshold: float = THRESHOLD) -> float:
     0.36295
     """
     th = check_real("threshold", threshold, 0.0, 1.0, lo_open=True)
-    return math.sqrt(1.0 / th ** 2 - 1.0)
+    return math.sqrt(1.0 / th**2 - 1.0)
 
 
-def select(time_vector, event_vectors: dict, threshold: float = THRESHOLD) -> dict[str, float]:
+def select(
+    time_vector, event_vectors: dict, threshold: float = THRESHOLD
+) -> dict[str, float]:
     """Events whose cosine with the time vector exceeds ``threshold`` (name → cosine)."""
     th = check_real("threshold", threshold, 0.0, 1.0)
     cos = {k: cosine_similarity(time_vector, v) for k, v in event_vectors.items()}
     return {k: c for k, c in cos.items() if c > th}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table_i() -> tuple[dict[str, str], ...]:
     return read_rows("huang_li/table_1.csv")
 

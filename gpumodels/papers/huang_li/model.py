@@ -28,27 +28,53 @@ placement's time, in any of the :data:`VARIANTS` of the paper's ablations.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import numpy as np
 
-from gpumodels.ground.validate import check_choice, check_real
 from gpumodels.engines.mwp_cwp import predict as hk_predict
-from gpumodels.papers.huang_li.analysis import Analysis, Machine, analyze, k80
 from gpumodels.engines.refsim.kernels import Kernel, Trace
+from gpumodels.ground.validate import check_choice, check_real
+from gpumodels.papers.huang_li.analysis import Analysis, Machine, analyze, k80
 
 VARIANTS: Mapping[str, Mapping[str, str]] = {
-    "sim2012": {"instructions": "executed", "dram": "constant", "overlap": "f_overlap",
-                "label": "Sim et al. 2012"},
-    "baseline": {"instructions": "executed", "dram": "constant", "overlap": "eq11", "label": "Baseline"},
-    "instr": {"instructions": "issued", "dram": "constant", "overlap": "eq11",
-              "label": "Baseline + instr. replay & addr. mode"},
-    "instr_queue_even": {"instructions": "issued", "dram": "even", "overlap": "eq11",
-                         "label": "Baseline + instr. + queuing (even banks)"},
-    "queue_mapped": {"instructions": "executed", "dram": "mapped", "overlap": "eq11",
-                     "label": "Baseline + queuing (address mapping)"},
-    "full": {"instructions": "issued", "dram": "mapped", "overlap": "eq11", "label": "Our model (full)"},
+    "sim2012": {
+        "instructions": "executed",
+        "dram": "constant",
+        "overlap": "f_overlap",
+        "label": "Sim et al. 2012",
+    },
+    "baseline": {
+        "instructions": "executed",
+        "dram": "constant",
+        "overlap": "eq11",
+        "label": "Baseline",
+    },
+    "instr": {
+        "instructions": "issued",
+        "dram": "constant",
+        "overlap": "eq11",
+        "label": "Baseline + instr. replay & addr. mode",
+    },
+    "instr_queue_even": {
+        "instructions": "issued",
+        "dram": "even",
+        "overlap": "eq11",
+        "label": "Baseline + instr. + queuing (even banks)",
+    },
+    "queue_mapped": {
+        "instructions": "executed",
+        "dram": "mapped",
+        "overlap": "eq11",
+        "label": "Baseline + queuing (address mapping)",
+    },
+    "full": {
+        "instructions": "issued",
+        "dram": "mapped",
+        "overlap": "eq11",
+        "label": "Our model (full)",
+    },
 }
 """The ablation variants of §V, with the instruction count, DRAM latency and overlap of each.
 
@@ -71,7 +97,9 @@ def t_comp(inst_per_warp, total_warps, active_sms, cpi, w_serial=0.0) -> float:
     return i * w / s * c + check_real("w_serial", w_serial, 0.0)
 
 
-def amat(dram_lat, miss_ratio, hit_lat, shmem_lat, shmem_ratio, form: str = "printed") -> float:
+def amat(
+    dram_lat, miss_ratio, hit_lat, shmem_lat, shmem_ratio, form: str = "printed"
+) -> float:
     """Eq. 5: average memory access latency per memory instruction (cycles).
 
     ``form="printed"``: ``DRAM_lat × miss_ratio + hit_lat + shmem_lat × shmem_ratio`` — every
@@ -107,7 +135,9 @@ def itmlp(mlp, mwp, cwp, mwp_peak_bw) -> tuple[float, float]:
     return min(m * cp, pk), cp
 
 
-def effective_requests(mem_insts_per_warp, total_warps, active_sms, itmlp_value) -> float:
+def effective_requests(
+    mem_insts_per_warp, total_warps, active_sms, itmlp_value
+) -> float:
     """Eq. 17: ``#mem_instrs × #total_warps / (active_SMs × ITMLP)``, memory instructions per SM not overlapped."""
     m = check_real("mem_insts_per_warp", mem_insts_per_warp, 0.0)
     w = check_real("total_warps", total_warps, 1.0)
@@ -118,7 +148,9 @@ def effective_requests(mem_insts_per_warp, total_warps, active_sms, itmlp_value)
 
 def t_mem(effective_requests_per_sm, amat_value) -> float:
     """Eq. 4: ``Effective_memory_requests_per_SM × AMAT`` (cycles)."""
-    return check_real("effective_requests_per_sm", effective_requests_per_sm, 0.0) * check_real("amat", amat_value, 0.0)
+    return check_real(
+        "effective_requests_per_sm", effective_requests_per_sm, 0.0
+    ) * check_real("amat", amat_value, 0.0)
 
 
 def f_overlap(n, cwp, mwp) -> float:
@@ -149,8 +181,19 @@ def t_total(t_comp_value, t_mem_value, t_overlap_value) -> tuple[float, bool]:
 # ---------------------------------------------------------------------------------------------
 # T_overlap (Eqs. 11-12)
 
-FEATURES = ("global_requests", "global_l2_misses", "const_requests", "const_misses", "tex_requests", "tex_misses",
-            "shared_requests", "bank_conflicts", "row_misses", "row_conflicts", "warps_per_sm")
+FEATURES = (
+    "global_requests",
+    "global_l2_misses",
+    "const_requests",
+    "const_misses",
+    "tex_requests",
+    "tex_misses",
+    "shared_requests",
+    "bank_conflicts",
+    "row_misses",
+    "row_conflicts",
+    "warps_per_sm",
+)
 """Eq. 11's regressors in the book's reading [A4], each memory's requests and its critical misses
 as two features (e_i, e_j, e_m, e_n), row-buffer misses and conflicts (e_k), all as ratios to the
 placement's memory instructions, and the warps per SM; with the constant c that is 12 coefficients."""
@@ -159,8 +202,18 @@ placement's memory instructions, and the warps per SM; with the constant c that 
 def overlap_features(an: Analysis) -> np.ndarray:
     """The :data:`FEATURES` of one analysed placement, as ratios to its memory instructions."""
     tot = max(sum(an.mem_insts.values()), 1)
-    vals = [an.requests["G"], an.misses["G_L2"], an.requests["C"], an.misses["C"], an.requests["T"], an.misses["T"],
-            an.mem_insts["S"], an.replays["4_bank"], an.row["miss"], an.row["conflict"]]
+    vals = [
+        an.requests["G"],
+        an.misses["G_L2"],
+        an.requests["C"],
+        an.misses["C"],
+        an.requests["T"],
+        an.misses["T"],
+        an.mem_insts["S"],
+        an.replays["4_bank"],
+        an.row["miss"],
+        an.row["conflict"],
+    ]
     return np.array([v / tot for v in vals] + [float(an.warps_per_sm)])
 
 
@@ -189,11 +242,13 @@ class OverlapModel:
     def ratio(self, features) -> float:
         x = np.asarray(features, dtype=float)
         if x.shape != (len(FEATURES),):
-            raise ValueError(f"features must have {len(FEATURES)} entries ({', '.join(FEATURES)}), got shape {x.shape}")
+            raise ValueError(
+                f"features must have {len(FEATURES)} entries ({', '.join(FEATURES)}), got shape {x.shape}"
+            )
         return float(x @ self.coef[:-1] + self.coef[-1])
 
     @staticmethod
-    def fit(x, y, groups: Sequence[str] | None = None) -> "OverlapModel":
+    def fit(x, y, groups: Sequence[str] | None = None) -> OverlapModel:
         """Least-squares fit of ``y = x · g + c`` (Eq. 11) with diagnostics.
 
         ``x`` is ``(n, len(FEATURES))``, ``y`` the targets ``(T_comp + T_mem − T_measured)/T_mem``.
@@ -202,9 +257,13 @@ class OverlapModel:
         X = np.asarray(x, dtype=float)
         Y = np.asarray(y, dtype=float)
         if X.ndim != 2 or X.shape[1] != len(FEATURES) or Y.shape != (X.shape[0],):
-            raise ValueError(f"x must be (n, {len(FEATURES)}) and y (n,), got {X.shape} and {Y.shape}")
+            raise ValueError(
+                f"x must be (n, {len(FEATURES)}) and y (n,), got {X.shape} and {Y.shape}"
+            )
         if not (np.all(np.isfinite(X)) and np.all(np.isfinite(Y))):
-            raise ValueError("x and y must be finite (a saturated placement gives NaN: cap it or leave it out)")
+            raise ValueError(
+                "x and y must be finite (a saturated placement gives NaN: cap it or leave it out)"
+            )
         if X.shape[0] < 2:
             raise ValueError(f"need at least 2 training rows, got {X.shape[0]}")
         zero = tuple(f for f, col in zip(FEATURES, X.T) if not np.any(col))
@@ -236,9 +295,19 @@ class OverlapModel:
                 if out.all():
                     continue
                 c = solve(X[~out], Y[~out])
-                errs.append(np.abs(np.column_stack([X[out], np.ones(out.sum())]) @ c - Y[out]))
+                errs.append(
+                    np.abs(np.column_stack([X[out], np.ones(out.sum())]) @ c - Y[out])
+                )
             lobo = float(np.mean(np.concatenate(errs))) if errs else float("nan")
-        return OverlapModel(coef=coef, r2=r2, lobo_error=lobo, condition=cond, rank=rank, zero_columns=zero, n=len(X))
+        return OverlapModel(
+            coef=coef,
+            r2=r2,
+            lobo_error=lobo,
+            condition=cond,
+            rank=rank,
+            zero_columns=zero,
+            n=len(X),
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -266,8 +335,13 @@ class Profile:
     source: str = "model rules"
 
 
-def profile(kernel: Kernel, moves: Mapping[str, str] | None = None, counters: Mapping[str, float] | None = None,
-            machine: Machine | None = None, **analysis_options) -> Profile:
+def profile(
+    kernel: Kernel,
+    moves: Mapping[str, str] | None = None,
+    counters: Mapping[str, float] | None = None,
+    machine: Machine | None = None,
+    **analysis_options,
+) -> Profile:
     """The sample :class:`Profile` of ``kernel`` under ``moves`` (default: the kernel's own placement).
 
     ``machine`` (default the K80) and ``analysis_options`` are kept with the profile: every
@@ -279,7 +353,9 @@ def profile(kernel: Kernel, moves: Mapping[str, str] | None = None, counters: Ma
     c = dict(counters or {})
     allowed = {"inst_executed", "inst_issued", "w_serial"}
     if set(c) - allowed:
-        raise ValueError(f"counters may name only {', '.join(sorted(allowed))}, got {sorted(set(c) - allowed)}")
+        raise ValueError(
+            f"counters may name only {', '.join(sorted(allowed))}, got {sorted(set(c) - allowed)}"
+        )
     src = "measured" if {"inst_executed", "inst_issued"} <= set(c) else "model rules"
     if "inst_executed" not in c:
         c["inst_executed"] = float(tr.executed.mean())
@@ -288,11 +364,21 @@ def profile(kernel: Kernel, moves: Mapping[str, str] | None = None, counters: Ma
     c.setdefault("w_serial", 0.0)
     for k, v in c.items():
         check_real(f"counters[{k!r}]", v, 0.0)
-    return Profile(kernel=kernel, moves=dict(moves or {}), trace=tr, counters=c, analysis=an, machine=m,
-                   options=dict(analysis_options), source=src)
+    return Profile(
+        kernel=kernel,
+        moves=dict(moves or {}),
+        trace=tr,
+        counters=c,
+        analysis=an,
+        machine=m,
+        options=dict(analysis_options),
+        source=src,
+    )
 
 
-def instructions_per_warp(sample: Profile, target: Analysis, kind: str = "issued") -> float:
+def instructions_per_warp(
+    sample: Profile, target: Analysis, kind: str = "issued"
+) -> float:
     """``#inst`` of Eq. 2 for a target placement, from the sample's counters.
 
     ``kind="issued"``: Eq. 3 plus the addressing difference,
@@ -304,8 +390,13 @@ def instructions_per_warp(sample: Profile, target: Analysis, kind: str = "issued
     if kind == "executed":
         return c["inst_executed"]
     s = sample.analysis
-    inst = (c["inst_issued"] - s.replays_per_warp + target.replays_per_warp
-            + target.addressing_per_warp - s.addressing_per_warp)
+    inst = (
+        c["inst_issued"]
+        - s.replays_per_warp
+        + target.replays_per_warp
+        + target.addressing_per_warp
+        - s.addressing_per_warp
+    )
     return max(inst, 0.0)
 
 
@@ -340,8 +431,14 @@ class Prediction:
         return self.t / (self.clock_ghz * 1e6)
 
     def terms(self) -> dict[str, float]:
-        return {"#inst per warp": self.inst_per_warp, "T_comp": self.t_comp, "T_mem": self.t_mem,
-                "T_overlap": self.t_overlap, "copy to shared": self.copy_cycles, "T": self.t}
+        return {
+            "#inst per warp": self.inst_per_warp,
+            "T_comp": self.t_comp,
+            "T_mem": self.t_mem,
+            "T_overlap": self.t_overlap,
+            "copy to shared": self.copy_cycles,
+            "T": self.t,
+        }
 
 
 def _mwp_cwp(an: Analysis, m: Machine, inst: float, amat_cycles: float, cpi: float):
@@ -352,30 +449,76 @@ def _mwp_cwp(an: Analysis, m: Machine, inst: float, amat_cycles: float, cpi: flo
     mem_arg = mem if mem >= 1 else 0.0
     if comp + mem_arg == 0:
         comp = 1.0
-    p = hk_predict(threads_per_block=an.threads_per_block, blocks=an.blocks, comp_insts=comp,
-                   coal_mem_insts=mem_arg, active_blocks_per_sm=an.resident_blocks_per_sm, active_sms=an.active_sms,
-                   mem_ld=max(amat_cycles, 1.0), departure_del_coal=m.departure_del_coal,
-                   departure_del_uncoal=m.departure_del_uncoal, freq_ghz=m.clock_ghz,
-                   mem_bandwidth_gbs=m.bandwidth_gbs, issue_cycles=cpi, threads_per_warp=32,
-                   load_bytes_per_warp=bytes_w, cc="3.7")
+    p = hk_predict(
+        threads_per_block=an.threads_per_block,
+        blocks=an.blocks,
+        comp_insts=comp,
+        coal_mem_insts=mem_arg,
+        active_blocks_per_sm=an.resident_blocks_per_sm,
+        active_sms=an.active_sms,
+        mem_ld=max(amat_cycles, 1.0),
+        departure_del_coal=m.departure_del_coal,
+        departure_del_uncoal=m.departure_del_uncoal,
+        freq_ghz=m.clock_ghz,
+        mem_bandwidth_gbs=m.bandwidth_gbs,
+        issue_cycles=cpi,
+        threads_per_warp=32,
+        load_bytes_per_warp=bytes_w,
+        cc="3.7",
+    )
     n = float(an.warps_per_sm)
-    peak = p.mwp_peak_bw if math.isfinite(p.mwp_peak_bw) else n        # no off-chip traffic: no bandwidth limit
+    peak = (
+        p.mwp_peak_bw if math.isfinite(p.mwp_peak_bw) else n
+    )  # no off-chip traffic: no bandwidth limit
     return p.mwp, p.cwp, peak, n
 
 
-def evaluate(an: Analysis, *, variant: str = "full", inst_per_warp: float, w_serial: float = 0.0,
-             overlap: OverlapModel | None = None, machine: Machine | None = None, amat_form: str = "printed") -> Prediction:
+def evaluate(
+    an: Analysis,
+    *,
+    variant: str = "full",
+    inst_per_warp: float,
+    w_serial: float = 0.0,
+    overlap: OverlapModel | None = None,
+    machine: Machine | None = None,
+    amat_form: str = "printed",
+) -> Prediction:
     """All terms of Eq. 1 for an analysed placement, given its instruction count per warp."""
     v = VARIANTS[check_choice("variant", variant, tuple(VARIANTS))]
     m = machine or k80()
     dram = an.dram_lat[v["dram"]]
     sat = bool(an.saturated.get(v["dram"], False))
-    am = amat(dram, an.miss_ratio, m.hit_lat, m.shmem_lat, an.shmem_ratio, amat_form) if math.isfinite(dram) else math.nan
+    am = (
+        amat(dram, an.miss_ratio, m.hit_lat, m.shmem_lat, an.shmem_ratio, amat_form)
+        if math.isfinite(dram)
+        else math.nan
+    )
     tc = t_comp(inst_per_warp, an.n_warps, an.active_sms, an.cpi, w_serial)
     if not math.isfinite(am):
         nan = math.nan
-        return Prediction(variant, an.placement, inst_per_warp, tc, nan, nan, nan, am, dram, an.miss_ratio,
-                          an.shmem_ratio, nan, nan, nan, nan, float(an.warps_per_sm), 0.0, True, False, m.clock_ghz, an)
+        return Prediction(
+            variant,
+            an.placement,
+            inst_per_warp,
+            tc,
+            nan,
+            nan,
+            nan,
+            am,
+            dram,
+            an.miss_ratio,
+            an.shmem_ratio,
+            nan,
+            nan,
+            nan,
+            nan,
+            float(an.warps_per_sm),
+            0.0,
+            True,
+            False,
+            m.clock_ghz,
+            an,
+        )
     mwp, cwp, peak, n = _mwp_cwp(an, m, inst_per_warp, am, an.cpi)
     it, _ = itmlp(m.mlp, mwp, cwp, peak)
     eff = effective_requests(an.mem_insts_per_warp, an.n_warps, an.active_sms, it)
@@ -384,17 +527,48 @@ def evaluate(an: Analysis, *, variant: str = "full", inst_per_warp: float, w_ser
         to = min(tc * f_overlap(n, cwp, mwp), tm)
     else:
         if overlap is None:
-            raise ValueError(f"variant {variant!r} needs a fitted Eq. 11 (overlap=OverlapModel.fit(...)); "
-                             "only 'sim2012' runs without one")
+            raise ValueError(
+                f"variant {variant!r} needs a fitted Eq. 11 (overlap=OverlapModel.fit(...)); "
+                "only 'sim2012' runs without one"
+            )
         to = overlap.ratio(overlap_features(an)) * tm
-    copy = an.copy_bytes / (m.bandwidth_gbs / m.clock_ghz)     # [A19]: every block's copy, bytes / DRAM bandwidth
+    copy = an.copy_bytes / (
+        m.bandwidth_gbs / m.clock_ghz
+    )  # [A19]: every block's copy, bytes / DRAM bandwidth
     t, clipped = t_total(tc, tm, to)
-    return Prediction(variant, an.placement, inst_per_warp, tc, tm, tc + tm - t, t + copy, am, dram,
-                      an.miss_ratio, an.shmem_ratio, eff, it, mwp, cwp, n, copy, sat, clipped, m.clock_ghz, an)
+    return Prediction(
+        variant,
+        an.placement,
+        inst_per_warp,
+        tc,
+        tm,
+        tc + tm - t,
+        t + copy,
+        am,
+        dram,
+        an.miss_ratio,
+        an.shmem_ratio,
+        eff,
+        it,
+        mwp,
+        cwp,
+        n,
+        copy,
+        sat,
+        clipped,
+        m.clock_ghz,
+        an,
+    )
 
 
-def predict(sample: Profile, moves: Mapping[str, str] | None = None, *, variant: str = "full",
-            overlap: OverlapModel | None = None, amat_form: str = "printed") -> Prediction:
+def predict(
+    sample: Profile,
+    moves: Mapping[str, str] | None = None,
+    *,
+    variant: str = "full",
+    overlap: OverlapModel | None = None,
+    amat_form: str = "printed",
+) -> Prediction:
     """Predict a target placement's time from the sample's profile (§III-A, §IV; the design's pipeline).
 
     ``moves`` (array → space) are applied on top of the sample's placement; ``None`` predicts the
@@ -407,5 +581,12 @@ def predict(sample: Profile, moves: Mapping[str, str] | None = None, *, variant:
     kind = VARIANTS[check_choice("variant", variant, tuple(VARIANTS))]["instructions"]
     tr = sample.kernel.trace({**sample.moves, **(moves or {})})
     an = analyze(tr, sample.machine, **sample.options)
-    return evaluate(an, variant=variant, inst_per_warp=instructions_per_warp(sample, an, kind),
-                    w_serial=sample.counters["w_serial"], overlap=overlap, machine=sample.machine, amat_form=amat_form)
+    return evaluate(
+        an,
+        variant=variant,
+        inst_per_warp=instructions_per_warp(sample, an, kind),
+        w_serial=sample.counters["w_serial"],
+        overlap=overlap,
+        machine=sample.machine,
+        amat_form=amat_form,
+    )

@@ -6,11 +6,8 @@ Each producer returns ``{published key: computed value}``; :mod:`gpumodels.score
 
 from __future__ import annotations
 
-from gpumodels.papers.huang_li import book
 
-import numpy as np
-from gpumodels.facts import hardware, occupancy
-from gpumodels.ground.data import read_rows
+from gpumodels.papers.huang_li import book
 
 
 def huang_li() -> dict[str, float]:

@@ -26,11 +26,32 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpumodels.ground.validate import broadcast, as_array, check_choice, check_int, check_real, out
 from gpumodels.engines.refsim.dram import lindley
+from gpumodels.ground.validate import (
+    as_array,
+    broadcast,
+    check_choice,
+    check_int,
+    check_real,
+    out,
+)
 
-__all__ = ["kingman", "kingman_printed", "mm1", "md1", "pollaczek_khinchine", "saturated", "lindley",
-           "gamma_times", "two_moment_times", "simulate_gg1", "BankStats", "bank_stats", "bank_latency", "dram_latency"]
+__all__ = [
+    "BankStats",
+    "bank_latency",
+    "bank_stats",
+    "dram_latency",
+    "gamma_times",
+    "kingman",
+    "kingman_printed",
+    "lindley",
+    "md1",
+    "mm1",
+    "pollaczek_khinchine",
+    "saturated",
+    "simulate_gg1",
+    "two_moment_times",
+]
 
 
 def _rho(rho) -> np.ndarray:
@@ -70,7 +91,7 @@ def kingman(c_a, c_s, rho, tau_s):
     r = _rho(rho)
     ts = as_array("tau_s", tau_s, 0.0)
     ca, cs, ts = broadcast(c_a=ca, c_s=cs, tau_s=ts)
-    return out(_stable(r, 0.5 * (ca ** 2 + cs ** 2) * _ratio(r) * ts))
+    return out(_stable(r, 0.5 * (ca**2 + cs**2) * _ratio(r) * ts))
 
 
 def kingman_printed(c_a, c_s, rho, tau_a):
@@ -110,24 +131,30 @@ def pollaczek_khinchine(rho, tau_s, c_s):
     """
     r = _rho(rho)
     cs = as_array("c_s", c_s, 0.0)
-    return out(_stable(r, 0.5 * (1.0 + cs ** 2) * _ratio(r) * as_array("tau_s", tau_s, 0.0)))
+    return out(
+        _stable(r, 0.5 * (1.0 + cs**2) * _ratio(r) * as_array("tau_s", tau_s, 0.0))
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Discrete-event reference: the Lindley recursion
 
 
-def gamma_times(mean: float, cv: float, size: int, rng: np.random.Generator) -> np.ndarray:
+def gamma_times(
+    mean: float, cv: float, size: int, rng: np.random.Generator
+) -> np.ndarray:
     """``size`` gamma-distributed times with the given mean and coefficient of variation (cv 0: constant)."""
     mean = check_real("mean", mean, 0.0, lo_open=True)
     cv = check_real("cv", cv, 0.0)
     if cv == 0.0:
         return np.full(size, mean)
-    shape = 1.0 / cv ** 2
+    shape = 1.0 / cv**2
     return rng.gamma(shape, mean / shape, size)
 
 
-def two_moment_times(mean: float, cv: float, size: int, rng: np.random.Generator) -> np.ndarray:
+def two_moment_times(
+    mean: float, cv: float, size: int, rng: np.random.Generator
+) -> np.ndarray:
     """The standard two-moment fit: gamma for ``cv <= 1``, balanced-means hyperexponential (H2) above.
 
     H2 with balanced means mixes two exponentials with probabilities p and 1 − p and means
@@ -141,11 +168,23 @@ def two_moment_times(mean: float, cv: float, size: int, rng: np.random.Generator
     c2 = cv * cv
     p = 0.5 * (1.0 + np.sqrt((c2 - 1.0) / (c2 + 1.0)))
     first = rng.random(size) < p
-    return np.where(first, rng.exponential(mean / (2 * p), size), rng.exponential(mean / (2 * (1 - p)), size))
+    return np.where(
+        first,
+        rng.exponential(mean / (2 * p), size),
+        rng.exponential(mean / (2 * (1 - p)), size),
+    )
 
 
-def simulate_gg1(c_a, c_s, rho, *, n: int = 1_000_000, tau_s: float = 1.0, seed: int = 0,
-                 warmup: float = 0.05) -> float:
+def simulate_gg1(
+    c_a,
+    c_s,
+    rho,
+    *,
+    n: int = 1_000_000,
+    tau_s: float = 1.0,
+    seed: int = 0,
+    warmup: float = 0.05,
+) -> float:
     """Mean wait in queue of a simulated G/G/1 queue (Lindley recursion, :func:`lindley`).
 
     Inter-arrival and service times follow :func:`two_moment_times` (gamma for a coefficient of
@@ -164,7 +203,7 @@ def simulate_gg1(c_a, c_s, rho, *, n: int = 1_000_000, tau_s: float = 1.0, seed:
     a = two_moment_times(ts / r, ca, n, rng)
     s = two_moment_times(ts, cs, n, rng)
     waits = lindley(a, s)
-    return float(waits[int(w * n):].mean())
+    return float(waits[int(w * n) :].mean())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,26 +231,45 @@ class BankStats:
 
     @property
     def c_a(self) -> np.ndarray:
-        return np.divide(self.sigma_a, self.tau_a, out=np.zeros_like(self.tau_a), where=self.tau_a > 0)
+        return np.divide(
+            self.sigma_a,
+            self.tau_a,
+            out=np.zeros_like(self.tau_a),
+            where=self.tau_a > 0,
+        )
 
     @property
     def c_s(self) -> np.ndarray:
-        return np.divide(self.sigma_s, self.tau_s, out=np.zeros_like(self.tau_s), where=self.tau_s > 0)
+        return np.divide(
+            self.sigma_s,
+            self.tau_s,
+            out=np.zeros_like(self.tau_s),
+            where=self.tau_s > 0,
+        )
 
     @property
     def lam(self) -> np.ndarray:
-        return np.divide(1.0, self.tau_a, out=np.full_like(self.tau_a, np.inf), where=self.tau_a > 0)
+        return np.divide(
+            1.0, self.tau_a, out=np.full_like(self.tau_a, np.inf), where=self.tau_a > 0
+        )
 
     @property
     def rho(self) -> np.ndarray:
-        return np.divide(self.tau_s, self.tau_a, out=np.full_like(self.tau_a, np.inf), where=self.tau_a > 0)
+        return np.divide(
+            self.tau_s,
+            self.tau_a,
+            out=np.full_like(self.tau_a, np.inf),
+            where=self.tau_a > 0,
+        )
 
 
-def _mean_sd(values: np.ndarray, group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
+def _mean_sd(
+    values: np.ndarray, group: np.ndarray, n_groups: int
+) -> tuple[np.ndarray, np.ndarray]:
     n = np.maximum(np.bincount(group, minlength=n_groups), 1)
     mean = np.bincount(group, values, minlength=n_groups) / n
-    second = np.bincount(group, values ** 2, minlength=n_groups) / n
-    return mean, np.sqrt(np.maximum(second - mean ** 2, 0.0))
+    second = np.bincount(group, values**2, minlength=n_groups) / n
+    return mean, np.sqrt(np.maximum(second - mean**2, 0.0))
 
 
 def bank_stats(bank, arrival, service, latency=None) -> BankStats:
@@ -227,9 +285,14 @@ def bank_stats(bank, arrival, service, latency=None) -> BankStats:
     s = as_array("service", service, 0.0)
     t, s = broadcast(arrival=t, service=s)
     lat = s if latency is None else as_array("latency", latency, 0.0)
-    if not (b.ndim == t.ndim == s.ndim == lat.ndim == 1 and b.shape == t.shape == s.shape == lat.shape):
-        raise ValueError(f"bank, arrival, service and latency must be 1-D arrays of one length, got {b.shape}, "
-                         f"{t.shape}, {s.shape}, {lat.shape}")
+    if not (
+        b.ndim == t.ndim == s.ndim == lat.ndim == 1
+        and b.shape == t.shape == s.shape == lat.shape
+    ):
+        raise ValueError(
+            f"bank, arrival, service and latency must be 1-D arrays of one length, got {b.shape}, "
+            f"{t.shape}, {s.shape}, {lat.shape}"
+        )
     if b.size and (not np.issubdtype(b.dtype, np.integer) or b.min() < 0):
         raise ValueError("bank must hold non-negative integer bank ids")
     order = np.lexsort((t, b))
@@ -240,15 +303,24 @@ def bank_stats(bank, arrival, service, latency=None) -> BankStats:
     tau_s, sigma_s = _mean_sd(s, group, ids.size)
     mean_lat, _ = _mean_sd(lat, group, ids.size)
     keep = counts >= 2
-    return BankStats(bank=ids[keep], n=counts[keep], tau_a=tau_a[keep], sigma_a=sigma_a[keep], tau_s=tau_s[keep],
-                     sigma_s=sigma_s[keep], latency=mean_lat[keep])
+    return BankStats(
+        bank=ids[keep],
+        n=counts[keep],
+        tau_a=tau_a[keep],
+        sigma_a=sigma_a[keep],
+        tau_s=tau_s[keep],
+        sigma_s=sigma_s[keep],
+        latency=mean_lat[keep],
+    )
 
 
 QUEUE_FORMS = ("kingman", "printed", "none")
 SATURATION = ("nan", "cap")
 
 
-def bank_latency(stats: BankStats, *, form: str = "kingman", saturation: str = "nan") -> tuple[np.ndarray, np.ndarray]:
+def bank_latency(
+    stats: BankStats, *, form: str = "kingman", saturation: str = "nan"
+) -> tuple[np.ndarray, np.ndarray]:
     """Eq. 6 per bank: ``DRAM_lat_bank_i = ave_queuing_delay_i + ave_service_time_i``.
 
     ``form``: ``"kingman"`` (standard), ``"printed"`` (Eq. 9 as printed) or ``"none"`` (no
@@ -265,9 +337,15 @@ def bank_latency(stats: BankStats, *, form: str = "kingman", saturation: str = "
     if form == "none":
         return stats.latency.copy(), np.zeros_like(sat)
     if form == "kingman":
-        w = np.asarray(kingman(stats.c_a, stats.c_s, np.minimum(rho, 1.0), stats.tau_s), dtype=float)
+        w = np.asarray(
+            kingman(stats.c_a, stats.c_s, np.minimum(rho, 1.0), stats.tau_s),
+            dtype=float,
+        )
     else:
-        w = np.asarray(kingman_printed(stats.c_a, stats.c_s, np.minimum(rho, 1.0), stats.tau_a), dtype=float)
+        w = np.asarray(
+            kingman_printed(stats.c_a, stats.c_s, np.minimum(rho, 1.0), stats.tau_a),
+            dtype=float,
+        )
     if saturation == "cap":
         cap = 0.5 * (stats.n - 1.0) * stats.tau_s
         w = np.where(sat | np.isnan(w), cap, np.minimum(w, cap))
@@ -283,8 +361,12 @@ def dram_latency(stats: BankStats, **kw) -> tuple[float, bool]:
     """
     lat, sat = bank_latency(stats, **kw)
     if lat.size == 0:
-        raise ValueError("stats holds no bank with two or more requests: no queue to model")
+        raise ValueError(
+            "stats holds no bank with two or more requests: no queue to model"
+        )
     lam = stats.lam
-    if np.isinf(lam).any():           # simultaneous arrivals only: weight by request count instead
+    if np.isinf(
+        lam
+    ).any():  # simultaneous arrivals only: weight by request count instead
         lam = stats.n.astype(float)
     return float(np.sum(lam * lat) / np.sum(lam)), bool(sat.any())

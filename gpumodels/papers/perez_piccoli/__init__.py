@@ -10,4 +10,3 @@ PART = 4
 """Its part of the book (the scoreboard's order)."""
 CHAPTER = "perez_parameters"
 """The first chapter of its part."""
-

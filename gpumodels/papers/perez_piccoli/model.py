@@ -35,28 +35,37 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
+from functools import cache
 from types import MappingProxyType
-from typing import Mapping
 
 import numpy as np
 
 from gpumodels.facts import hardware, occupancy
-from gpumodels.ground import widgets
+from gpumodels.facts.occupancy import WARP_SIZE
+from gpumodels.facts.param_sets import params as volkov_params
+from gpumodels.ground import plotting, widgets
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import OutsideDomainError, UnknownNameError
 from gpumodels.ground.validate import check_real, finite_result
-from gpumodels.facts.occupancy import WARP_SIZE
-from gpumodels.ground import plotting
-from gpumodels.facts.param_sets import params as volkov_params
 
-PARAMETERS = ("cp_aa", "cp_oa", "cp_ao", "cp_oo", "gmb_aa", "gmb_oa", "gmb_ao", "gmb_oo")
+PARAMETERS = (
+    "cp_aa",
+    "cp_oa",
+    "cp_ao",
+    "cp_oo",
+    "gmb_aa",
+    "gmb_oa",
+    "gmb_ao",
+    "gmb_oo",
+)
 """The eight parameters, computing power (GFLOP/s) then bandwidth (GB/s), All/One = blocks/threads."""
 
-SHAPES = MappingProxyType({"aa": ("many", "many"), "oa": (1, "many"), "ao": ("many", 1), "oo": (1, 1)})
+SHAPES = MappingProxyType(
+    {"aa": ("many", "many"), "oa": (1, "many"), "ao": ("many", 1), "oo": (1, 1)}
+)
 """Blocks and threads per block of each launch shape (§3.1)."""
-
 
 
 @dataclass(frozen=True)
@@ -82,19 +91,33 @@ def derive(cp_aa, cp_oa, cp_ao, cp_oo, gmb_aa, gmb_oa, gmb_ao, gmb_oo) -> Featur
 
     Every parameter must be a positive finite number; anything else raises ``ValueError`` naming it.
     """
-    v = {name: check_real(name, x, 0.0, None, lo_open=True)
-         for name, x in zip(PARAMETERS, (cp_aa, cp_oa, cp_ao, cp_oo, gmb_aa, gmb_oa, gmb_ao, gmb_oo))}
-    n = {k: np.float64(x) for k, x in v.items()}          # numpy floats: overflow gives inf, not an error
+    v = {
+        name: check_real(name, x, 0.0, None, lo_open=True)
+        for name, x in zip(
+            PARAMETERS, (cp_aa, cp_oa, cp_ao, cp_oo, gmb_aa, gmb_oa, gmb_ao, gmb_oo)
+        )
+    }
+    n = {
+        k: np.float64(x) for k, x in v.items()
+    }  # numpy floats: overflow gives inf, not an error
     with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
-        f = dict(p=n["cp_aa"], sm_count=n["cp_aa"] / n["cp_oa"], n_ppipe=n["cp_aa"] / n["cp_ao"],
-                 l_pipe=(n["cp_ao"] * n["cp_oa"]) / (n["cp_oo"] * n["cp_aa"]),
-                 b=n["gmb_aa"], n_min_bl=n["gmb_aa"] / n["gmb_oa"], w_memory_bus=n["gmb_aa"] / n["gmb_ao"],
-                 t_thread_delay=n["gmb_ao"] / n["gmb_oo"])
+        f = dict(
+            p=n["cp_aa"],
+            sm_count=n["cp_aa"] / n["cp_oa"],
+            n_ppipe=n["cp_aa"] / n["cp_ao"],
+            l_pipe=(n["cp_ao"] * n["cp_oa"]) / (n["cp_oo"] * n["cp_aa"]),
+            b=n["gmb_aa"],
+            n_min_bl=n["gmb_aa"] / n["gmb_oa"],
+            w_memory_bus=n["gmb_aa"] / n["gmb_ao"],
+            t_thread_delay=n["gmb_ao"] / n["gmb_oo"],
+        )
     for name, x in f.items():
         finite_result(name, x, **v)
         if not x > 0:
-            raise OutsideDomainError(f"{name} underflows to 0 for {v}: the parameters are beyond the "
-                                     f"floating-point range of the features")
+            raise OutsideDomainError(
+                f"{name} underflows to 0 for {v}: the parameters are beyond the "
+                f"floating-point range of the features"
+            )
     return Features(**{k: float(x) for k, x in f.items()})
 
 
@@ -111,11 +134,15 @@ class Parameters:
     gmb_oa: float
     gmb_ao: float
     gmb_oo: float
-    sources: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    sources: Mapping[str, str] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def __post_init__(self):
         for name in PARAMETERS:
-            check_real(name, getattr(self, name), 0.0, None, lo_open=True, context=self.gpu)
+            check_real(
+                name, getattr(self, name), 0.0, None, lo_open=True, context=self.gpu
+            )
 
     def values(self) -> dict[str, float]:
         """The eight parameters as a dictionary, in :data:`PARAMETERS` order."""
@@ -126,14 +153,17 @@ class Parameters:
         return derive(**self.values())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _measured() -> dict[str, Parameters]:
     vals: dict[str, dict[str, float]] = {}
     srcs: dict[str, dict[str, str]] = {}
     for r in read_rows("perez/parameters.csv"):
         vals.setdefault(r["gpu"], {})[r["parameter"]] = float(r["value"])
         srcs.setdefault(r["gpu"], {})[r["parameter"]] = r["source"]
-    return {g: Parameters(g, sources=MappingProxyType(srcs[g]), **v) for g, v in vals.items()}
+    return {
+        g: Parameters(g, sources=MappingProxyType(srcs[g]), **v)
+        for g, v in vals.items()
+    }
 
 
 def gpus() -> list[str]:
@@ -145,7 +175,9 @@ def measured(gpu: str) -> Parameters:
     """The paper's eight measured parameters for ``gpu`` (GTS250, GTX260 or GTX470)."""
     name = _canonical(gpu)
     if name not in _measured():
-        raise UnknownNameError(f"gpu must be one the paper measured ({', '.join(gpus())}), got {gpu!r}")
+        raise UnknownNameError(
+            f"gpu must be one the paper measured ({', '.join(gpus())}), got {gpu!r}"
+        )
     return _measured()[name]
 
 
@@ -153,7 +185,9 @@ def _canonical(gpu: str) -> str:
     try:
         return hardware.get_gpu(gpu).name
     except KeyError:
-        raise UnknownNameError(f"gpu must be one the paper measured ({', '.join(gpus())}), got {gpu!r}") from None
+        raise UnknownNameError(
+            f"gpu must be one the paper measured ({', '.join(gpus())}), got {gpu!r}"
+        ) from None
 
 
 def flops_per_sp_cycle(gpu: str) -> float:
@@ -162,7 +196,9 @@ def flops_per_sp_cycle(gpu: str) -> float:
     for r in read_rows("perez/theory.csv"):
         if r["gpu"] == name and r["parameter"] == "flops_per_sp_cycle":
             return float(r["value"])
-    raise ValueError(f"gpu must be one with the paper's theoretical P rule ({', '.join(gpus())}), got {gpu!r}")
+    raise ValueError(
+        f"gpu must be one with the paper's theoretical P rule ({', '.join(gpus())}), got {gpu!r}"
+    )
 
 
 def theoretical_p(gpu: str) -> float:
@@ -175,7 +211,9 @@ def theoretical_b(gpu: str) -> float:
     """``B = f_mem · width · 2 / 8`` in GB/s (§4: double data rate, bits to bytes)."""
     g = hardware.get_gpu(gpu)
     if g.memory_clock_mhz is None or g.memory_bus_width_bits is None:
-        raise ValueError(f"gpu must have a sourced memory clock and bus width for B, got {gpu!r}")
+        raise ValueError(
+            f"gpu must have a sourced memory clock and bus width for B, got {gpu!r}"
+        )
     return g.memory_clock_mhz * 1e-3 * g.memory_bus_width_bits * 2 / 8
 
 
@@ -198,16 +236,27 @@ def littles_law(gpu: str, flops_per_op: float | None = None) -> dict[str, float]
 
     g = hardware.get_gpu(gpu)
     p = volkov_params(g.generation)
-    k = flops_per_sp_cycle(gpu) if flops_per_op is None else check_real("flops_per_op", flops_per_op, 0.0, None,
-                                                                        lo_open=True)
+    k = (
+        flops_per_sp_cycle(gpu)
+        if flops_per_op is None
+        else check_real("flops_per_op", flops_per_op, 0.0, None, lo_open=True)
+    )
     max_blocks = occupancy.limits(g.compute_capability).max_blocks_per_sm
     fill = p.alu_lat * p.alu_thru
     l_pipe = min(fill, max_blocks)
     cp_oo = k * g.clock_ghz / p.alu_lat
-    return {"alu_lat": p.alu_lat, "alu_thru": p.alu_thru, "max_blocks_per_sm": max_blocks,
-            "warps_to_fill": fill, "l_pipe": l_pipe, "n_ppipe": WARP_SIZE * fill / l_pipe, "cp_oo": cp_oo,
-            "cp_ao": g.sm_count * l_pipe * cp_oo, "cp_aa": g.sm_count * WARP_SIZE * p.alu_thru * k * g.clock_ghz,
-            "t_thread_delay_max": g.sm_count * max_blocks}
+    return {
+        "alu_lat": p.alu_lat,
+        "alu_thru": p.alu_thru,
+        "max_blocks_per_sm": max_blocks,
+        "warps_to_fill": fill,
+        "l_pipe": l_pipe,
+        "n_ppipe": WARP_SIZE * fill / l_pipe,
+        "cp_oo": cp_oo,
+        "cp_ao": g.sm_count * l_pipe * cp_oo,
+        "cp_aa": g.sm_count * WARP_SIZE * p.alu_thru * k * g.clock_ghz,
+        "t_thread_delay_max": g.sm_count * max_blocks,
+    }
 
 
 def feature_names() -> tuple[str, ...]:
@@ -220,8 +269,24 @@ def feature_names() -> tuple[str, ...]:
 BENCH_SOURCE = "perfparams_bench.cu"
 """The CUDA program in ``bench/`` that measures the eight parameters on a current GPU."""
 
-BENCH_FIELDS = ("gpu", "cc", "sm_count", "driver", "date", "kind", "shape", "parameter", "blocks", "threads", "ms",
-                "work", "value", "unit", "measured_by", "source")
+BENCH_FIELDS = (
+    "gpu",
+    "cc",
+    "sm_count",
+    "driver",
+    "date",
+    "kind",
+    "shape",
+    "parameter",
+    "blocks",
+    "threads",
+    "ms",
+    "work",
+    "value",
+    "unit",
+    "measured_by",
+    "source",
+)
 """Columns of the tidy CSV that :func:`bench_rows` produces (one row per measurement)."""
 
 
@@ -248,36 +313,56 @@ def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
         cells = line.split(",")
         if header is None:
             if cells[:2] != ["kind", "shape"]:
-                raise ValueError(f"perfparams_bench output must start with its CSV header, got {line!r}")
+                raise ValueError(
+                    f"perfparams_bench output must start with its CSV header, got {line!r}"
+                )
             header = cells
             continue
         if len(cells) != len(header):
-            raise ValueError(f"perfparams_bench line has {len(cells)} fields, expected {len(header)}: {line!r}")
+            raise ValueError(
+                f"perfparams_bench line has {len(cells)} fields, expected {len(header)}: {line!r}"
+            )
         r = dict(zip(header, cells))
         if r["kind"] not in ("compute", "memory") or r["shape"] not in SHAPES:
-            raise ValueError(f"unknown kind or shape in perfparams_bench line: {line!r}")
+            raise ValueError(
+                f"unknown kind or shape in perfparams_bench line: {line!r}"
+            )
         if (r["kind"], r["shape"]) in seen:
-            raise ValueError(f"measurement {r['kind']},{r['shape']} appears twice: {line!r}")
+            raise ValueError(
+                f"measurement {r['kind']},{r['shape']} appears twice: {line!r}"
+            )
         seen.add((r["kind"], r["shape"]))
         unit = "GFLOP/s" if r["kind"] == "compute" else "GB/s"
         if r.get("unit") != unit:
-            raise ValueError(f"a {r['kind']} row must be in {unit}, got {r.get('unit')!r}: {line!r}")
+            raise ValueError(
+                f"a {r['kind']} row must be in {unit}, got {r.get('unit')!r}: {line!r}"
+            )
         for c in ("ms", "value"):
             if not re.fullmatch(r"\d+\.\d{6}", r[c]):
-                raise ValueError(f"{c} must be printed as %.6f by perfparams_bench (a row cut short?), "
-                                 f"got {r[c]!r}: {line!r}")
+                raise ValueError(
+                    f"{c} must be printed as %.6f by perfparams_bench (a row cut short?), "
+                    f"got {r[c]!r}: {line!r}"
+                )
         for c in ("blocks", "threads"):
             r[c] = int(r[c])
         for c in ("ms", "work", "value"):
             r[c] = float(r[c])
-        if min(r["blocks"], r["threads"]) < 1 or not (r["ms"] > 0 and r["work"] > 0 and r["value"] > 0):
-            raise ValueError(f"blocks, threads, ms, work and value must be positive: {line!r}")
+        if min(r["blocks"], r["threads"]) < 1 or not (
+            r["ms"] > 0 and r["work"] > 0 and r["value"] > 0
+        ):
+            raise ValueError(
+                f"blocks, threads, ms, work and value must be positive: {line!r}"
+            )
         r["parameter"] = ("cp_" if r["kind"] == "compute" else "gmb_") + r["shape"]
         rows.append(r)
     if not device or header is None:
-        raise ValueError("perfparams_bench output must contain its '# device,' line and CSV header")
+        raise ValueError(
+            "perfparams_bench output must contain its '# device,' line and CSV header"
+        )
     if not text.endswith("\n"):
-        raise ValueError("perfparams_bench output stops in the middle of its last line (cut short?)")
+        raise ValueError(
+            "perfparams_bench output stops in the middle of its last line (cut short?)"
+        )
     return device, rows
 
 
@@ -288,22 +373,47 @@ def _device_line(line: str) -> dict[str, str]:
         parts = [parts[0], ",".join(parts[1:-4]), *parts[-4:]]
     d = dict(zip(parts[0::2], parts[1::2]))
     if set(d) != {"device", "cc", "sms"} or not d["device"].strip():
-        raise ValueError(f"device line must read '# device,<name>,cc,<X.Y>,sms,<n>', got {line!r}")
+        raise ValueError(
+            f"device line must read '# device,<name>,cc,<X.Y>,sms,<n>', got {line!r}"
+        )
     if not re.fullmatch(r"\d+\.\d+", d["cc"]):
         raise ValueError(f"device line: cc must look like '9.0', got {d['cc']!r}")
     if not (d["sms"].isdigit() and int(d["sms"]) >= 1):
-        raise ValueError(f"device line: sms must be a positive integer, got {d['sms']!r}")
+        raise ValueError(
+            f"device line: sms must be a positive integer, got {d['sms']!r}"
+        )
     return d
 
 
 def bench_rows(text: str, *, driver: str, date: str) -> list[dict]:
     """Tidy rows (:data:`BENCH_FIELDS`) from the program's output, labelled measured by this project."""
     device, rows = parse_bench(text)
-    return [{"gpu": device.get("device", ""), "cc": device.get("cc", ""), "sm_count": device.get("sms", ""),
-             "driver": driver, "date": date, **{k: r[k] for k in ("kind", "shape", "parameter", "blocks", "threads",
-                                                                  "ms", "work", "value", "unit")},
-             "measured_by": "this project (gpumodels), bench/perfparams_bench.cu",
-             "source": "measured"} for r in rows]
+    return [
+        {
+            "gpu": device.get("device", ""),
+            "cc": device.get("cc", ""),
+            "sm_count": device.get("sms", ""),
+            "driver": driver,
+            "date": date,
+            **{
+                k: r[k]
+                for k in (
+                    "kind",
+                    "shape",
+                    "parameter",
+                    "blocks",
+                    "threads",
+                    "ms",
+                    "work",
+                    "value",
+                    "unit",
+                )
+            },
+            "measured_by": "this project (gpumodels), bench/perfparams_bench.cu",
+            "source": "measured",
+        }
+        for r in rows
+    ]
 
 
 def bench_parameters(rows: list[dict]) -> Parameters:
@@ -311,7 +421,9 @@ def bench_parameters(rows: list[dict]) -> Parameters:
     got = {r["parameter"]: float(r["value"]) for r in rows}
     missing = [p for p in PARAMETERS if p not in got]
     if missing:
-        raise ValueError(f"rows must hold all eight parameters; missing {', '.join(missing)}")
+        raise ValueError(
+            f"rows must hold all eight parameters; missing {', '.join(missing)}"
+        )
     return Parameters(rows[0]["gpu"], **{p: got[p] for p in PARAMETERS})
 
 
@@ -325,9 +437,14 @@ def printed_cells() -> dict[str, float]:
     out: dict[str, float] = {}
     for g in gpus():
         f = measured(g).features()
-        out |= {f"pp.t5.sm_count.{g}": f.sm_count, f"pp.t5.l_pipe.{g}": f.l_pipe,
-                f"pp.t7.n_min_bl.{g}": f.n_min_bl, f"pp.t7.w_memory_bus.{g}": f.w_memory_bus,
-                f"pp.t7.t_thread_delay.{g}": f.t_thread_delay, f"pp.t5.n_ppipe.{g}": f.n_ppipe}
+        out |= {
+            f"pp.t5.sm_count.{g}": f.sm_count,
+            f"pp.t5.l_pipe.{g}": f.l_pipe,
+            f"pp.t7.n_min_bl.{g}": f.n_min_bl,
+            f"pp.t7.w_memory_bus.{g}": f.w_memory_bus,
+            f"pp.t7.t_thread_delay.{g}": f.t_thread_delay,
+            f"pp.t5.n_ppipe.{g}": f.n_ppipe,
+        }
     return out
 
 
@@ -344,30 +461,78 @@ def plot_littles_law(axes, names: list[str] | None = None) -> None:
     # (axes, offset, bar width, model values, label, colour index, measured values, label); each
     # quantity has its own colour, shared by its model bars and the paper's measured diamonds
     panels = [
-        (a, -0.2, 0.4, [d["l_pipe"] for d in law], "L_Pipe, Little's law (model)", 0,
-         [v.l_pipe for v in f], "L_Pipe (paper's measurements)"),
-        (a, 0.2, 0.4, [d["n_ppipe"] / WARP_SIZE for d in law], "N_PPipe / 32, Little's law (model)", 3,
-         [v.n_ppipe / WARP_SIZE for v in f], "N_PPipe / 32 (paper's measurements)"),
-        (b, 0.0, 0.5, [d["cp_oo"] for d in law], "Cp_One-One = k·f / alu_lat (model)", 2,
-         [v.cp_oo for v in m], "Cp_One-One (paper's measurements)"),
-        (c, 0.0, 0.5, [d["t_thread_delay_max"] for d in law], "SMs × block slots (model bound)", 4,
-         [v.t_thread_delay for v in f], "T_Thread_Delay (paper's measurements)"),
+        (
+            a,
+            -0.2,
+            0.4,
+            [d["l_pipe"] for d in law],
+            "L_Pipe, Little's law (model)",
+            0,
+            [v.l_pipe for v in f],
+            "L_Pipe (paper's measurements)",
+        ),
+        (
+            a,
+            0.2,
+            0.4,
+            [d["n_ppipe"] / WARP_SIZE for d in law],
+            "N_PPipe / 32, Little's law (model)",
+            3,
+            [v.n_ppipe / WARP_SIZE for v in f],
+            "N_PPipe / 32 (paper's measurements)",
+        ),
+        (
+            b,
+            0.0,
+            0.5,
+            [d["cp_oo"] for d in law],
+            "Cp_One-One = k·f / alu_lat (model)",
+            2,
+            [v.cp_oo for v in m],
+            "Cp_One-One (paper's measurements)",
+        ),
+        (
+            c,
+            0.0,
+            0.5,
+            [d["t_thread_delay_max"] for d in law],
+            "SMs × block slots (model bound)",
+            4,
+            [v.t_thread_delay for v in f],
+            "T_Thread_Delay (paper's measurements)",
+        ),
     ]
     for ax, dx, w, model, mlabel, col, meas, plabel in panels:
         ax.bar(x + dx, model, w, color=plotting.PALETTE[col], alpha=0.35, label=mlabel)
-        plotting.published(ax, x + dx, meas, label=plabel, color=plotting.PALETTE[col],
-                           markersize=8, markeredgewidth=1.8)
+        plotting.published(
+            ax,
+            x + dx,
+            meas,
+            label=plabel,
+            color=plotting.PALETTE[col],
+            markersize=8,
+            markeredgewidth=1.8,
+        )
     gpu = plotting.CATEGORICAL
-    plotting.label(a, "GPU", gpu, "pipeline feature", "warps or ratio", title="L_Pipe and N_PPipe")
-    plotting.label(b, "GPU", gpu, "one-thread computing power", "GFLOP/s", title="Cp_One-One")
-    plotting.label(c, "GPU", gpu, "GMb_All-One / GMb_One-One", "ratio", title="T_Thread_Delay")
+    plotting.label(
+        a, "GPU", gpu, "pipeline feature", "warps or ratio", title="L_Pipe and N_PPipe"
+    )
+    plotting.label(
+        b, "GPU", gpu, "one-thread computing power", "GFLOP/s", title="Cp_One-One"
+    )
+    plotting.label(
+        c, "GPU", gpu, "GMb_All-One / GMb_One-One", "ratio", title="T_Thread_Delay"
+    )
     for ax in axes:
         ax.set_xticks(x, names, rotation=45, ha="right", rotation_mode="anchor")
     # one legend for the three panels, below them (models first, then the measurements)
     handles = [h for ax in axes for h in ax.get_legend_handles_labels()[0]]
     models = [h for h in handles if "model" in h.get_label()]
-    a.figure.legend(handles=models + [h for h in handles if h not in models],
-                    loc="outside lower center", ncols=2)
+    a.figure.legend(
+        handles=models + [h for h in handles if h not in models],
+        loc="outside lower center",
+        ncols=2,
+    )
 
 
 # Explorer (live kernel only; the tests call summary_html)
@@ -377,23 +542,35 @@ def summary_html(gpu: str) -> str:
     """HTML table of one GPU's eight Perez & Piccoli parameters, the derived features and Little's law."""
     import html
 
-
     m = measured(gpu)
     f = m.features()
     ll = littles_law(gpu)
     units = {"cp": "GFLOP/s", "gm": "GB/s"}
-    rows = [(name, f"{value:.6g}", units[name[:2]]) for name, value in m.values().items()]
-    rows += [("P (measured / theoretical)", f"{f.p:.1f} / {theoretical_p(gpu):.1f}", "GFLOP/s"),
-             ("B (measured / theoretical)", f"{f.b:.1f} / {theoretical_b(gpu):.1f}", "GB/s"),
-             ("||SM||", f"{f.sm_count:.2f}", "SMs"),
-             ("N_PPipe (Little's law)", f"{f.n_ppipe:.2f} ({ll['n_ppipe']:g})", "ratio"),
-             ("L_Pipe (Little's law)", f"{f.l_pipe:.2f} ({ll['l_pipe']:g})", "warps"),
-             ("N_MIN_Bl", f"{f.n_min_bl:.2f}", "blocks"),
-             ("W_Memory_Bus", f"{f.w_memory_bus:.2f}", "ratio"),
-             ("T_Thread_Delay (at most SMs × blocks/SM)", f"{f.t_thread_delay:.1f} ({ll['t_thread_delay_max']:g})",
-              "ratio")]
-    return f"<b>{html.escape(gpu)}: Perez & Piccoli parameters (measured by the paper's authors)</b>" + widgets.table_html(
-        rows, ("quantity", "value", "unit"))
+    rows = [
+        (name, f"{value:.6g}", units[name[:2]]) for name, value in m.values().items()
+    ]
+    rows += [
+        (
+            "P (measured / theoretical)",
+            f"{f.p:.1f} / {theoretical_p(gpu):.1f}",
+            "GFLOP/s",
+        ),
+        ("B (measured / theoretical)", f"{f.b:.1f} / {theoretical_b(gpu):.1f}", "GB/s"),
+        ("||SM||", f"{f.sm_count:.2f}", "SMs"),
+        ("N_PPipe (Little's law)", f"{f.n_ppipe:.2f} ({ll['n_ppipe']:g})", "ratio"),
+        ("L_Pipe (Little's law)", f"{f.l_pipe:.2f} ({ll['l_pipe']:g})", "warps"),
+        ("N_MIN_Bl", f"{f.n_min_bl:.2f}", "blocks"),
+        ("W_Memory_Bus", f"{f.w_memory_bus:.2f}", "ratio"),
+        (
+            "T_Thread_Delay (at most SMs × blocks/SM)",
+            f"{f.t_thread_delay:.1f} ({ll['t_thread_delay_max']:g})",
+            "ratio",
+        ),
+    ]
+    return (
+        f"<b>{html.escape(gpu)}: Perez & Piccoli parameters (measured by the paper's authors)</b>"
+        + widgets.table_html(rows, ("quantity", "value", "unit"))
+    )
 
 
 def explorer(gpu: str = "GTX470"):

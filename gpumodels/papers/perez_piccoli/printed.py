@@ -6,10 +6,8 @@ Each producer returns ``{published key: computed value}``; :mod:`gpumodels.score
 
 from __future__ import annotations
 
-import numpy as np
-from gpumodels.facts import hardware, occupancy
+
 from gpumodels.papers.perez_piccoli import model as perfparams
-from gpumodels.ground.data import read_rows
 
 
 def perez_piccoli() -> dict[str, float]:

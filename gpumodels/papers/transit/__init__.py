@@ -16,23 +16,44 @@ CHAPTER = "transit_model"
 """The first chapter of its part."""
 
 
-from gpumodels.papers.transit.machine import (PRECISIONS,
-                                              WORD_BYTES,
-                                              Machine,
-                                              fp64_lanes,
-                                              machine,
-                                              machines)
-from gpumodels.papers.transit.model import (BOUNDS,
-                                            DIRECTIONS,
-                                            RTOL,
-                                            Equilibrium,
-                                            demand,
-                                            directions,
-                                            equilibrium,
-                                            latency,
-                                            principles,
-                                            raised,
-                                            supply)
+from gpumodels.papers.transit.machine import (
+    PRECISIONS,
+    WORD_BYTES,
+    Machine,
+    fp64_lanes,
+    machine,
+    machines,
+)
+from gpumodels.papers.transit.model import (
+    BOUNDS,
+    DIRECTIONS,
+    RTOL,
+    Equilibrium,
+    demand,
+    directions,
+    equilibrium,
+    latency,
+    principles,
+    raised,
+    supply,
+)
 
-__all__ = ["BOUNDS", "DIRECTIONS", "PRECISIONS", "RTOL", "WORD_BYTES", "Equilibrium", "Machine", "demand",
-           "directions", "equilibrium", "fp64_lanes", "latency", "machine", "machines", "principles", "raised", "supply"]
+__all__ = [
+    "BOUNDS",
+    "DIRECTIONS",
+    "PRECISIONS",
+    "RTOL",
+    "WORD_BYTES",
+    "Equilibrium",
+    "Machine",
+    "demand",
+    "directions",
+    "equilibrium",
+    "fp64_lanes",
+    "latency",
+    "machine",
+    "machines",
+    "principles",
+    "raised",
+    "supply",
+]

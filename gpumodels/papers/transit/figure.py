@@ -10,10 +10,15 @@ from __future__ import annotations
 import numpy as np
 
 from gpumodels.ground import plotting
-from gpumodels.papers.transit.model import Equilibrium, demand, equilibrium, supply
 from gpumodels.ground.validate import check_flag
-from gpumodels.papers.transit.model import closed_network_supply
-from gpumodels.papers.transit.model import raised
+from gpumodels.papers.transit.model import (
+    Equilibrium,
+    closed_network_supply,
+    demand,
+    equilibrium,
+    raised,
+    supply,
+)
 
 
 def curves(n, Z, R, k_delta, M, points: int = 401):
@@ -23,12 +28,28 @@ def curves(n, Z, R, k_delta, M, points: int = 401):
 
 def _curves(e: Equilibrium, points: int = 401):
     k = np.linspace(0.0, e.n, points)
-    k = np.unique(np.concatenate([k, [x for x in (e.k_delta, e.n - e.M, e.k) if 0 <= x <= e.n]]))
+    k = np.unique(
+        np.concatenate([k, [x for x in (e.k_delta, e.n - e.M, e.k) if 0 <= x <= e.n]])
+    )
     return k, supply(k, e.R, e.k_delta), demand(e.n - k, e.Z, e.M)
 
 
-def draw(ax, n, Z, R, k_delta, M, *, color: str | None = None, style: str = "-", label: str | None = None,
-         marks: bool = True, intersection: bool = True, alpha: float = 1.0, brief: bool = False) -> Equilibrium:
+def draw(
+    ax,
+    n,
+    Z,
+    R,
+    k_delta,
+    M,
+    *,
+    color: str | None = None,
+    style: str = "-",
+    label: str | None = None,
+    marks: bool = True,
+    intersection: bool = True,
+    alpha: float = 1.0,
+    brief: bool = False,
+) -> Equilibrium:
     """Draw one transit figure on ``ax`` and return its :class:`~gpumodels.papers.transit.model.Equilibrium`.
 
     ``f(k)`` is drawn in the first palette colour and ``g(n − k)`` in the second unless ``color``
@@ -45,19 +66,56 @@ def draw(ax, n, Z, R, k_delta, M, *, color: str | None = None, style: str = "-",
     cf = color or plotting.PALETTE[0]
     cg = color or plotting.PALETTE[1]
     pre = f"{label}: " if label else ""
-    names = (label, None, None) if brief else (f"{pre}MS supply f(k)", f"{pre}MS demand g(n − k)",
-                                               f"{pre}equilibrium ({e.bound} bound)")
+    names = (
+        (label, None, None)
+        if brief
+        else (
+            f"{pre}MS supply f(k)",
+            f"{pre}MS demand g(n − k)",
+            f"{pre}equilibrium ({e.bound} bound)",
+        )
+    )
     plotting.model(ax, k, f, label=names[0], color=cf, linestyle=style, alpha=alpha)
-    plotting.model(ax, k, g, label=names[1], color=cg, linestyle="--" if color else style, alpha=alpha)
+    plotting.model(
+        ax,
+        k,
+        g,
+        label=names[1],
+        color=cg,
+        linestyle="--" if color else style,
+        alpha=alpha,
+    )
     if marks:
         if e.k_delta <= e.n:
             ax.plot([e.k_delta], [e.R], "s", mfc="white", mec=cf, ms=7, alpha=alpha)
-            ax.annotate("δ", (e.k_delta, e.R), textcoords="offset points", xytext=(4, 4), color=cf)
+            ax.annotate(
+                "δ",
+                (e.k_delta, e.R),
+                textcoords="offset points",
+                xytext=(4, 4),
+                color=cf,
+            )
         if e.M <= e.n:
-            ax.plot([e.n - e.M], [e.M / e.Z], "s", mfc="white", mec=cg, ms=7, alpha=alpha)
-            ax.annotate("π", (e.n - e.M, e.M / e.Z), textcoords="offset points", xytext=(-12, 4), color=cg)
+            ax.plot(
+                [e.n - e.M], [e.M / e.Z], "s", mfc="white", mec=cg, ms=7, alpha=alpha
+            )
+            ax.annotate(
+                "π",
+                (e.n - e.M, e.M / e.Z),
+                textcoords="offset points",
+                xytext=(-12, 4),
+                color=cg,
+            )
     if intersection:
-        ax.plot([e.k], [e.ms_throughput], "X", color="black", ms=9, alpha=alpha, label=names[2])
+        ax.plot(
+            [e.k],
+            [e.ms_throughput],
+            "X",
+            color="black",
+            ms=9,
+            alpha=alpha,
+            label=names[2],
+        )
     return e
 
 
@@ -70,7 +128,14 @@ def cs_axis(ax, n, label: str = "threads in CS, x = n − k"):
 
 def label_axes(ax, title: str, n=None) -> None:
     """Label a transit figure's axes (threads in MS, GB/s per SM) and, given ``n``, add the CS axis on top."""
-    plotting.label(ax, "threads in MS, k", "threads/SM", "MS throughput", "GB/s per SM", title=title)
+    plotting.label(
+        ax,
+        "threads in MS, k",
+        "threads/SM",
+        "MS throughput",
+        "GB/s per SM",
+        title=title,
+    )
     if n is not None:
         cs_axis(ax, n, "threads in CS, x = n − k (threads/SM)")
 
@@ -87,25 +152,58 @@ def demand_and_supply(axes, machine, n_max: int = 2000) -> float:
     a, b, c = axes
     plotting.model(a, x, np.minimum(x, m.M), label="G(x) = min(x, M) (model)")
     a.axvline(m.M, color="0.5", linewidth=0.8, linestyle=":")
-    plotting.label(a, "threads in CS, x", "threads/SM", "CS service demand", "busy lanes",
-                   title="CS demand")
+    plotting.label(
+        a,
+        "threads in CS, x",
+        "threads/SM",
+        "CS service demand",
+        "busy lanes",
+        title="CS demand",
+    )
     for Z, col in ((1.0, plotting.PALETTE[1]), (2.0, plotting.PALETTE[2])):
-        plotting.model(b, x, demand(x, m.model_Z(Z), m.M), color=col,
-                       label=f"g(x), Z = {Z:g} instr/B (model)")
-    plotting.label(b, "threads in CS, x", "threads/SM", "MS service demand", "GB/s per SM",
-                   title="MS demand")
+        plotting.model(
+            b,
+            x,
+            demand(x, m.model_Z(Z), m.M),
+            color=col,
+            label=f"g(x), Z = {Z:g} instr/B (model)",
+        )
+    plotting.label(
+        b,
+        "threads in CS, x",
+        "threads/SM",
+        "MS service demand",
+        "GB/s per SM",
+        title="MS demand",
+    )
     k = np.arange(0, n_max + 1)
     plotting.model(c, k, supply(k, m.R, m.k_delta), label="roofline f(k) (model)")
-    plotting.model(c, k, closed_network_supply(k, m.R, m.k_delta), linestyle="--",
-                   label="closed-network curve (queueing theory, model)")
+    plotting.model(
+        c,
+        k,
+        closed_network_supply(k, m.R, m.k_delta),
+        linestyle="--",
+        label="closed-network curve (queueing theory, model)",
+    )
     c.plot([m.k_delta], [m.R], "s", mfc="white", mec="black", ms=7)
     c.annotate("δ", (m.k_delta, m.R), textcoords="offset points", xytext=(4, -14))
-    plotting.label(c, "threads in MS, k", "threads/SM", "MS service supply", "GB/s per SM",
-                   title="MS supply")
+    plotting.label(
+        c,
+        "threads in MS, k",
+        "threads/SM",
+        "MS service supply",
+        "GB/s per SM",
+        title="MS supply",
+    )
     zoom = c.inset_axes([0.45, 0.36, 0.5, 0.36])
     near = k[(k > m.k_delta - 150) & (k < m.k_delta + 150)]
     zoom.plot(near, supply(near, m.R, m.k_delta), color=plotting.PALETTE[0])
-    zoom.plot(near, closed_network_supply(near, m.R, m.k_delta), "--", color=plotting.PALETTE[1])
+    zoom.plot(
+        near,
+        closed_network_supply(near, m.R, m.k_delta),
+        "--",
+        color=plotting.PALETTE[1],
+    )
     zoom.set_title("near δ")
     zoom.locator_params(nbins=3)
     for ax in (a, b):
@@ -134,23 +232,46 @@ def levers(axes, machine, cases=LEVER_CASES):
     import pandas as pd
     from matplotlib.lines import Line2D
 
-
     rows = []
     for ax, (name, story, n, Z, lever, f) in zip(np.ravel(axes), cases):
         p = machine.inputs(n, Z)
         b = draw(ax, **p, color="0.55", marks=False, brief=True)
-        a = draw(ax, **raised(**p, direction=lever, factor=f), color=plotting.PALETTE[0],
-                 brief=True)
-        cs_b, cs_a = Z * b.ms_throughput, Z * (f if lever == "Z" else 1) * a.ms_throughput
+        a = draw(
+            ax,
+            **raised(**p, direction=lever, factor=f),
+            color=plotting.PALETTE[0],
+            brief=True,
+        )
+        cs_b, cs_a = (
+            Z * b.ms_throughput,
+            Z * (f if lever == "Z" else 1) * a.ms_throughput,
+        )
         label_axes(ax, story.replace(f"raise {lever}", f"raise {lever} × {f:g}"))
         ax.set_xlim(0, n * (f if lever == "n" else 1))
-        rows.append({"figure": name, "lever": f"{lever} × {f:g}", "bound before": b.bound,
-                     "bound after": a.bound,
-                     "MS before → after (GB/s per SM)": f"{b.ms_throughput:.2f} → {a.ms_throughput:.2f}",
-                     "CS before → after (G instr/s per SM)": f"{cs_b:.2f} → {cs_a:.2f}"})
-    handles = [Line2D([], [], color="0.55", label="before the lever (f solid, g dashed)"),
-               Line2D([], [], color=plotting.PALETTE[0], label="after the lever"),
-               Line2D([], [], color="black", marker="X", linestyle="none", markersize=8,
-                      label="equilibrium")]
-    np.ravel(axes)[0].figure.legend(handles=handles, loc="outside lower center", ncols=3)
+        rows.append(
+            {
+                "figure": name,
+                "lever": f"{lever} × {f:g}",
+                "bound before": b.bound,
+                "bound after": a.bound,
+                "MS before → after (GB/s per SM)": f"{b.ms_throughput:.2f} → {a.ms_throughput:.2f}",
+                "CS before → after (G instr/s per SM)": f"{cs_b:.2f} → {cs_a:.2f}",
+            }
+        )
+    handles = [
+        Line2D([], [], color="0.55", label="before the lever (f solid, g dashed)"),
+        Line2D([], [], color=plotting.PALETTE[0], label="after the lever"),
+        Line2D(
+            [],
+            [],
+            color="black",
+            marker="X",
+            linestyle="none",
+            markersize=8,
+            label="equilibrium",
+        ),
+    ]
+    np.ravel(axes)[0].figure.legend(
+        handles=handles, loc="outside lower center", ncols=3
+    )
     return pd.DataFrame(rows)

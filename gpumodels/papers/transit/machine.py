@@ -29,18 +29,18 @@ number of busy lanes and ``Z · T`` the CS throughput in G thread-instructions/s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from types import MappingProxyType
-from typing import Mapping
 
 import numpy as np
 
 from gpumodels.facts import hardware
 from gpumodels.ground.data import read_rows
+from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.validate import as_array, check_real, out
 from gpumodels.papers.transit.model import Equilibrium, equilibrium
-from gpumodels.ground.errors import UnknownNameError
 
 PRECISIONS = ("SP", "DP")
 """Single and double precision, the two machine descriptions §3 gives per GPU."""
@@ -75,13 +75,29 @@ class Machine:
     R: float
     M: float
     pi_height: float
-    sources: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    sources: Mapping[str, str] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def __post_init__(self):
         if self.precision not in PRECISIONS:
-            raise UnknownNameError(f"precision must be one of {PRECISIONS}, got {self.precision!r}")
-        for name, point in (("k_delta", "δ"), ("R", "δ"), ("M", "π"), ("pi_height", "π")):
-            check_real(name, getattr(self, name), 0.0, None, context=f"a coordinate of {point}", lo_open=True)
+            raise UnknownNameError(
+                f"precision must be one of {PRECISIONS}, got {self.precision!r}"
+            )
+        for name, point in (
+            ("k_delta", "δ"),
+            ("R", "δ"),
+            ("M", "π"),
+            ("pi_height", "π"),
+        ):
+            check_real(
+                name,
+                getattr(self, name),
+                0.0,
+                None,
+                context=f"a coordinate of {point}",
+                lo_open=True,
+            )
 
     @property
     def word_bytes(self) -> int:
@@ -140,7 +156,7 @@ class Machine:
         return self.pi_height / self.R
 
 
-@lru_cache(maxsize=None)
+@cache
 def _machines() -> dict[tuple[str, str], Machine]:
     values: dict[tuple[str, str], dict[str, float]] = {}
     sources: dict[tuple[str, str], dict[str, str]] = {}
@@ -149,8 +165,10 @@ def _machines() -> dict[tuple[str, str], Machine]:
         if row["parameter"] in _PARAMS:
             values.setdefault(key, {})[row["parameter"]] = float(row["value"])
             sources.setdefault(key, {})[row["parameter"]] = row["source"]
-    return {key: Machine(key[0], key[1], sources=MappingProxyType(sources[key]), **v)
-            for key, v in values.items()}
+    return {
+        key: Machine(key[0], key[1], sources=MappingProxyType(sources[key]), **v)
+        for key, v in values.items()
+    }
 
 
 def machines() -> list[Machine]:
@@ -161,22 +179,30 @@ def machines() -> list[Machine]:
 def machine(gpu: str, precision: str = "SP") -> Machine:
     """The Transit machine of ``gpu`` (``"C2075"`` or ``"GTX690"``) at ``precision``."""
     if precision not in PRECISIONS:
-        raise UnknownNameError(f"precision must be one of {PRECISIONS}, got {precision!r}")
+        raise UnknownNameError(
+            f"precision must be one of {PRECISIONS}, got {precision!r}"
+        )
     known = sorted({g for g, _ in _machines()})
     try:
         return _machines()[(hardware.get_gpu(gpu).name, precision)]
     except KeyError:
-        raise UnknownNameError(f"gpu must be one with Transit machine points ({', '.join(known)}), got {gpu!r}") from None
+        raise UnknownNameError(
+            f"gpu must be one with Transit machine points ({', '.join(known)}), got {gpu!r}"
+        ) from None
 
 
 def fp64_lanes(gpu: str) -> float:
     """Double-precision results per clock per SM, as ``data/transit/machines.csv`` sources them."""
-    known = sorted({r["gpu"] for r in read_rows(_FILE) if r["parameter"] == "fp64_lanes"})
+    known = sorted(
+        {r["gpu"] for r in read_rows(_FILE) if r["parameter"] == "fp64_lanes"}
+    )
     try:
-        name = hardware.get_gpu(gpu).name        # any alias or case, as machine() takes it
+        name = hardware.get_gpu(gpu).name  # any alias or case, as machine() takes it
     except UnknownNameError:
         name = None
     for row in read_rows(_FILE):
         if row["gpu"] == name and row["parameter"] == "fp64_lanes":
             return float(row["value"])
-    raise UnknownNameError(f"gpu must be one with a sourced fp64_lanes row ({', '.join(known)}), got {gpu!r}")
+    raise UnknownNameError(
+        f"gpu must be one with a sourced fp64_lanes row ({', '.join(known)}), got {gpu!r}"
+    )

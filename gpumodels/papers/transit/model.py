@@ -40,9 +40,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpumodels.ground.validate import as_array, broadcast, check_real, finite_result, out
-from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.data import read_frame
+from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import (
+    as_array,
+    broadcast,
+    check_real,
+    finite_result,
+    out,
+)
 
 BOUNDS = ("thread", "memory", "computation", "capacity")
 """The four performance bounds of Li et al. 2015, §2.4."""
@@ -173,11 +179,14 @@ def _equilibrium(n, Z, R, k_delta, M) -> Equilibrium:
     t_thread = n / (L + Z)
     cs_cap = M / Z
     cap = np.minimum(R, cs_cap)
-    T = np.minimum(t_thread, cap)                         # exact; the tolerance only names the bound
+    T = np.minimum(t_thread, cap)  # exact; the tolerance only names the bound
     balanced = np.abs(R - cs_cap) <= RTOL * np.maximum(R, cs_cap)
     saturated = t_thread >= cap * (1 - RTOL)
-    bound = np.where(~saturated, "thread",
-                     np.where(balanced, "capacity", np.where(R < cs_cap, "memory", "computation")))
+    bound = np.where(
+        ~saturated,
+        "thread",
+        np.where(balanced, "capacity", np.where(R < cs_cap, "memory", "computation")),
+    )
     # k and x from the term that is exactly the minimum, each side computed directly (n minus a
     # tiny number would lose its digits); in the capacity bound the surplus is split evenly
     k_need = np.minimum(T * L, k_delta)
@@ -188,18 +197,36 @@ def _equilibrium(n, Z, R, k_delta, M) -> Equilibrium:
     even = bound == "capacity"
     # thread bound: k = n·L/(L + Z), written with the smaller of L/Z and Z/L so that an extreme L
     # (k_delta/R overflowing to inf, or underflowing to 0) gives the limit instead of inf/inf
-    r = np.where(L >= Z, Z / L, L / Z)                      # in [0, 1]
+    r = np.where(L >= Z, Z / L, L / Z)  # in [0, 1]
     share_big, share_small = 1 / (1 + r), r / (1 + r)
     k_thread = n * np.where(L >= Z, share_big, share_small)
     x_thread = n * np.where(L >= Z, share_small, share_big)
-    k = np.select([even, mem, comp], [k_need + surplus / 2, n - R * Z, cs_cap * L], default=k_thread)
-    x = np.select([even, mem, comp], [x_need + surplus / 2, R * Z, n - cs_cap * L], default=x_thread)
+    k = np.select(
+        [even, mem, comp],
+        [k_need + surplus / 2, n - R * Z, cs_cap * L],
+        default=k_thread,
+    )
+    x = np.select(
+        [even, mem, comp],
+        [x_need + surplus / 2, R * Z, n - cs_cap * L],
+        default=x_thread,
+    )
     idle = np.where(even, surplus, 0.0)
     for name, v in (("k", k), ("x", x), ("throughput", T)):
         finite_result(name, v, n=n, Z=Z, R=R, k_delta=k_delta, M=M)
-    return Equilibrium(n=out(n), Z=out(Z), R=out(R), k_delta=out(k_delta), M=out(M),
-                       k=out(k), x=out(x), ms_throughput=out(T), cs_throughput=out(Z * T),
-                       bound=bound.item() if bound.ndim == 0 else bound, idle=out(idle))
+    return Equilibrium(
+        n=out(n),
+        Z=out(Z),
+        R=out(R),
+        k_delta=out(k_delta),
+        M=out(M),
+        k=out(k),
+        x=out(x),
+        ms_throughput=out(T),
+        cs_throughput=out(Z * T),
+        bound=bound.item() if bound.ndim == 0 else bound,
+        idle=out(idle),
+    )
 
 
 def raised(n, Z, R, k_delta, M, direction: str, factor: float = 2.0) -> dict:
@@ -210,7 +237,9 @@ def raised(n, Z, R, k_delta, M, direction: str, factor: float = 2.0) -> dict:
     grows with ``R``.
     """
     if direction not in DIRECTIONS:
-        raise UnknownNameError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
+        raise UnknownNameError(
+            f"direction must be one of {DIRECTIONS}, got {direction!r}"
+        )
     factor = check_real("factor", factor, 0.0, None, lo_open=True)
     p = dict(n=n, Z=Z, R=R, k_delta=k_delta, M=M)
     p[direction] = np.asarray(p[direction], dtype=float) * factor
@@ -232,7 +261,9 @@ def directions(n, Z, R, k_delta, M, factor: float = 1.01) -> tuple[str, ...]:
     """
     for name, v in (("n", n), ("Z", Z), ("R", R), ("k_delta", k_delta), ("M", M)):
         if np.ndim(v) != 0:
-            raise ValueError(f"{name} must be a single number for directions(), got an array")
+            raise ValueError(
+                f"{name} must be a single number for directions(), got an array"
+            )
     factor = check_real("factor", factor, 1.0, None, lo_open=True)
     base = equilibrium(n, Z, R, k_delta, M).cs_throughput
     gains = []
@@ -256,11 +287,15 @@ def closed_network_supply(k, R, k_delta):
     """
     k = as_array("k", k)
     if np.any(k != np.round(k)):
-        raise ValueError("k must be whole numbers of threads for the mean-value analysis")
+        raise ValueError(
+            "k must be whole numbers of threads for the mean-value analysis"
+        )
     R = float(as_array("R", R, lo_open=True))
     k_delta = float(as_array("k_delta", k_delta, lo_open=True))
     if k_delta < 1:
-        raise ValueError(f"k_delta must be >= 1 for the closed-network curve (the delay L - 1/R >= 0), got {k_delta}")
+        raise ValueError(
+            f"k_delta must be >= 1 for the closed-network curve (the delay L - 1/R >= 0), got {k_delta}"
+        )
     S = 1.0 / R
     D = k_delta / R - S
     top = int(k.max()) if k.size else 0

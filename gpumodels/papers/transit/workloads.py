@@ -29,15 +29,14 @@ from __future__ import annotations
 import csv
 import io
 import statistics
-from functools import lru_cache
+from functools import cache
 
 from gpumodels.facts import hardware, occupancy
-from gpumodels.ground.data import read_rows
-from gpumodels.papers.transit.machine import machines
+from gpumodels.facts.occupancy import WARP_SIZE
+from gpumodels.ground.data import read_rows, read_text
 from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.validate import check_flag
-from gpumodels.facts.occupancy import WARP_SIZE
-from gpumodels.ground.data import read_text
+from gpumodels.papers.transit.machine import machines
 
 TRANSACTION_BYTES = 32
 """Bytes per DRAM transaction (sector) as nvprof counts them on Fermi and Kepler."""
@@ -50,8 +49,23 @@ TABLE_FILE = "transit/workloads.csv"
 NAMED_IN_PAPER = ("gaussian", "lavaMD", "particlefilter")
 """The Rodinia applications the text of §3 names (the outliers); the other 13 are not named."""
 
-COLUMNS = ("app", "kernel", "gpu", "named_in_paper", "launches", "n", "n_provenance", "Z", "Z_provenance",
-           "ms_measured", "cs_measured", "measured_provenance", "Z_issued1", "cs_measured_issued1", "source")
+COLUMNS = (
+    "app",
+    "kernel",
+    "gpu",
+    "named_in_paper",
+    "launches",
+    "n",
+    "n_provenance",
+    "Z",
+    "Z_provenance",
+    "ms_measured",
+    "cs_measured",
+    "measured_provenance",
+    "Z_issued1",
+    "cs_measured_issued1",
+    "source",
+)
 """Columns of ``data/transit/workloads.csv``; ``n`` and ``Z`` in threads/SM and instructions/byte,
 measured throughputs in GB/s and G thread-instructions/s per active SM; empty = not available.
 ``Z_issued1`` and ``cs_measured_issued1`` are ``Z`` and the measured CS throughput counted with
@@ -65,14 +79,34 @@ excluded: those are the ``inst_issued2`` event, which the data do not hold). Nei
 paper's count exactly; :func:`predictions` uses the same counter for ``Z`` and for the measured
 CS throughput, so that ``Z × T`` and the measurement count the same instructions."""
 
-_FLOAT = ("duration", "achieved_occupancy", "dram_read_throughput", "dram_write_throughput")
-_INT = ("input_size", "grid_x", "grid_y", "block_x", "block_y", "registers_per_thread", "static_smem",
-        "inst_executed", "inst_issued1", "dram_read_transactions", "flop_count_sp")
+_FLOAT = (
+    "duration",
+    "achieved_occupancy",
+    "dram_read_throughput",
+    "dram_write_throughput",
+)
+_INT = (
+    "input_size",
+    "grid_x",
+    "grid_y",
+    "block_x",
+    "block_y",
+    "registers_per_thread",
+    "static_smem",
+    "inst_executed",
+    "inst_issued1",
+    "dram_read_transactions",
+    "flop_count_sp",
+)
 
 
 def _gpu_facts(gpu: str) -> tuple[str, int]:
     """(compute capability, SM count) of a profiled GPU: the hardware table, else profiled_gpus.csv."""
-    rows = {r["parameter"]: r["value"] for r in read_rows(PROFILED_GPUS_FILE) if r["gpu"] == gpu}
+    rows = {
+        r["parameter"]: r["value"]
+        for r in read_rows(PROFILED_GPUS_FILE)
+        if r["gpu"] == gpu
+    }
     if rows:
         return rows["compute_capability"], int(rows["sm_count"])
     g = hardware.get_gpu(gpu)
@@ -107,7 +141,9 @@ def derive(row: dict) -> dict:
     threads = row["block_x"] * row["block_y"]
     blocks = row["grid_x"] * row["grid_y"]
     active = min(sms, blocks)
-    occ = occupancy.occupancy(cc, threads, row["registers_per_thread"], row["static_smem"])
+    occ = occupancy.occupancy(
+        cc, threads, row["registers_per_thread"], row["static_smem"]
+    )
     resident_blocks = min(occ.blocks_per_sm, -(-blocks // sms))
     return {
         "max_threads": max_threads,
@@ -119,9 +155,18 @@ def derive(row: dict) -> dict:
         "active_sms": active,
         "n_occupancy": resident_blocks * threads,
         "occupancy_limiter": occ.limiter,
-        "ms_measured": (row["dram_read_throughput"] + row["dram_write_throughput"]) / active,
-        "cs_measured": row["inst_executed"] * WARP_SIZE / row["duration"] / 1e9 / active,
-        "cs_measured_issued1": row["inst_issued1"] * WARP_SIZE / row["duration"] / 1e9 / active,
+        "ms_measured": (row["dram_read_throughput"] + row["dram_write_throughput"])
+        / active,
+        "cs_measured": row["inst_executed"]
+        * WARP_SIZE
+        / row["duration"]
+        / 1e9
+        / active,
+        "cs_measured_issued1": row["inst_issued1"]
+        * WARP_SIZE
+        / row["duration"]
+        / 1e9
+        / active,
     }
 
 
@@ -136,45 +181,81 @@ def _profiled_rows() -> list[dict]:
     rows = []
     for (app, kernel, gpu), launches in groups.items():
         d = [derive(r) for r in launches]
-        med = {key: statistics.median(x[key] for x in d)
-               for key in ("n", "Z", "ms_measured", "cs_measured", "Z_issued1", "cs_measured_issued1")}
-        rows.append({
-            "app": app, "kernel": kernel, "gpu": gpu, "named_in_paper": "yes" if app in NAMED_IN_PAPER else "no",
-            "launches": str(len(launches)),
-            "n": _g(med["n"]),
-            "n_provenance": (f"achieved_occupancy x {d[0]['max_threads']} max resident threads/SM "
-                             "(nvprof; the paper's formula), median of the launches"),
-            "Z": _g(med["Z"]),
-            "Z_provenance": ("inst_executed / (DRAM read transactions + write throughput x duration / 32 B) "
-                             "(nvprof); lower bound of the paper's inst_issued-based Z"),
-            "ms_measured": _g(med["ms_measured"]),
-            "cs_measured": _g(med["cs_measured"]),
-            "measured_provenance": ("nvprof: (DRAM read + write GB/s) and inst_executed x 32 / duration, "
-                                    f"per active SM (min({_gpu_facts(gpu)[1]} SMs, grid blocks))"),
-            "Z_issued1": _g(med["Z_issued1"]),
-            "cs_measured_issued1": _g(med["cs_measured_issued1"]),
-            "source": launches[0]["source"],
-        })
+        med = {
+            key: statistics.median(x[key] for x in d)
+            for key in (
+                "n",
+                "Z",
+                "ms_measured",
+                "cs_measured",
+                "Z_issued1",
+                "cs_measured_issued1",
+            )
+        }
+        rows.append(
+            {
+                "app": app,
+                "kernel": kernel,
+                "gpu": gpu,
+                "named_in_paper": "yes" if app in NAMED_IN_PAPER else "no",
+                "launches": str(len(launches)),
+                "n": _g(med["n"]),
+                "n_provenance": (
+                    f"achieved_occupancy x {d[0]['max_threads']} max resident threads/SM "
+                    "(nvprof; the paper's formula), median of the launches"
+                ),
+                "Z": _g(med["Z"]),
+                "Z_provenance": (
+                    "inst_executed / (DRAM read transactions + write throughput x duration / 32 B) "
+                    "(nvprof); lower bound of the paper's inst_issued-based Z"
+                ),
+                "ms_measured": _g(med["ms_measured"]),
+                "cs_measured": _g(med["cs_measured"]),
+                "measured_provenance": (
+                    "nvprof: (DRAM read + write GB/s) and inst_executed x 32 / duration, "
+                    f"per active SM (min({_gpu_facts(gpu)[1]} SMs, grid blocks))"
+                ),
+                "Z_issued1": _g(med["Z_issued1"]),
+                "cs_measured_issued1": _g(med["cs_measured_issued1"]),
+                "source": launches[0]["source"],
+            }
+        )
     return rows
 
 
 def _source_rows() -> list[dict]:
     rows = []
     for r in read_rows(LAUNCH_FILE):
-        for gpu in dict.fromkeys(m.gpu for m in machines()):      # the GPUs with Transit machine points
+        for gpu in dict.fromkeys(
+            m.gpu for m in machines()
+        ):  # the GPUs with Transit machine points
             cc = hardware.get_gpu(gpu).compute_capability
-            occ = occupancy.occupancy(cc, int(r["threads_per_block"]), 0, int(r["static_smem"]))
-            rows.append({
-                "app": r["app"], "kernel": r["kernel"], "gpu": gpu,
-                "named_in_paper": "yes" if r["app"] in NAMED_IN_PAPER else "no", "launches": "",
-                "n": "",
-                "n_provenance": (f"not available: registers per thread are not in the source; block size and "
-                                 f"shared memory alone allow at most {occ.threads_per_sm} threads/SM "
-                                 f"(occupancy calculator, cc {cc}, limited by {occ.limiter})"),
-                "Z": "", "Z_provenance": "not available: needs profiler counters",
-                "ms_measured": "", "cs_measured": "", "measured_provenance": "not available",
-                "Z_issued1": "", "cs_measured_issued1": "", "source": r["source"],
-            })
+            occ = occupancy.occupancy(
+                cc, int(r["threads_per_block"]), 0, int(r["static_smem"])
+            )
+            rows.append(
+                {
+                    "app": r["app"],
+                    "kernel": r["kernel"],
+                    "gpu": gpu,
+                    "named_in_paper": "yes" if r["app"] in NAMED_IN_PAPER else "no",
+                    "launches": "",
+                    "n": "",
+                    "n_provenance": (
+                        f"not available: registers per thread are not in the source; block size and "
+                        f"shared memory alone allow at most {occ.threads_per_sm} threads/SM "
+                        f"(occupancy calculator, cc {cc}, limited by {occ.limiter})"
+                    ),
+                    "Z": "",
+                    "Z_provenance": "not available: needs profiler counters",
+                    "ms_measured": "",
+                    "cs_measured": "",
+                    "measured_provenance": "not available",
+                    "Z_issued1": "",
+                    "cs_measured_issued1": "",
+                    "source": r["source"],
+                }
+            )
     return rows
 
 
@@ -198,12 +279,19 @@ def committed_table() -> str:
     return read_text(TABLE_FILE)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table() -> tuple[dict, ...]:
     rows = []
     for r in read_rows(TABLE_FILE):
         r = dict(r)
-        for c in ("n", "Z", "ms_measured", "cs_measured", "Z_issued1", "cs_measured_issued1"):
+        for c in (
+            "n",
+            "Z",
+            "ms_measured",
+            "cs_measured",
+            "Z_issued1",
+            "cs_measured_issued1",
+        ):
             r[c] = float(r[c]) if r[c] else None
         rows.append(r)
     return tuple(rows)
@@ -234,18 +322,36 @@ def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]
     """
     if counter not in COUNTERS:
         raise UnknownNameError(f"counter must be one of {COUNTERS}, got {counter!r}")
-    zcol, ccol = ("Z", "cs_measured") if counter == "inst_executed" else ("Z_issued1", "cs_measured_issued1")
+    zcol, ccol = (
+        ("Z", "cs_measured")
+        if counter == "inst_executed"
+        else ("Z_issued1", "cs_measured_issued1")
+    )
     rows = table(gpu, available=True)
     if not rows:
-        raise UnknownNameError(f"gpu must be one of the profiled GPUs "
-                         f"{sorted({r['gpu'] for r in table(available=True)})}, got {gpu!r}")
+        raise UnknownNameError(
+            f"gpu must be one of the profiled GPUs "
+            f"{sorted({r['gpu'] for r in table(available=True)})}, got {gpu!r}"
+        )
     out = []
     for r in rows:
         e = machine.solve(r["n"], r[zcol])
         pct = r[zcol] * e.ms_throughput
-        out.append({"app": r["app"], "kernel": r["kernel"], "n": r["n"], "Z": r[zcol], "bound": e.bound,
-                    "k": e.k, "ms_predicted": e.ms_throughput, "ms_measured": r["ms_measured"],
-                    "PCT": pct, "RCT": r[ccol], "ratio": pct / r[ccol]})
+        out.append(
+            {
+                "app": r["app"],
+                "kernel": r["kernel"],
+                "n": r["n"],
+                "Z": r[zcol],
+                "bound": e.bound,
+                "k": e.k,
+                "ms_predicted": e.ms_throughput,
+                "ms_measured": r["ms_measured"],
+                "PCT": pct,
+                "RCT": r[ccol],
+                "ratio": pct / r[ccol],
+            }
+        )
     return out
 
 
@@ -256,6 +362,8 @@ def accuracy(rows: list[dict], min_threads: float = 0.0) -> float:
     """
     kept = [r for r in rows if r["n"] >= min_threads]
     if not kept:
-        raise ValueError(f"min_threads leaves no rows: the largest n is {max(r['n'] for r in rows):g}, "
-                         f"got min_threads={min_threads!r}")
+        raise ValueError(
+            f"min_threads leaves no rows: the largest n is {max(r['n'] for r in rows):g}, "
+            f"got min_threads={min_threads!r}"
+        )
     return 1.0 - statistics.fmean(abs(r["PCT"] - r["RCT"]) / r["RCT"] for r in kept)

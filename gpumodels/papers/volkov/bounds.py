@@ -12,18 +12,24 @@ Together: ``warp throughput ≈ min(occupancy / latency bound, 1 / throughput bo
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable, Iterable, Mapping, Sequence
+from functools import cache
 
-from gpumodels.ground.data import read_rows
 import numpy as np
 
-from gpumodels.ground.validate import as_array, check_flag, check_real, finite_result, out
-from gpumodels.ground.errors import UnknownNameError
-from gpumodels.facts.occupancy import WARP_SIZE
-from gpumodels.facts import hardware
 from gpumodels.engines import sim
+from gpumodels.facts import hardware
+from gpumodels.facts.occupancy import WARP_SIZE
+from gpumodels.ground.data import read_rows
+from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import (
+    as_array,
+    check_flag,
+    check_real,
+    finite_result,
+    out,
+)
 
 RESOURCES = ("cuda_cores", "sfu", "shared_banks", "memory", "issue")
 
@@ -31,6 +37,7 @@ RESOURCES = ("cuda_cores", "sfu", "shared_banks", "memory", "issue")
 # --------------------------------------------------------------------------------------------
 # Throughput bound (§3.6, Tables 3.2–3.4)
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class InstructionClass:
@@ -54,14 +61,18 @@ class InstructionClass:
 
     def __post_init__(self):
         if self.resource not in RESOURCES[:-1]:
-            raise UnknownNameError(f"resource must be one of {RESOURCES[:-1]}, got {self.resource!r} ({self.name})")
+            raise UnknownNameError(
+                f"resource must be one of {RESOURCES[:-1]}, got {self.resource!r} ({self.name})"
+            )
         check_real("count", self.count, 0.0, context=self.name)
         check_real("conflict_degree", self.conflict_degree, 1.0, context=self.name)
         check_real("bytes", self.bytes, 0.0, context=self.name)
         check_real("dual_issued", self.dual_issued, 0.0, self.count, context=self.name)
         check_real("reissues", self.reissues, 0.0, context=self.name)
         if self.resource == "memory" and self.bytes <= 0 and self.count > 0:
-            raise ValueError(f"bytes must be > 0 for a memory instruction class ({self.name}), got {self.bytes}")
+            raise ValueError(
+                f"bytes must be > 0 for a memory instruction class ({self.name}), got {self.bytes}"
+            )
 
 
 @dataclass(frozen=True)
@@ -103,7 +114,9 @@ class ThroughputBound:
         return pd.DataFrame(list(self.rows))
 
 
-def throughput_bound(mix: Iterable[InstructionClass], limits: Limits) -> ThroughputBound:
+def throughput_bound(
+    mix: Iterable[InstructionClass], limits: Limits
+) -> ThroughputBound:
     """Bound on warp throughput from hardware throughput limits (Volkov 2016, §3.6, Table 3.4).
 
     Each instruction uses its resource exclusively for ``CPI`` cycles per SM: 32/cores for CUDA
@@ -125,16 +138,38 @@ def throughput_bound(mix: Iterable[InstructionClass], limits: Limits) -> Through
             cpi = ic.conflict_degree * WARP_SIZE / limits.shared_banks
         else:
             cpi = ic.bytes / limits.memory
-        rows.append(dict(resource=ic.resource, used_by=ic.name, cpi=cpi, per_warp=ic.count, cycles=cpi * ic.count))
+        rows.append(
+            dict(
+                resource=ic.resource,
+                used_by=ic.name,
+                cpi=cpi,
+                per_warp=ic.count,
+                cycles=cpi * ic.count,
+            )
+        )
         totals[ic.resource] += cpi * ic.count
     n_instr = sum(ic.count for ic in mix)
     pairs = sum(ic.dual_issued for ic in mix)
     if 2 * pairs > n_instr:
-        raise ValueError(f"dual_issued pairs ({pairs}) need {2 * pairs} instructions but the mix has {n_instr}")
+        raise ValueError(
+            f"dual_issued pairs ({pairs}) need {2 * pairs} instructions but the mix has {n_instr}"
+        )
     reissues = sum(ic.count * ic.reissues for ic in mix)
     cpi = 1.0 / limits.issue
-    for name, events in (("Single issue", n_instr - 2 * pairs), ("Dual issue", pairs), ("Reissue", reissues)):
-        rows.append(dict(resource="issue", used_by=name, cpi=cpi, per_warp=events, cycles=cpi * events))
+    for name, events in (
+        ("Single issue", n_instr - 2 * pairs),
+        ("Dual issue", pairs),
+        ("Reissue", reissues),
+    ):
+        rows.append(
+            dict(
+                resource="issue",
+                used_by=name,
+                cpi=cpi,
+                per_warp=events,
+                cycles=cpi * events,
+            )
+        )
         totals["issue"] += cpi * events
     tightest = max(totals, key=totals.get)
     return ThroughputBound(tuple(rows), totals, tightest, totals[tightest])
@@ -144,20 +179,31 @@ def table_3_2_mix() -> list[InstructionClass]:
     """The sample instruction mix of Table 3.2 with the §3.6 dual-issue and reissue assumptions."""
     out = []
     for r in read_rows("volkov/table_3_2.csv"):
-        out.append(InstructionClass(r["name"], float(r["count"]), r["resource"],
-                                    float(r["conflict_degree"] or 1), float(r["bytes"] or 0),
-                                    float(r["dual_issued"] or 0), float(r["reissues"] or 0)))
+        out.append(
+            InstructionClass(
+                r["name"],
+                float(r["count"]),
+                r["resource"],
+                float(r["conflict_degree"] or 1),
+                float(r["bytes"] or 0),
+                float(r["dual_issued"] or 0),
+                float(r["reissues"] or 0),
+            )
+        )
     return out
 
 
 def table_3_3_limits() -> Limits:
     """The sample (Maxwell) throughput limits of Table 3.3."""
-    return Limits(**{r["limit"]: float(r["value"]) for r in read_rows("volkov/table_3_3.csv")})
+    return Limits(
+        **{r["limit"]: float(r["value"]) for r in read_rows("volkov/table_3_3.csv")}
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # Latency bound (§3.7–3.8, Fig. 3.5)
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Instruction:
@@ -194,7 +240,9 @@ class ProgramGraph:
         self.labels[name] = label or name
         return name
 
-    def add_edge(self, u: str, v: str, latency: float, kind: str = "dependency") -> None:
+    def add_edge(
+        self, u: str, v: str, latency: float, kind: str = "dependency"
+    ) -> None:
         for x in (u, v):
             if x not in self.labels:
                 raise ValueError(f"edge {u!r} -> {v!r}: unknown node {x!r}")
@@ -254,9 +302,10 @@ def default_can_pair(first: Instruction, second: Instruction) -> bool:
     return not (first.unit == "load" and second.unit == "load")
 
 
-def dual_issue_groups(program: Sequence[Instruction],
-                      can_pair: Callable[[Instruction, Instruction], bool] | None = default_can_pair
-                      ) -> list[tuple[int, ...]]:
+def dual_issue_groups(
+    program: Sequence[Instruction],
+    can_pair: Callable[[Instruction, Instruction], bool] | None = default_can_pair,
+) -> list[tuple[int, ...]]:
     """Issue groups in program order: greedy pairing of neighbours by ``can_pair``.
 
     ``can_pair=None`` gives single issue only. For Listing 3.5 the rule yields the four pairs of
@@ -264,7 +313,11 @@ def dual_issue_groups(program: Sequence[Instruction],
     """
     groups, i = [], 0
     while i < len(program):
-        if can_pair is not None and i + 1 < len(program) and can_pair(program[i], program[i + 1]):
+        if (
+            can_pair is not None
+            and i + 1 < len(program)
+            and can_pair(program[i], program[i + 1])
+        ):
             groups.append((i, i + 1))
             i += 2
         else:
@@ -273,10 +326,15 @@ def dual_issue_groups(program: Sequence[Instruction],
     return groups
 
 
-def program_graph(program: Sequence[Instruction], dependency_latency: Mapping[str, float],
-                  ilp_latency: float, *, dual_issue: bool = True,
-                  can_pair: Callable[[Instruction, Instruction], bool] | None = default_can_pair,
-                  termination_latency: float | None = None) -> ProgramGraph:
+def program_graph(
+    program: Sequence[Instruction],
+    dependency_latency: Mapping[str, float],
+    ilp_latency: float,
+    *,
+    dual_issue: bool = True,
+    can_pair: Callable[[Instruction, Instruction], bool] | None = default_can_pair,
+    termination_latency: float | None = None,
+) -> ProgramGraph:
     """Build the program execution graph of one warp (§3.8, Fig. 3.5) from a listing.
 
     * ILP edges join consecutive instructions with ``ilp_latency`` (0 inside a dual-issued pair);
@@ -302,9 +360,16 @@ def program_graph(program: Sequence[Instruction], dependency_latency: Mapping[st
             if r in last_writer:
                 prod = program[last_writer[r]]
                 if prod.unit not in dependency_latency:
-                    raise ValueError(f"dependency_latency has no entry for unit {prod.unit!r} "
-                                     f"(instruction {last_writer[r]}: {prod.text})")
-                g.add_edge(names[last_writer[r]], names[k], dependency_latency[prod.unit], "dependency")
+                    raise ValueError(
+                        f"dependency_latency has no entry for unit {prod.unit!r} "
+                        f"(instruction {last_writer[r]}: {prod.text})"
+                    )
+                g.add_edge(
+                    names[last_writer[r]],
+                    names[k],
+                    dependency_latency[prod.unit],
+                    "dependency",
+                )
         for r in ins.dst:
             last_writer[r] = k
     if termination_latency is not None:
@@ -313,8 +378,11 @@ def program_graph(program: Sequence[Instruction], dependency_latency: Mapping[st
     return g
 
 
-def barrier_graph(warps: Sequence[Sequence[tuple[str, float | None]]], barrier: str = "BAR",
-                  barrier_latency: float = 0.0) -> ProgramGraph:
+def barrier_graph(
+    warps: Sequence[Sequence[tuple[str, float | None]]],
+    barrier: str = "BAR",
+    barrier_latency: float = 0.0,
+) -> ProgramGraph:
     """Graph of several warps that meet at a barrier (§3.7, Listing 3.3).
 
     Each warp is a list of ``(instruction text, latency to the next instruction)``; the first
@@ -342,27 +410,41 @@ def barrier_graph(warps: Sequence[Sequence[tuple[str, float | None]]], barrier: 
     return g
 
 
-@lru_cache(maxsize=None)
+@cache
 def listing_3_5() -> tuple[Instruction, ...]:
     """Listing 3.5 (vector add, Kepler) from ``data/volkov/listing_3_5.csv``."""
-    return tuple(Instruction(int(r["index"]), r["opcode"], tuple(x for x in r["dst"].split(";") if x),
-                             tuple(x for x in r["srcs"].split(";") if x), r["unit"], r["operands"])
-                 for r in read_rows("volkov/listing_3_5.csv"))
+    return tuple(
+        Instruction(
+            int(r["index"]),
+            r["opcode"],
+            tuple(x for x in r["dst"].split(";") if x),
+            tuple(x for x in r["srcs"].split(";") if x),
+            r["unit"],
+            r["operands"],
+        )
+        for r in read_rows("volkov/listing_3_5.csv")
+    )
 
 
 def vector_add_parameters() -> dict[str, float]:
     """The §3.8 latencies and throughputs for the vector-add example (``data/volkov/s3_8_vector_add.csv``)."""
-    return {r["quantity"]: float(r["value"]) for r in read_rows("volkov/s3_8_vector_add.csv")}
+    return {
+        r["quantity"]: float(r["value"])
+        for r in read_rows("volkov/s3_8_vector_add.csv")
+    }
 
 
 def vector_add_graph(dual_issue: bool = True) -> ProgramGraph:
     """Fig. 3.5: the execution graph of Listing 3.5 with the §3.8 latencies, built from data."""
     dual_issue = check_flag("dual_issue", dual_issue)
     s = vector_add_parameters()
-    return program_graph(listing_3_5(), {"load": s["load_latency"], "alu": s["alu_latency"],
-                                         "store": s["alu_latency"]},
-                         s["ilp_latency"], dual_issue=dual_issue,
-                         termination_latency=s["block_replacement_latency"])
+    return program_graph(
+        listing_3_5(),
+        {"load": s["load_latency"], "alu": s["alu_latency"], "store": s["alu_latency"]},
+        s["ilp_latency"],
+        dual_issue=dual_issue,
+        termination_latency=s["block_replacement_latency"],
+    )
 
 
 def vector_add_throughput_bound() -> ThroughputBound:
@@ -379,13 +461,28 @@ def vector_add_throughput_bound() -> ThroughputBound:
     is_mem = [ins.unit in ("load", "store") for ins in listing]
     paired_mem = sum(is_mem[i] for g in pairs for i in g)
     n_mem = sum(is_mem)
-    mix = [InstructionClass("CUDA-core instructions", len(listing) - n_mem, "cuda_cores",
-                            dual_issued=len(pairs) - paired_mem),
-           InstructionClass("coalesced loads and stores", n_mem, "memory", bytes=s["bytes_per_warp"] / n_mem,
-                            dual_issued=paired_mem)]
-    limits = Limits(cuda_cores=k.cuda_cores_per_sm, sfu=k.sfu_per_sm, shared_banks=k.smem_banks,
-                    memory=s["peak_memory_throughput"] / (k.sm_count * k.clock_ghz),
-                    issue=k.warp_schedulers_per_sm)
+    mix = [
+        InstructionClass(
+            "CUDA-core instructions",
+            len(listing) - n_mem,
+            "cuda_cores",
+            dual_issued=len(pairs) - paired_mem,
+        ),
+        InstructionClass(
+            "coalesced loads and stores",
+            n_mem,
+            "memory",
+            bytes=s["bytes_per_warp"] / n_mem,
+            dual_issued=paired_mem,
+        ),
+    ]
+    limits = Limits(
+        cuda_cores=k.cuda_cores_per_sm,
+        sfu=k.sfu_per_sm,
+        shared_banks=k.smem_banks,
+        memory=s["peak_memory_throughput"] / (k.sm_count * k.clock_ghz),
+        issue=k.warp_schedulers_per_sm,
+    )
     return throughput_bound(mix, limits)
 
 
@@ -409,7 +506,11 @@ def warp_throughput(n, latency_bound: float, cycles_per_warp: float):
     T = check_real("cycles_per_warp", cycles_per_warp, 0.0, lo_open=True)
     with np.errstate(over="ignore", divide="ignore", under="ignore"):
         res = np.minimum(n_ / L, 1.0 / T)
-    return out(finite_result("the warp throughput", res, n=n, latency_bound=L, cycles_per_warp=T))
+    return out(
+        finite_result(
+            "the warp throughput", res, n=n, latency_bound=L, cycles_per_warp=T
+        )
+    )
 
 
 def table_3_1():
@@ -442,16 +543,22 @@ def concurrency_example() -> dict[str, float]:
 
 def permutation_traffic():
     """Bytes per warp of the permutation kernel's three cases (§3.10)."""
-    return {r["case"]: float(r["bytes_per_warp"]) for r in read_rows("volkov/s3_10_permutation.csv")}
+    return {
+        r["case"]: float(r["bytes_per_warp"])
+        for r in read_rows("volkov/s3_10_permutation.csv")
+    }
 
 
 # --------------------------------------------------------------------------------------------
 # Little's law (§3.1–3.3) and the measured listings of §3.7
 # --------------------------------------------------------------------------------------------
 
+
 def worked_example_inputs() -> dict[str, float]:
     """The inputs of the worked examples of §3.1–3.3 and a few later ones (``data/volkov/s3_examples.csv``)."""
-    return {r["quantity"]: float(r["value"]) for r in read_rows("volkov/s3_examples.csv")}
+    return {
+        r["quantity"]: float(r["value"]) for r in read_rows("volkov/s3_examples.csv")
+    }
 
 
 def fig_3_2_trace(cycles: int = 400, latency: float = 10.0):
@@ -463,8 +570,15 @@ def fig_3_2_trace(cycles: int = 400, latency: float = 10.0):
     """
 
     lat = check_real("latency", latency, 0.0, lo_open=True)
-    machine = sim.SM({"alu": sim.Unit(lat), "mem": sim.Unit(lat)}, issue_per_scheduler=None)
-    return sim.simulate(machine, sim.alpha_program(1), int(worked_example_inputs()["fig3_2_warps"]), cycles=cycles)
+    machine = sim.SM(
+        {"alu": sim.Unit(lat), "mem": sim.Unit(lat)}, issue_per_scheduler=None
+    )
+    return sim.simulate(
+        machine,
+        sim.alpha_program(1),
+        int(worked_example_inputs()["fig3_2_warps"]),
+        cycles=cycles,
+    )
 
 
 def littles_law(latency=None, throughput=None, concurrency=None):
@@ -479,8 +593,14 @@ def littles_law(latency=None, throughput=None, concurrency=None):
     given = {"latency": latency, "throughput": throughput, "concurrency": concurrency}
     missing = [k for k, v in given.items() if v is None]
     if len(missing) != 1:
-        raise ValueError(f"give exactly two of latency, throughput, concurrency; missing: {missing or 'none'}")
-    v = {k: as_array(k, x, lo=0.0, lo_open=True) for k, x in given.items() if x is not None}
+        raise ValueError(
+            f"give exactly two of latency, throughput, concurrency; missing: {missing or 'none'}"
+        )
+    v = {
+        k: as_array(k, x, lo=0.0, lo_open=True)
+        for k, x in given.items()
+        if x is not None
+    }
     with np.errstate(over="ignore", divide="ignore", under="ignore"):
         if missing[0] == "concurrency":
             res = v["latency"] * v["throughput"]
@@ -488,7 +608,11 @@ def littles_law(latency=None, throughput=None, concurrency=None):
             res = v["concurrency"] / v["latency"]
         else:
             res = v["concurrency"] / v["throughput"]
-    return out(finite_result(missing[0], res, **{k: x for k, x in given.items() if x is not None}))
+    return out(
+        finite_result(
+            missing[0], res, **{k: x for k, x in given.items() if x is not None}
+        )
+    )
 
 
 def listing_3_1() -> tuple[list[Instruction], dict[str, float]]:
@@ -498,8 +622,17 @@ def listing_3_1() -> tuple[list[Instruction], dict[str, float]]:
     :func:`latency_bound` on that graph are the listing's issue cycles (0, 301, 325, 334, 343).
     """
     rows = list(read_rows("volkov/listing_3_1.csv"))
-    prog = [Instruction(int(r["index"]), r["opcode"].split()[0], ("R1",) if r["unit"] != "store" else (),
-                        ("R1",), r["unit"], r["opcode"]) for r in rows]
+    prog = [
+        Instruction(
+            int(r["index"]),
+            r["opcode"].split()[0],
+            ("R1",) if r["unit"] != "store" else (),
+            ("R1",),
+            r["unit"],
+            r["opcode"],
+        )
+        for r in rows
+    ]
     return prog, {r["unit"]: float(r["latency"]) for r in rows if r["latency"]}
 
 
@@ -518,5 +651,10 @@ def listing_3_2_gaps() -> dict[str, list[float]]:
     """
     seqs: dict[str, list[tuple[int, float]]] = {}
     for r in read_rows("volkov/listing_3_2.csv"):
-        seqs.setdefault(r["sequence"], []).append((int(r["position"]), float(r["issue_cycle"])))
-    return {k: [float(b[1] - a[1]) for a, b in zip(sorted(v), sorted(v)[1:])] for k, v in seqs.items()}
+        seqs.setdefault(r["sequence"], []).append(
+            (int(r["position"]), float(r["issue_cycle"]))
+        )
+    return {
+        k: [float(b[1] - a[1]) for a, b in zip(sorted(v), sorted(v)[1:])]
+        for k, v in seqs.items()
+    }

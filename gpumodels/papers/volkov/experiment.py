@@ -30,10 +30,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpumodels.facts import occupancy as _occ
-from gpumodels.ground.validate import check_int, check_real
 from gpumodels.engines import sim
+from gpumodels.facts import occupancy as _occ
 from gpumodels.facts.param_sets import params
+from gpumodels.ground.validate import check_int, check_real
 
 SPACING_ALIGN = 32
 """Block start offsets are multiples of this many entries (§5.10: "aligned to multiples of 32")."""
@@ -41,25 +41,34 @@ SPACING_ALIGN = 32
 
 # ---------------------------------------------------------------- occupancy tracking (§5.5–5.6)
 
+
 def _timestamps(start, end, sm):
     try:
         s = np.asarray(start, dtype=float).ravel()
         e = np.asarray(end, dtype=float).ravel()
     except (TypeError, ValueError):
-        raise ValueError("start and end must be arrays of numbers (clock cycles)") from None
+        raise ValueError(
+            "start and end must be arrays of numbers (clock cycles)"
+        ) from None
     if s.size == 0 or s.shape != e.shape:
-        raise ValueError(f"start and end must be non-empty and of equal length, got {s.size} and {e.size}")
+        raise ValueError(
+            f"start and end must be non-empty and of equal length, got {s.size} and {e.size}"
+        )
     if not (np.all(np.isfinite(s)) and np.all(np.isfinite(e))):
         raise ValueError("start and end must be finite clock values")
     if np.any(e < s):
         k = int(np.argmax(e < s))
-        raise ValueError(f"end must be >= start for every warp; warp {k} has start {s[k]} and end {e[k]}")
+        raise ValueError(
+            f"end must be >= start for every warp; warp {k} has start {s[k]} and end {e[k]}"
+        )
     if sm is None:
         ids = np.zeros(s.size, dtype=int)
     else:
         ids = np.asarray(sm).ravel()
         if ids.shape != s.shape:
-            raise ValueError(f"sm must give one SM id per warp ({s.size}), got {ids.size}")
+            raise ValueError(
+                f"sm must give one SM id per warp ({s.size}), got {ids.size}"
+            )
     return s, e, ids
 
 
@@ -85,12 +94,20 @@ class OccupancyTrace:
     def mean(self) -> float:
         """Time-averaged occupancy between the first and the last event."""
         dt = np.diff(self.time)
-        return float(np.sum(self.warps[:-1] * dt) / dt.sum()) if dt.sum() > 0 else float(self.warps.max())
+        return (
+            float(np.sum(self.warps[:-1] * dt) / dt.sum())
+            if dt.sum() > 0
+            else float(self.warps.max())
+        )
 
     def fraction_below(self, warps: float) -> float:
         """Share of the SM's execution time during which fewer than ``warps`` warps were resident."""
         dt = np.diff(self.time)
-        return float(np.sum(dt[self.warps[:-1] < warps]) / dt.sum()) if dt.sum() > 0 else 0.0
+        return (
+            float(np.sum(dt[self.warps[:-1] < warps]) / dt.sum())
+            if dt.sum() > 0
+            else 0.0
+        )
 
 
 def occupancy_trace(start, end) -> OccupancyTrace:
@@ -102,10 +119,12 @@ def occupancy_trace(start, end) -> OccupancyTrace:
     s, e, _ = _timestamps(start, end, None)
     t = np.concatenate([e, s])
     step = np.concatenate([-np.ones(e.size, dtype=int), np.ones(s.size, dtype=int)])
-    order = np.lexsort((step, t))           # by time, then ends (-1) before starts (+1)
+    order = np.lexsort((step, t))  # by time, then ends (-1) before starts (+1)
     t, step = t[order], step[order]
     level = np.cumsum(step)
-    last = np.r_[t[1:] != t[:-1], True]     # keep the level after the last event at each time
+    last = np.r_[
+        t[1:] != t[:-1], True
+    ]  # keep the level after the last event at each time
     return OccupancyTrace(time=t[last], warps=level[last])
 
 
@@ -153,21 +172,44 @@ def timing(start, end, sm=None, instructions_per_warp: int | None = None) -> Tim
     if instructions_per_warp is not None:
         n = check_int("instructions_per_warp", instructions_per_warp, 1)
         if time <= 0:
-            raise ValueError("throughput needs a positive execution time; every warp has end == start")
+            raise ValueError(
+                "throughput needs a positive execution time; every warp has end == start"
+            )
         thr = n * s.size / (time * sms.size)
-    return Timing(sm=sms, span=np.array(spans), max_occupancy_per_sm=np.array(maxocc), time=time,
-                  mean_warp_latency=float(np.mean(e - s)), max_occupancy=int(min(maxocc)), warps=int(s.size),
-                  throughput=thr, traces=traces)
+    return Timing(
+        sm=sms,
+        span=np.array(spans),
+        max_occupancy_per_sm=np.array(maxocc),
+        time=time,
+        mean_warp_latency=float(np.mean(e - s)),
+        max_occupancy=int(min(maxocc)),
+        warps=int(s.size),
+        throughput=thr,
+        traces=traces,
+    )
 
 
 # ---------------------------------------------------------------- occupancy control (§5.7)
 
+
 def _at(cc, threads_per_block, smem, registers_per_thread, kernel_param_bytes):
-    return _occ.occupancy(cc, threads_per_block, registers_per_thread, smem, kernel_param_bytes=kernel_param_bytes)
+    return _occ.occupancy(
+        cc,
+        threads_per_block,
+        registers_per_thread,
+        smem,
+        kernel_param_bytes=kernel_param_bytes,
+    )
 
 
-def shared_memory_for_blocks(cc, threads_per_block: int, blocks: int, *, registers_per_thread: int = 0,
-                             kernel_param_bytes: int = 0) -> int | None:
+def shared_memory_for_blocks(
+    cc,
+    threads_per_block: int,
+    blocks: int,
+    *,
+    registers_per_thread: int = 0,
+    kernel_param_bytes: int = 0,
+) -> int | None:
     """The smallest shared-memory request (bytes per block) that caps residency at exactly ``blocks``.
 
     Uses :func:`gpumodels.facts.occupancy.occupancy` (allocation granularity and per-block overheads
@@ -175,15 +217,21 @@ def shared_memory_for_blocks(cc, threads_per_block: int, blocks: int, *, registe
     on G80/GT200 or 1 on Maxwell (§5.7).
     """
     lim = _occ.limits(cc)
-    blocks = check_int("blocks", blocks, 1, lim.max_blocks_per_sm, f"compute capability {lim.cc}")
+    blocks = check_int(
+        "blocks", blocks, 1, lim.max_blocks_per_sm, f"compute capability {lim.cc}"
+    )
 
     def count(b):
-        return _at(cc, threads_per_block, b, registers_per_thread, kernel_param_bytes).blocks_per_sm
+        return _at(
+            cc, threads_per_block, b, registers_per_thread, kernel_param_bytes
+        ).blocks_per_sm
 
     lo, hi = 0, lim.max_shared_mem_per_block
     if count(lo) < blocks or count(hi) > blocks:
         return None
-    while lo < hi:                  # smallest request with count <= blocks (count never grows with the request)
+    while (
+        lo < hi
+    ):  # smallest request with count <= blocks (count never grows with the request)
         mid = (lo + hi) // 2
         if count(mid) <= blocks:
             hi = mid
@@ -192,7 +240,13 @@ def shared_memory_for_blocks(cc, threads_per_block: int, blocks: int, *, registe
     return lo if count(lo) == blocks else None
 
 
-def occupancy_control(cc, threads_per_block: int, *, registers_per_thread: int = 0, kernel_param_bytes: int = 0):
+def occupancy_control(
+    cc,
+    threads_per_block: int,
+    *,
+    registers_per_thread: int = 0,
+    kernel_param_bytes: int = 0,
+):
     """Every blocks/SM cap reachable by allocating shared memory, with the request that gives it.
 
     A DataFrame with ``blocks_per_sm, warps_per_sm, shared_mem_request, allocated``; caps that
@@ -200,18 +254,34 @@ def occupancy_control(cc, threads_per_block: int, *, registers_per_thread: int =
     """
     import pandas as pd
 
-    opts = dict(registers_per_thread=registers_per_thread, kernel_param_bytes=kernel_param_bytes)
+    opts = dict(
+        registers_per_thread=registers_per_thread, kernel_param_bytes=kernel_param_bytes
+    )
     free = _at(cc, threads_per_block, 0, **opts)
     rows = []
     for b in range(1, free.blocks_per_sm + 1):
         req = shared_memory_for_blocks(cc, threads_per_block, b, **opts)
-        alloc = None if req is None else _at(cc, threads_per_block, req, **opts).allocated_shared_mem_per_block
-        rows.append(dict(cc=free.cc, blocks_per_sm=b, warps_per_sm=b * free.warps_per_block,
-                         shared_mem_request=req, allocated=alloc))
-    return pd.DataFrame(rows).astype({"shared_mem_request": "Int64", "allocated": "Int64"})
+        alloc = (
+            None
+            if req is None
+            else _at(cc, threads_per_block, req, **opts).allocated_shared_mem_per_block
+        )
+        rows.append(
+            dict(
+                cc=free.cc,
+                blocks_per_sm=b,
+                warps_per_sm=b * free.warps_per_block,
+                shared_mem_request=req,
+                allocated=alloc,
+            )
+        )
+    return pd.DataFrame(rows).astype(
+        {"shared_mem_request": "Int64", "allocated": "Int64"}
+    )
 
 
 # ---------------------------------------------------------------- pointer chasing (§5.10, §6.3, §6.7)
+
 
 @dataclass(frozen=True)
 class Chase:
@@ -235,8 +305,15 @@ class Chase:
         return out
 
 
-def streaming_chase(n_entries: int, threads_per_block: int, blocks: int, *, ilp: int = 1,
-                    spacing: int | None = None, iterations: int | None = None) -> Chase:
+def streaming_chase(
+    n_entries: int,
+    threads_per_block: int,
+    blocks: int,
+    *,
+    ilp: int = 1,
+    spacing: int | None = None,
+    iterations: int | None = None,
+) -> Chase:
     """§5.10's streaming setup (with §6.3's ILP variant): each block sweeps its own section once.
 
     Entry ``i`` holds ``i + ilp·N`` (``N = threads_per_block``); chain ``m`` of thread ``t`` in
@@ -255,25 +332,43 @@ def streaming_chase(n_entries: int, threads_per_block: int, blocks: int, *, ilp:
         spacing = (n // nb) // SPACING_ALIGN * SPACING_ALIGN
     spacing = check_int("spacing", spacing, 1)
     if spacing % SPACING_ALIGN:
-        raise ValueError(f"spacing must be a multiple of {SPACING_ALIGN} entries, got {spacing}")
+        raise ValueError(
+            f"spacing must be a multiple of {SPACING_ALIGN} entries, got {spacing}"
+        )
     fit = spacing // stride
     if fit < 1:
-        raise ValueError(f"spacing ({spacing}) must hold at least one step of ilp × threads_per_block = {stride} "
-                         f"entries; use fewer blocks or a larger array")
-    iterations = check_int("iterations", fit if iterations is None else iterations, 1, fit)
+        raise ValueError(
+            f"spacing ({spacing}) must hold at least one step of ilp × threads_per_block = {stride} "
+            f"entries; use fewer blocks or a larger array"
+        )
+    iterations = check_int(
+        "iterations", fit if iterations is None else iterations, 1, fit
+    )
     if nb * spacing > n:
         raise ValueError(f"blocks × spacing = {nb * spacing} exceeds n_entries = {n}")
     idx = np.arange(n, dtype=np.int64)
     nxt = np.where(idx + stride < n, idx + stride, -1)
     t = np.arange(tpb)
     m = np.arange(k)
-    starts = (np.arange(nb)[:, None, None] * spacing + m[None, :, None] * tpb + t[None, None, :])
-    starts = starts.transpose(0, 2, 1).reshape(nb, tpb * k)     # thread-major: thread t's chains together
+    starts = (
+        np.arange(nb)[:, None, None] * spacing
+        + m[None, :, None] * tpb
+        + t[None, None, :]
+    )
+    starts = starts.transpose(0, 2, 1).reshape(
+        nb, tpb * k
+    )  # thread-major: thread t's chains together
     return Chase(next=nxt, starts=starts, spacing=spacing, iterations=iterations, ilp=k)
 
 
-def random_chase(n_entries: int, threads: int, *, seed: int = 0, start_stride: int = 32,
-                 iterations: int | None = None) -> Chase:
+def random_chase(
+    n_entries: int,
+    threads: int,
+    *,
+    seed: int = 0,
+    start_stride: int = 32,
+    iterations: int | None = None,
+) -> Chase:
     """§6.7's unstructured setup: one pseudo-random loop through all ``n_entries`` entries.
 
     The loop is a uniformly random cyclic permutation (Sattolo's algorithm, seeded), so every
@@ -289,16 +384,24 @@ def random_chase(n_entries: int, threads: int, *, seed: int = 0, start_stride: i
     it = n if iterations is None else check_int("iterations", iterations, 1)
     rng = np.random.default_rng(seed)
     perm = np.arange(n, dtype=np.int64)
-    for i in range(n - 1, 0, -1):           # Sattolo: j < i gives a single n-cycle
+    for i in range(n - 1, 0, -1):  # Sattolo: j < i gives a single n-cycle
         j = int(rng.integers(0, i))
         perm[i], perm[j] = perm[j], perm[i]
-    return Chase(next=perm, starts=(np.arange(g, dtype=np.int64) * st % n)[None, :], spacing=st,
-                 iterations=it, ilp=1)
+    return Chase(
+        next=perm,
+        starts=(np.arange(g, dtype=np.int64) * st % n)[None, :],
+        spacing=st,
+        iterations=it,
+        ilp=1,
+    )
 
 
 # ---------------------------------------------------------------- simulated timestamps (Figs. 5.1, 5.2)
 
-def imbalance_bound(n_warps, schedulers: int, latency: float, throughput_per_scheduler: float) -> float:
+
+def imbalance_bound(
+    n_warps, schedulers: int, latency: float, throughput_per_scheduler: float
+) -> float:
     """Throughput (IPC/SM) of one block of ``n_warps`` identical, dependent-instruction warps
     spread round-robin over ``schedulers`` (§5.8, Fig. 5.2).
 
@@ -311,13 +414,22 @@ def imbalance_bound(n_warps, schedulers: int, latency: float, throughput_per_sch
     n = check_int("n_warps", n_warps, 1)
     s = check_int("schedulers", schedulers, 1)
     lat = check_real("latency", latency, 0.0, lo_open=True)
-    thr = check_real("throughput_per_scheduler", throughput_per_scheduler, 0.0, lo_open=True)
+    thr = check_real(
+        "throughput_per_scheduler", throughput_per_scheduler, 0.0, lo_open=True
+    )
     k_max = -(-n // s)
     return n / max(lat, k_max / thr)
 
 
-def imbalance_run(n_warps: int, *, schedulers: int = 4, latency: float = 9, throughput_per_scheduler: float = 0.25,
-                  instructions: int = 100, blocks: int = 3):
+def imbalance_run(
+    n_warps: int,
+    *,
+    schedulers: int = 4,
+    latency: float = 9,
+    throughput_per_scheduler: float = 0.25,
+    instructions: int = 100,
+    blocks: int = 3,
+):
     """Simulate Fig. 5.2's setting on :mod:`gpumodels.engines.sim`: blocks of ``n_warps`` warps, one block
     per SM, each warp ``instructions`` back-to-back dependent ops on its scheduler's own unit
     (Kepler SFU defaults: 9 cycles, 8 ops/cycle/scheduler). Returns the simulated
@@ -329,12 +441,27 @@ def imbalance_run(n_warps: int, *, schedulers: int = 4, latency: float = 9, thro
     machine = sim.SM(units, schedulers=s, issue_per_scheduler=1)
     ins = check_int("instructions", instructions, 1)
     progs = [[sim.Op(f"u{i % s}", "r", ("r",))] * ins for i in range(n)]
-    return sim.simulate(machine, progs, n, None, repeat=False, total_warps=n * check_int("blocks", blocks, 1),
-                        warps_per_block=n, policy="round_robin")
+    return sim.simulate(
+        machine,
+        progs,
+        n,
+        None,
+        repeat=False,
+        total_warps=n * check_int("blocks", blocks, 1),
+        warps_per_block=n,
+        policy="round_robin",
+    )
 
 
-def phases_run(gpu: str = "Kepler", *, alpha: int = 0, warps_per_block: int = 4, iterations: int = 10,
-               rounds: int = 14, policy: str = "oldest"):
+def phases_run(
+    gpu: str = "Kepler",
+    *,
+    alpha: int = 0,
+    warps_per_block: int = 4,
+    iterations: int = 10,
+    rounds: int = 14,
+    policy: str = "oldest",
+):
     """Simulate Fig. 5.1's setting: a full SM (``max_warps_per_sm`` warps in blocks of
     ``warps_per_block``) running the α-mix with contention-dependent memory latency
     (Table 6.5), oversubscribed ``rounds`` times. Returns the simulated Trace."""
@@ -342,6 +469,13 @@ def phases_run(gpu: str = "Kepler", *, alpha: int = 0, warps_per_block: int = 4,
     p = params(gpu)
     n = p.max_warps_per_sm
     prog = sim.alpha_program(alpha) * check_int("iterations", iterations, 1)
-    return sim.simulate(sim.volkov_sm(p, contention=True), prog, n, None, repeat=False,
-                        total_warps=n * check_int("rounds", rounds, 1), warps_per_block=warps_per_block,
-                        policy=policy)
+    return sim.simulate(
+        sim.volkov_sm(p, contention=True),
+        prog,
+        n,
+        None,
+        repeat=False,
+        total_warps=n * check_int("rounds", rounds, 1),
+        warps_per_block=warps_per_block,
+        policy=policy,
+    )

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpumodels.ground.validate import check_real
 from gpumodels.ground import plotting
 from gpumodels.ground.data import read_frame
+from gpumodels.ground.validate import check_real
 
 _FILE = "geforce_memory_wall.csv"
 
@@ -22,16 +22,19 @@ def table():
     """The dataset as a pandas DataFrame with ``year`` (fractional) and ``ratio`` (B per core-cycle)."""
     import pandas as pd
 
-
     df = read_frame(_FILE)
     df["release_date"] = pd.to_datetime(df["release_date"], format="%Y-%m-%d")
-    df["year"] = df["release_date"].dt.year + (df["release_date"].dt.day_of_year - 1) / 365.25
+    df["year"] = (
+        df["release_date"].dt.year + (df["release_date"].dt.day_of_year - 1) / 365.25
+    )
     df["core_ghz"] = df["cuda_cores"] * df["clock_mhz"] / 1000.0
     df["ratio"] = df["pin_bandwidth_gbs"] / df["core_ghz"]
     return df
 
 
-def fit_trend(df, start: float, end: float, lines: tuple[str, ...] = ("GeForce",)) -> dict:
+def fit_trend(
+    df, start: float, end: float, lines: tuple[str, ...] = ("GeForce",)
+) -> dict:
     """Least-squares fit of ``log(ratio)`` against ``year`` for releases in ``[start, end)``.
 
     Only rows whose ``line`` is in ``lines`` count (by default the GeForce products, as in
@@ -44,10 +47,20 @@ def fit_trend(df, start: float, end: float, lines: tuple[str, ...] = ("GeForce",
     end = check_real("end", end, start, 2100)
     sel = df[(df["year"] >= start) & (df["year"] < end) & df["line"].isin(lines)]
     if len(sel) < 3:
-        raise ValueError(f"need at least 3 GPUs released in [{start}, {end}) to fit a trend, found {len(sel)}")
-    slope, intercept = np.polyfit(sel["year"].to_numpy(), np.log(sel["ratio"].to_numpy()), 1)
-    return dict(factor_per_year=float(np.exp(-slope)), slope=float(slope), intercept=float(intercept), n=len(sel),
-                start=start, end=end)
+        raise ValueError(
+            f"need at least 3 GPUs released in [{start}, {end}) to fit a trend, found {len(sel)}"
+        )
+    slope, intercept = np.polyfit(
+        sel["year"].to_numpy(), np.log(sel["ratio"].to_numpy()), 1
+    )
+    return dict(
+        factor_per_year=float(np.exp(-slope)),
+        slope=float(slope),
+        intercept=float(intercept),
+        n=len(sel),
+        start=start,
+        end=end,
+    )
 
 
 #: The spans the chapter fits, by label; Volkov's (2006–2014), the years since, and both.
@@ -64,7 +77,17 @@ def fits(df, spans: dict[str, tuple[float, float]] | None = None) -> dict[str, d
 
 
 #: The memory types of the GeForce rows in release order, for a stable colour per type.
-MEMORY_TYPES = ("DDR2", "GDDR3", "GDDR5", "GDDR5X", "GDDR6", "GDDR6X", "GDDR7", "HBM2", "HBM3")
+MEMORY_TYPES = (
+    "DDR2",
+    "GDDR3",
+    "GDDR5",
+    "GDDR5X",
+    "GDDR6",
+    "GDDR6X",
+    "GDDR7",
+    "HBM2",
+    "HBM3",
+)
 
 
 def plot_trend(ax, df, trend: dict[str, dict], drawn: int = 2) -> None:
@@ -76,22 +99,50 @@ def plot_trend(ax, df, trend: dict[str, dict], drawn: int = 2) -> None:
     colors = dict(zip(MEMORY_TYPES, plotting.PALETTE))
     gf = df[df.line == "GeForce"]
     for mem, d in gf.groupby("memory_type", sort=False):
-        plotting.published(ax, d.release_date, d.ratio, label=f"GeForce, {mem}",
-                           color=colors[mem])
+        plotting.published(
+            ax, d.release_date, d.ratio, label=f"GeForce, {mem}", color=colors[mem]
+        )
     v = gf[gf.in_volkov == "yes"]
-    ax.plot(v.release_date, v.ratio, "o", color="k", markersize=3, label="GPUs used by Volkov")
+    ax.plot(
+        v.release_date,
+        v.ratio,
+        "o",
+        color="k",
+        markersize=3,
+        label="GPUs used by Volkov",
+    )
     other = df[df.line != "GeForce"]
-    plotting.published(ax, other.release_date, other.ratio,
-                       label="TITAN V / data-centre HBM (not fitted)", color="0.4", marker="^")
+    plotting.published(
+        ax,
+        other.release_date,
+        other.ratio,
+        label="TITAN V / data-centre HBM (not fitted)",
+        color="0.4",
+        marker="^",
+    )
     for (name, f), ls in zip(list(trend.items())[:drawn], ("-", "--", ":")):
         yrs = np.linspace(f["start"], f["end"] - 0.5, 50)
         dates = pd.to_datetime([f"{int(y)}-01-01" for y in yrs]) + pd.to_timedelta(
-            (yrs % 1) * 365.25, unit="D")
-        plotting.model(ax, dates, np.exp(f["intercept"] + f["slope"] * yrs), color="0.3",
-                       linestyle=ls, label=f"fit {name}: ÷{f['factor_per_year']:.2f} per year")
+            (yrs % 1) * 365.25, unit="D"
+        )
+        plotting.model(
+            ax,
+            dates,
+            np.exp(f["intercept"] + f["slope"] * yrs),
+            color="0.3",
+            linestyle=ls,
+            label=f"fit {name}: ÷{f['factor_per_year']:.2f} per year",
+        )
     ax.set_yscale("log")
-    ax.figure.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=2)
-    plotting.label(ax, "release date", "year", "pin bandwidth / (CUDA cores × clock)",
-                   "bytes per core-cycle",
-                   title="bandwidth per unit of arithmetic throughput, "
-                         f"{df.release_date.min().year}–{df.release_date.max().year}")
+    ax.figure.legend(
+        *ax.get_legend_handles_labels(), loc="outside lower center", ncols=2
+    )
+    plotting.label(
+        ax,
+        "release date",
+        "year",
+        "pin bandwidth / (CUDA cores × clock)",
+        "bytes per core-cycle",
+        title="bandwidth per unit of arithmetic throughput, "
+        f"{df.release_date.min().year}–{df.release_date.max().year}",
+    )

@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import broadcast, as_array, check_real
-from gpumodels.papers.volkov.bounds import measured_metrics
-from gpumodels.facts.param_sets import GENERATIONS, params
 from gpumodels.facts.occupancy import WARP_SIZE
-from gpumodels.papers.volkov.synthetic import refined_memory_throughput, refined_needed_occupancy
+from gpumodels.facts.param_sets import GENERATIONS, params
+from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.validate import as_array, broadcast, check_real
+from gpumodels.papers.volkov.bounds import measured_metrics
+from gpumodels.papers.volkov.synthetic import (
+    refined_memory_throughput,
+    refined_needed_occupancy,
+)
 
 COLUMNS = ("add", "sfu", "smem", "smem2", "stream", "random")
 """Instruction columns of Tables 6.1–6.3: CUDA-core add, SFU (rsqrt), shared-memory load, the same
@@ -39,9 +42,13 @@ def table(name: str):
     """One of Tables 6.1–6.4 (``"6.1"`` …) as a wide DataFrame, one row per GPU (measured values)."""
     df = measured_metrics(name)
     if df.empty:
-        raise UnknownNameError(f"name must be one of '6.1', '6.2', '6.3', '6.4', '6.6', got {name!r}")
+        raise UnknownNameError(
+            f"name must be one of '6.1', '6.2', '6.3', '6.4', '6.6', got {name!r}"
+        )
     wide = df.pivot(index="gpu", columns="column", values="value")
-    order = [c for c in COLUMNS if c in wide.columns] + [c for c in wide.columns if c not in COLUMNS]
+    order = [c for c in COLUMNS if c in wide.columns] + [
+        c for c in wide.columns if c not in COLUMNS
+    ]
     return wide.reindex([g for g in GENERATIONS if g in wide.index])[order]
 
 
@@ -71,8 +78,17 @@ def concurrency_estimates():
         for c in COLUMNS:
             lin = linear_concurrency(lat.loc[g, c], thr.loc[g, c])
             nd = need.loc[g, c] if c in need.columns else np.nan
-            rows.append(dict(gpu=g, column=c, latency=lat.loc[g, c], throughput=thr.loc[g, c], linear=lin,
-                             needed=nd, needed_over_linear=nd / lin))
+            rows.append(
+                dict(
+                    gpu=g,
+                    column=c,
+                    latency=lat.loc[g, c],
+                    throughput=thr.loc[g, c],
+                    linear=lin,
+                    needed=nd,
+                    needed_over_linear=nd / lin,
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -101,14 +117,24 @@ def table_6_4():
         lin = linear_concurrency(t62.loc[g, "stream"], t61.loc[g, "stream"])
         n_lin = lin * p.schedulers
         x = refined_memory_throughput(p, n_lin, 0.0)
-        rows.append(dict(
-            gpu=g, peak_gbs=t64.loc[g, "peak"], latency=t62.loc[g, "stream"], throughput=t61.loc[g, "stream"],
-            linear=lin, linear_printed_rounding=float(round_half(lin)),
-            at_90=t64.loc[g, "at_90"], at_95=t64.loc[g, "at_95"], pct_at_linear=t64.loc[g, "pct_at_linear"],
-            ratio_90=t64.loc[g, "at_90"] / lin, ratio_95=t64.loc[g, "at_95"] / lin,
-            model_pct_at_linear=100 * x / p.mem_thru,
-            model_at_90=refined_needed_occupancy(p, 0.0, 0.9) / p.schedulers,
-            model_at_95=refined_needed_occupancy(p, 0.0, 0.95) / p.schedulers))
+        rows.append(
+            dict(
+                gpu=g,
+                peak_gbs=t64.loc[g, "peak"],
+                latency=t62.loc[g, "stream"],
+                throughput=t61.loc[g, "stream"],
+                linear=lin,
+                linear_printed_rounding=float(round_half(lin)),
+                at_90=t64.loc[g, "at_90"],
+                at_95=t64.loc[g, "at_95"],
+                pct_at_linear=t64.loc[g, "pct_at_linear"],
+                ratio_90=t64.loc[g, "at_90"] / lin,
+                ratio_95=t64.loc[g, "at_95"] / lin,
+                model_pct_at_linear=100 * x / p.mem_thru,
+                model_at_90=refined_needed_occupancy(p, 0.0, 0.9) / p.schedulers,
+                model_at_95=refined_needed_occupancy(p, 0.0, 0.95) / p.schedulers,
+            )
+        )
     return pd.DataFrame(rows).set_index("gpu")
 
 
@@ -119,7 +145,13 @@ def saturation_factors() -> dict[str, float]:
     out = {}
     for f in ("90", "95"):
         r = t[f"ratio_{f}"]
-        out.update({f"median_{f}": float(r.median()), f"min_{f}": float(r.min()), f"max_{f}": float(r.max())})
+        out.update(
+            {
+                f"median_{f}": float(r.median()),
+                f"min_{f}": float(r.min()),
+                f"max_{f}": float(r.max()),
+            }
+        )
     return out
 
 
@@ -135,9 +167,16 @@ def mem_thru_from_gbs():
     rows = []
     for g in t64.index:
         p = params(g)
-        rows.append(dict(gpu=g, peak_gbs=t64.loc[g, "peak"], gbs_per_ipc=p.gbs_per_ipc,
-                         from_table_6_4=t64.loc[g, "peak"] / p.gbs_per_ipc,
-                         from_table_6_1=t61.loc[g, "stream"] * p.schedulers / WARP_SIZE, table_4_1=p.mem_thru))
+        rows.append(
+            dict(
+                gpu=g,
+                peak_gbs=t64.loc[g, "peak"],
+                gbs_per_ipc=p.gbs_per_ipc,
+                from_table_6_4=t64.loc[g, "peak"] / p.gbs_per_ipc,
+                from_table_6_1=t61.loc[g, "stream"] * p.schedulers / WARP_SIZE,
+                table_4_1=p.mem_thru,
+            )
+        )
     return pd.DataFrame(rows).set_index("gpu")
 
 
@@ -160,7 +199,10 @@ def bank_conflicts():
 
 
 def _transactions() -> dict[str, tuple[int, int]]:
-    return {r["gpu"]: (int(r["coalesced"]), int(r["diverging"])) for r in read_rows("volkov/transactions.csv")}
+    return {
+        r["gpu"]: (int(r["coalesced"]), int(r["diverging"]))
+        for r in read_rows("volkov/transactions.csv")
+    }
 
 
 def latency_per_transaction() -> dict[str, float]:
@@ -170,8 +212,10 @@ def latency_per_transaction() -> dict[str, float]:
     32 when fully diverging; 2 (G80, GT200), 1 (Fermi) or 4 (Kepler, Maxwell) when coalesced.
     """
     t62 = table("6.2")
-    return {g: float((t62.loc[g, "random"] - t62.loc[g, "stream"]) / (div - coal))
-            for g, (coal, div) in _transactions().items()}
+    return {
+        g: float((t62.loc[g, "random"] - t62.loc[g, "stream"]) / (div - coal))
+        for g, (coal, div) in _transactions().items()
+    }
 
 
 def stream_over_random() -> dict[str, float]:
@@ -213,7 +257,9 @@ def fit_latency_model(throughput, latency, *, c_max: float | None = None):
     y = as_array("latency", latency)
     x, y = broadcast(throughput=x, latency=y)
     if x.shape != y.shape or x.ndim != 1 or x.size < 3:
-        raise ValueError(f"throughput and latency must be 1-d arrays of equal length >= 3, got {x.shape}, {y.shape}")
+        raise ValueError(
+            f"throughput and latency must be 1-d arrays of equal length >= 3, got {x.shape}, {y.shape}"
+        )
     xmax = float(x.max())
     if xmax <= 0:
         raise ValueError("throughput must contain a positive value")
@@ -240,8 +286,12 @@ def measured_occupancies():
     (Table 6.3), ``at_95`` — 95% of the memory peak (Table 6.4). The tables print warps per
     scheduler; this multiplies by each GPU's schedulers (Table 4.1)."""
     t6 = measured_metrics()
-    meas = t6[((t6.table == "6.3") & t6.column.isin(["add", "stream"]))
-              | ((t6.table == "6.4") & (t6.column == "at_95"))]
-    meas = meas.pivot(index="gpu", columns="column", values="value").loc[list(GENERATIONS)]
+    meas = t6[
+        ((t6.table == "6.3") & t6.column.isin(["add", "stream"]))
+        | ((t6.table == "6.4") & (t6.column == "at_95"))
+    ]
+    meas = meas.pivot(index="gpu", columns="column", values="value").loc[
+        list(GENERATIONS)
+    ]
     sched = np.array([params(g).schedulers for g in GENERATIONS], dtype=float)
     return meas[["add", "stream", "at_95"]].mul(sched, axis=0)

@@ -21,31 +21,22 @@ All functions broadcast numpy arrays over ``n`` (warps per SM) and ``alpha``; ``
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Mapping
 
 import numpy as np
 
-from gpumodels.facts import hardware
-from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import (as_array,
-                                       broadcast,
-                                       check_choice,
-                                       check_flag,
-                                       check_fraction,
-                                       check_int,
-                                       check_real,
-                                       out)
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
-from gpumodels.facts.params import Params, check_params, loaded_latency
 from gpumodels.facts.occupancy import WARP_SIZE
-
+from gpumodels.facts.params import Params, check_params, loaded_latency
+from gpumodels.ground.validate import (
+    as_array,
+    broadcast,
+    check_fraction,
+    out,
+)
 
 # --------------------------------------------------------------------------------------------
 # The basic model (§4.1–4.7)
 # --------------------------------------------------------------------------------------------
+
 
 def _other_latency(p: Params, alpha: np.ndarray) -> np.ndarray:
     """Mean latency of the non-add instruction: followed by an add with probability min(α, 1)."""
@@ -64,14 +55,22 @@ def arithmetic_limit(p: Params, a: np.ndarray) -> np.ndarray:
     """Throughput bound on adds in IPC/SM: ``min(α·mem_thru, alu_thru, issue_thru/(1 + mem_issue/α))``
     (§4.1), for an array ``a`` of α already checked by the caller."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.minimum(np.minimum(a * p.mem_thru, p.alu_thru), p.issue_thru / (1.0 + p.mem_issue / a))
+        return np.minimum(
+            np.minimum(a * p.mem_thru, p.alu_thru),
+            p.issue_thru / (1.0 + p.mem_issue / a),
+        )
 
 
 def _limits(p: Params, a: np.ndarray) -> np.ndarray:
     """The three limits on memory-instruction throughput (IPC/SM), stacked: memory, adds, issue (§4.1)."""
     with np.errstate(divide="ignore"):
-        return np.stack(np.broadcast_arrays(np.full(a.shape, p.mem_thru), p.alu_thru / a,
-                                            p.issue_thru / (a + p.mem_issue)))
+        return np.stack(
+            np.broadcast_arrays(
+                np.full(a.shape, p.mem_thru),
+                p.alu_thru / a,
+                p.issue_thru / (a + p.mem_issue),
+            )
+        )
 
 
 def throughput_bound(p: Params, alpha):
@@ -168,7 +167,9 @@ def cusp_exact(p: Params) -> tuple[float, float]:
     return float(a), float(needed_occupancy(p, a))
 
 
-def _occupancy_at(p: Params, a: np.ndarray, f: float, mem_latency: np.ndarray) -> np.ndarray:
+def _occupancy_at(
+    p: Params, a: np.ndarray, f: float, mem_latency: np.ndarray
+) -> np.ndarray:
     """Little's law at ``f`` × the throughput bound: throughput × (mem latency + α·alu_lat).
 
     Written per load for α ≤ 1 and per add for α > 1, so both α = 0 and α = ∞ stay finite.
@@ -197,12 +198,17 @@ def instruction_concurrency(p: Params, n, alpha):
 # The refined model (§6.4–6.5)
 # --------------------------------------------------------------------------------------------
 
+
 def _require_memory(p: Params) -> None:
     if p.kind != "memory":
-        raise ValueError(f"the refined model applies to global-memory loads only (kind='memory'), got kind={p.kind!r}")
+        raise ValueError(
+            f"the refined model applies to global-memory loads only (kind='memory'), got kind={p.kind!r}"
+        )
     if not p.latency_terms:
-        raise ValueError(f"the refined model needs a Table 6.5 fit of latency vs throughput, and {p.gpu} has none "
-                         "(it needs latency measured under load, which no public source gives)")
+        raise ValueError(
+            f"the refined model needs a Table 6.5 fit of latency vs throughput, and {p.gpu} has none "
+            "(it needs latency measured under load, which no public source gives)"
+        )
 
 
 def refined_latency(p: Params, x, alpha):
@@ -248,11 +254,17 @@ def refined_memory_throughput(p: Params, n, alpha):
     hi = np.minimum(bound, c_min * (1 - 1e-12))
     with np.errstate(invalid="ignore"):
         at_hi = g(hi, n_, alu)
-    result = np.where(at_hi <= 0, hi, 0.0)          # throughput-bound points (hi == bound there)
+    result = np.where(
+        at_hi <= 0, hi, 0.0
+    )  # throughput-bound points (hi == bound there)
     todo = finite & (at_hi > 0)
     if np.any(todo):
-        res = find_root(g, (np.zeros(int(todo.sum())), hi[todo]), args=(n_[todo], alu[todo]),
-                        tolerances=dict(xatol=1e-300, xrtol=4 * np.finfo(float).eps))
+        res = find_root(
+            g,
+            (np.zeros(int(todo.sum())), hi[todo]),
+            args=(n_[todo], alu[todo]),
+            tolerances=dict(xatol=1e-300, xrtol=4 * np.finfo(float).eps),
+        )
         result[todo] = res.x
     result = np.where(finite, result, 0.0)
     return out(result)
@@ -268,7 +280,9 @@ def refined_arithmetic_throughput(p: Params, n, alpha):
     x = np.asarray(refined_memory_throughput(p, n, a))
     basic_inf = np.asarray(arithmetic_throughput(p, n, np.inf))
     with np.errstate(invalid="ignore"):
-        res = np.where(np.isinf(a), basic_inf, WARP_SIZE * np.where(np.isinf(a), 0.0, a) * x)
+        res = np.where(
+            np.isinf(a), basic_inf, WARP_SIZE * np.where(np.isinf(a), 0.0, a) * x
+        )
     return out(res)
 
 
@@ -282,5 +296,7 @@ def refined_needed_occupancy(p: Params, alpha, fraction: float = 0.9):
     _require_memory(p)
     f = check_fraction("fraction", fraction)
     a = as_array("alpha", alpha, allow_inf=True)
-    lat_mem = loaded_latency(p, f * np.asarray(throughput_bound(p, a)) * p.gbs_per_ipc)   # at the target throughput
+    lat_mem = loaded_latency(
+        p, f * np.asarray(throughput_bound(p, a)) * p.gbs_per_ipc
+    )  # at the target throughput
     return out(np.where(np.isinf(lat_mem), np.inf, _occupancy_at(p, a, f, lat_mem)))
