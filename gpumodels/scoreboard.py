@@ -1,16 +1,19 @@
-"""The scoreboard: every printed value of the five papers, computed now and compared at its tolerance.
+"""The scoreboard: every printed value of the five papers, computed now and compared at
+its tolerance.
 
 The top layer of the package. Each paper subpackage of :mod:`gpumodels.papers` (and each
-comparison of :mod:`gpumodels.comparisons`) that re-derives printed values has a ``printed``
-module whose ``PRODUCERS`` are functions returning ``{published key: computed value}`` (keys of
-``data/published/published_values.csv``). This module finds them by walking those two packages,
-so adding a paper means adding its subpackage, its data and its chapter, and no list here.
-A paper subpackage also names its paper (``PAPER``, as in the data's ``paper`` column), its
-part of the book (``PART``) and the first chapter of that part (``CHAPTER``).
+comparison of :mod:`gpumodels.comparisons`) that re-derives printed values has a
+``printed`` module whose ``PRODUCERS`` are functions returning ``{published key:
+computed value}`` (keys of ``data/published/published_values.csv``). This module finds
+them by walking those two packages, so adding a paper means adding its subpackage, its
+data and its chapter, and no list here. A paper subpackage also names its paper
+(``PAPER``, as in the data's ``paper`` column), its part of the book (``PART``) and the
+first chapter of that part (``CHAPTER``).
 
-:func:`computed` runs every producer once (about ten seconds, cached), :func:`producer_of` names
-the function behind a key, and :func:`table` compares every scored row; the chapters show
-their rows of it (:func:`gpumodels.facts.published.compact`) and assert each status with
+:func:`computed` runs every producer once (about ten seconds, cached),
+:func:`producer_of` names the function behind a key, and :func:`table` compares every
+scored row; the chapters show their rows of it
+(:func:`gpumodels.facts.published.compact`) and assert each status with
 :func:`gpumodels.facts.published.check`.
 """
 
@@ -34,7 +37,8 @@ from gpumodels.ground.errors import UnknownNameError
 
 
 def paper_packages() -> list[ModuleType]:
-    """The subpackages of :mod:`gpumodels.papers`, in the book's order of parts (their ``PART``)."""
+    """The subpackages of :mod:`gpumodels.papers`, in the book's order of parts (their
+    ``PART``)."""
     found = []
     for info in pkgutil.iter_modules(papers.__path__, papers.__name__ + "."):
         if info.ispkg:
@@ -51,7 +55,8 @@ def paper_packages() -> list[ModuleType]:
 
 
 def printed_modules() -> list[ModuleType]:
-    """Every ``printed`` module of a paper or comparison subpackage (each defines ``PRODUCERS``)."""
+    """Every ``printed`` module of a paper or comparison subpackage (each defines
+    ``PRODUCERS``)."""
     found = []
     for pkg in (papers, comparisons):
         for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
@@ -93,12 +98,14 @@ def _run() -> tuple[dict[str, float], dict[str, str]]:
 
 
 def computed() -> dict[str, float]:
-    """``{published key: computed value}`` for every printed value the book re-derives (a copy)."""
+    """``{published key: computed value}`` for every printed value the book re-derives
+    (a copy)."""
     return dict(_run()[0])
 
 
 def producer_of(key: str) -> str:
-    """The dotted name of the function that computes ``key``; ``UnknownNameError`` if none does."""
+    """The dotted name of the function that computes ``key``; ``UnknownNameError`` if
+    none does."""
     origin = _run()[1]
     if key not in origin:
         raise UnknownNameError(f"no function computes {key!r}")
@@ -117,19 +124,22 @@ SCOREBOARD_COLUMNS = (
     "tolerance",
     "status",
 )
-"""The columns a chapter shows of :func:`table` (it has ``declared``, ``unit``, ``note`` and ``producer`` too)."""
+"""The columns a chapter shows of :func:`table` (it has ``declared``, ``unit``, ``note``
+and ``producer`` too)."""
 
 
 def table(*prefixes: str):
-    """Every scored printed value, computed now, compared at its tolerance (a ``pandas.DataFrame``).
+    """Every scored printed value, computed now, compared at its tolerance (a
+    ``pandas.DataFrame``).
 
-    Columns ``key, paper, source, quantity, context, printed`` (the printed number), ``printed_text``,
-    ``unit, computed, difference, tolerance, status`` (computed here: ``reproduced`` when
-    ``|computed - printed| <= tolerance``, or for a printed lower bound such as ">8x" when
-    ``computed > printed``; ``outside`` when not; ``not derivable`` when no function
-    computes the key), ``declared`` (the status the data file declares), ``note`` (the reason for an
-    outside or not-derivable row) and ``producer`` (the function that computes it). With
-    ``prefixes``, only the keys that start with one of them, in file order.
+    Columns ``key, paper, source, quantity, context, printed`` (the printed number),
+    ``printed_text``, ``unit, computed, difference, tolerance, status`` (computed here:
+    ``reproduced`` when ``|computed - printed| <= tolerance``, or for a printed lower
+    bound such as ">8x" when ``computed > printed``; ``outside`` when not; ``not
+    derivable`` when no function computes the key), ``declared`` (the status the data
+    file declares), ``note`` (the reason for an outside or not-derivable row) and
+    ``producer`` (the function that computes it). With ``prefixes``, only the keys that
+    start with one of them, in file order.
     """
     values = computed()
     rows = []
@@ -170,10 +180,11 @@ def table(*prefixes: str):
 
 
 def counts(board=None):
-    """Per paper: how many printed values are reproduced, outside (explained) and not derivable.
+    """Per paper: how many printed values are reproduced, outside (explained) and not
+    derivable.
 
-    A ``pandas.DataFrame`` indexed by paper (in :data:`PAPERS` order) with columns ``reproduced,
-    outside, not derivable, total, derivable``.
+    A ``pandas.DataFrame`` indexed by paper (in :data:`PAPERS` order) with columns
+    ``reproduced, outside, not derivable, total, derivable``.
     """
     board = table() if board is None else board
     t = board.groupby(["paper", "status"]).size().unstack(fill_value=0)
@@ -186,11 +197,12 @@ def counts(board=None):
 
 
 def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -> str:
-    """The front page's scoreboard as a MyST Markdown table: one row per paper and a total row.
+    """The front page's scoreboard as a MyST Markdown table: one row per paper and a
+    total row.
 
-    Columns: paper (a ``{doc}`` link to ``chapters[paper]``, the first chapter of its part, when
-    given), printed values scored, reproduced, outside (explained), not derivable, and the share
-    reproduced of all scored values.
+    Columns: paper (a ``{doc}`` link to ``chapters[paper]``, the first chapter of its
+    part, when given), printed values scored, reproduced, outside (explained), not
+    derivable, and the share reproduced of all scored values.
     """
     t = counts(board)
     chapters = CHAPTERS if chapters is None else dict(chapters)
@@ -220,7 +232,8 @@ def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -
 
 
 def plot_counts(ax, board=None) -> None:
-    """Horizontal stacked bars, one per paper: reproduced, outside (explained), not derivable."""
+    """Horizontal stacked bars, one per paper: reproduced, outside (explained), not
+    derivable."""
     t = counts(board)
     papers = list(t.index)[::-1]
     left = [0] * len(papers)

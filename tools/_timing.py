@@ -4,7 +4,8 @@ import time
 
 
 def best_of(repeats: int, fn):
-    """Run ``fn()`` ``repeats`` times; return the shortest wall time (s) and the last result."""
+    """Run ``fn()`` ``repeats`` times; return the shortest wall time (s) and the last
+    result."""
     best, result = float("inf"), None
     for _ in range(repeats):
         t0 = time.perf_counter()

@@ -1,13 +1,15 @@
-"""Throughput of the Huang & Li trace analysis: coalescing, texture/constant/L2 filters, banks, Kingman.
+"""Throughput of the Huang & Li trace analysis: coalescing, texture/constant/L2 filters,
+banks, Kingman.
 
     .venv/bin/python tools/bench_huang_li.py [repeats]
 
-Analyses the sample placement of every synthetic kernel (``gpumodels.engines.refsim.kernels``) with
-:func:`gpumodels.papers.huang_li.analysis.analyze` after one warm-up pass (numba compiles the cache loop
-once) and prints the rates: warp-level memory instructions, lane accesses and the requests that
-reach the caches (global sectors, texture and constant line look-ups, L2 sectors) per second.
-A benchmark, not a test: the issue's target (>= 1e6 memory requests/s on the 2-core machine)
-is reported, not asserted.
+Analyses the sample placement of every synthetic kernel
+(``gpumodels.engines.refsim.kernels``) with
+:func:`gpumodels.papers.huang_li.analysis.analyze` after one warm-up pass (numba
+compiles the cache loop once) and prints the rates: warp-level memory instructions, lane
+accesses and the requests that reach the caches (global sectors, texture and constant
+line look-ups, L2 sectors) per second. A benchmark, not a test: the issue's target (>=
+1e6 memory requests/s on the 2-core machine) is reported, not asserted.
 """
 
 from __future__ import annotations

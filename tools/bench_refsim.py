@@ -2,12 +2,14 @@
 
     .venv/bin/python tools/bench_refsim.py [repeats]
 
-Prints (1) the JIT time of the compiled core in a fresh process with an empty numba cache,
-(2) the core's rate in simulated memory requests per second after JIT — requests entering the
-memory system (texture and constant look-ups, L2 accesses) plus DRAM requests — over all 60
-counted placements, best of ``repeats``, and (3) the time to regenerate the cache with
-tools/simulate_huang_li.py's work in one process. A benchmark, not a test (issue target:
->= 1e6 requests/s after JIT, JIT <= 20 s, on the 2-core machine).
+Prints (1) the JIT time of the compiled core in a fresh process with an empty numba
+cache,
+(2) the core's rate in simulated memory requests per second after JIT — requests
+    entering the
+memory system (texture and constant look-ups, L2 accesses) plus DRAM requests — over all
+60 counted placements, best of ``repeats``, and (3) the time to regenerate the cache
+with tools/simulate_huang_li.py's work in one process. A benchmark, not a test (issue
+target: >= 1e6 requests/s after JIT, JIT <= 20 s, on the 2-core machine).
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
-"""Speed of gpumodels.engines.sim on the cases issue 21 names (prints seconds; not a test).
+"""Speed of gpumodels.engines.sim on the cases issue 21 names (prints seconds; not a
+test).
 
     .venv/bin/python tools/bench_sim.py
 
 - 4096 warps on a unit capped at 32 ops in flight (the first-come-first-served queue);
 - the same without the cap;
-- one warp waiting on a 1,000,000-cycle latency for 5,000,000 cycles (idle cycles skipped).
+- one warp waiting on a 1,000,000-cycle latency for 5,000,000 cycles (idle cycles
+  skipped).
 """
 
 from __future__ import annotations

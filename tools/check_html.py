@@ -1,35 +1,39 @@
 """Open the built book in headless Chromium and report what a reader would see go wrong.
 
-Run by ``make check-html`` (not part of ``make test``); ``tools/check_html.py --html PATH`` checks
-another built tree, ``--no-lab`` leaves out JupyterLab. Every page of the book is opened at
-1280 x 900, every collapsed cell opened, and the check fails, one line per problem, on:
+Run by ``make check-html`` (not part of ``make test``); ``tools/check_html.py --html
+PATH`` checks another built tree, ``--no-lab`` leaves out JupyterLab. Every page of the
+book is opened at 1280 x 900, every collapsed cell opened, and the check fails, one line
+per problem, on:
 
-* math: LaTeX delimiters (``\\(``, ``\\[``, ``$$``, ``\\begin{``) left in the visible text, or
-  math elements (``span.math``, ``div.math``) that MathJax did not typeset (``mjx-container``).
-  The pages load MathJax 3 from a CDN; the check answers those requests from a local copy
-  (``--mathjax DIR``, by default ``_build/npm/node_modules/mathjax``, which ``make check-html``
-  installs with npm), so it also works without network. Without the copy it says so and leaves
-  out only the typesetting part;
-* images: broken ones, ones shown at less than 60 % of their natural width, and ones whose
-  smallest text (``MIN_FONT_PT`` at the PNG's dpi) lands under 8 CSS px on screen;
-* overflow: an element wider than the article that no scrolling container holds, a page wider
-  than the window, and any code block (cell input or output, ``pre``) or table wider than the
-  column even inside a scroll container, unless the table sits in a ``.scroll-note`` element (a
-  box that tells the reader it scrolls);
+* math: LaTeX delimiters (``\\(``, ``\\[``, ``$$``, ``\\begin{``) left in the visible
+  text, or math elements (``span.math``, ``div.math``) that MathJax did not typeset
+  (``mjx-container``). The pages load MathJax 3 from a CDN; the check answers those
+  requests from a local copy (``--mathjax DIR``, by default
+  ``_build/npm/node_modules/mathjax``, which ``make check-html`` installs with npm), so
+  it also works without network. Without the copy it says so and leaves out only the
+  typesetting part;
+* images: broken ones, ones shown at less than 60 % of their natural width, and ones
+  whose smallest text (``MIN_FONT_PT`` at the PNG's dpi) lands under 8 CSS px on screen;
+* overflow: an element wider than the article that no scrolling container holds, a page
+  wider than the window, and any code block (cell input or output, ``pre``) or table
+  wider than the column even inside a scroll container, unless the table sits in a
+  ``.scroll-note`` element (a box that tells the reader it scrolls);
 * Python noise in cell outputs (plain-text reprs, ``dtype:``, zeros as ``0.000000e+00``,
-  ``object at 0x``, widget reprs, bare tuple or dict lines) and ``NBVAL`` in the visible text;
+  ``object at 0x``, widget reprs, bare tuple or dict lines) and ``NBVAL`` in the visible
+  text;
 * console errors and uncaught page errors.
 
-The text rules and thresholds live in ``tools/html_rules.py``, shared with ``tests/test_html.py``
-(the browser-free part, run by ``make test``). At the end it prints counts per check, for a
-before/after comparison.
+The text rules and thresholds live in ``tools/html_rules.py``, shared with
+``tests/test_html.py`` (the browser-free part, run by ``make test``). At the end it
+prints counts per check, for a before/after comparison.
 
-It then starts JupyterLab on a temporary copy of one chapter, runs all its cells and checks
-that the explorer widget renders.
+It then starts JupyterLab on a temporary copy of one chapter, runs all its cells and
+checks that the explorer widget renders.
 
-It needs Playwright (``pip install -r requirements-browser.txt``) and a Chromium (Debian:
-``apt-get install chromium``; another one through ``CHROMIUM=/path/to/chrome``). Without them it
-says so and exits 0: the check is optional.
+It needs Playwright (``pip install -r requirements-browser.txt``) and a Chromium
+(Debian: ``apt-get install chromium``; another one through
+``CHROMIUM=/path/to/chrome``). Without them it says so and exits 0: the check is
+optional.
 """
 
 from __future__ import annotations
@@ -69,13 +73,13 @@ WIDTH, HEIGHT = 1280, 900
 CHAPTER = (
     "book/occupancy.ipynb"  # its explorer needs no simulation, so a run takes seconds
 )
-# MathJax 3 as Sphinx asks for it (…/mathjax@3/es5/tex-mml-chtml.js) and everything it loads next
-# (the pattern goes to the browser too: JavaScript syntax, no named groups)
+# MathJax 3 as Sphinx asks for it (…/mathjax@3/es5/tex-mml-chtml.js) and everything it
+# loads next (the pattern goes to the browser too: JavaScript syntax, no named groups)
 MATHJAX_URL = re.compile(r"/mathjax(?:@[^/]*)?/es5/([^?#]*)")
 
-# Collapsed cells open (a reader may open them); MathJax's copy of each formula for screen readers
-# hidden: it is invisible anyway, clipped to a pixel, and would make every inline formula's box look
-# narrower than its content.
+# Collapsed cells open (a reader may open them); MathJax's copy of each formula for
+# screen readers hidden: it is invisible anyway, clipped to a pixel, and would make
+# every inline formula's box look narrower than its content.
 OPEN_ALL_JS = """() => {
   for (const d of document.querySelectorAll('details')) d.open = true;
   const s = document.createElement('style');
@@ -93,7 +97,8 @@ MATHJAX_WAIT_JS = """async () => {
   return 'typeset';
 }"""
 
-# Elements wider than the article that no ancestor scrolls or clips; the page's own overflow.
+# Elements wider than the article that no ancestor scrolls or clips; the page's own
+# overflow.
 OVERFLOW_JS = """() => {
   const art = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
   if (!art) return {items: [], count: 0, page: 0};
@@ -120,8 +125,8 @@ OVERFLOW_JS = """() => {
   return {items: out.slice(0, 5), count: out.length, page: page};
 }"""
 
-# What the page shows: math, visible text outside code, content images, code blocks and tables
-# wider than the column (even where they scroll).
+# What the page shows: math, visible text outside code, content images, code blocks and
+# tables wider than the column (even where they scroll).
 PAGE_JS = """() => {
   const art = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
   const cs = getComputedStyle(art);
@@ -218,9 +223,10 @@ def _mathjax_route(mathjax: Path):
 def check_text(
     html: Path, pages: list[str], counts: Counter, *, raw_math: bool = True
 ) -> list[str]:
-    """The browser-free rules of ``html_rules`` (math scripts, reprs, noise, NBVAL) on every page.
-    Code-line lengths are left to the browser, which measures the real overflow, and so is raw
-    LaTeX where MathJax runs (``raw_math=False``): the browser sees it after typesetting."""
+    """The browser-free rules of ``html_rules`` (math scripts, reprs, noise, NBVAL) on
+    every page. Code-line lengths are left to the browser, which measures the real
+    overflow, and so is raw LaTeX where MathJax runs (``raw_math=False``): the browser
+    sees it after typesetting."""
     problems = []
     for rel in pages:
         found, probs = rules.page_problems(
@@ -245,8 +251,8 @@ def check_text(
 
 
 def _image_bytes(html: Path, src: str) -> tuple[str, bytes | None]:
-    """The image's name and bytes: a file of the built book, or a ``data:`` URI (an explorer's
-    static picture carries its figure inline); ``None`` for anything else."""
+    """The image's name and bytes: a file of the built book, or a ``data:`` URI (an
+    explorer's static picture carries its figure inline); ``None`` for anything else."""
     if src.startswith("data:"):
         head, _, body = src.partition(",")
         kind = head[5:].split(";")[0]
@@ -355,8 +361,9 @@ def check_pages(
                 problems.append(f"{rel}: console error: {e[:200]}")
             page.close()
         for url in sorted(unreachable):
-            # external scripts (require.js, the widget manager) load from CDNs; a machine without
-            # network cannot reach them, which is not a defect of the book
+            # external scripts (require.js, the widget manager) load from CDNs; a
+            # machine without network cannot reach them, which is not a defect of the
+            # book
             print(f"note: external resource not reachable from this machine: {url}")
         widths = ", ".join(f"{w} px on {n} pages" for w, n in sorted(columns.items()))
         print(f"content column: {widths} (html_rules.COLUMN_PX = {rules.COLUMN_PX})")
@@ -366,10 +373,12 @@ def check_pages(
 
 
 def check_lab(browser, timeout_s: float = 180.0) -> list[str]:
-    """Open CHAPTER in JupyterLab, run every cell, and wait for the explorer widget to render.
+    """Open CHAPTER in JupyterLab, run every cell, and wait for the explorer widget to
+    render.
 
-    JupyterLab saves what it opens, so it runs on a copy of the chapter in a temporary folder
-    (the package and its data come from the installed ``gpumodels``), never on ``book/``.
+    JupyterLab saves what it opens, so it runs on a copy of the chapter in a temporary
+    folder (the package and its data come from the installed ``gpumodels``), never on
+    ``book/``.
     """
     import tempfile
 

@@ -1,8 +1,10 @@
-"""Execute notebooks in place with the current Python (the project's .venv), in a fixed order.
+"""Execute notebooks in place with the current Python (the project's .venv), in a fixed
+order.
 
     .venv/bin/python tools/execute_notebooks.py book/hardware.ipynb ...
 
-Outputs are stored so nbval can compare them; run this after changing code a notebook uses.
+Outputs are stored so nbval can compare them; run this after changing code a notebook
+uses.
 """
 
 from __future__ import annotations

@@ -1,19 +1,21 @@
-"""What a reader must not see on a page of the built book: the rules shared by the browser check
-(``tools/check_html.py``, ``make check-html``) and the browser-free test (``tests/test_html.py``,
-part of ``make test``).
+"""What a reader must not see on a page of the built book: the rules shared by the
+browser check (``tools/check_html.py``, ``make check-html``) and the browser-free test
+(``tests/test_html.py``, part of ``make test``).
 
-Each rule is a small function of text or numbers that returns one line per problem (an empty
-list when the input is fine); ``page_problems`` applies the text rules to one built HTML page.
+Each rule is a small function of text or numbers that returns one line per problem (an
+empty list when the input is fine); ``page_problems`` applies the text rules to one
+built HTML page.
 
-The column constants were measured in headless Chromium (``/usr/bin/chromium``, Debian) on the
-book as jupyter-book 1.x with pydata-sphinx-theme 0.17 lays it out in a 1280 x 900 window, the
-size ``make check-html`` uses: the article's content box (``article.bd-article`` less its
-padding) is 688 CSS px wide. With the theme's 14 px monospace and 16 px padding a code block
-held only 77 characters (DejaVu Sans Mono, 8.43 px a character), fewer than the 88 the
-notebooks allow; ``_static/book.css`` sets code blocks to 12 px with 9.6 px padding, which holds
-92 (7.22 px a character; measured: 88 characters take 636 px of the 669 px inside the block).
-Notebook code keeps to 88 (tests/test_book.py), which leaves a margin for another monospace font;
-docstring examples on the API pages may use the full 92.
+The column constants were measured in headless Chromium (``/usr/bin/chromium``, Debian)
+on the book as jupyter-book 1.x with pydata-sphinx-theme 0.17 lays it out in a 1280 x
+900 window, the size ``make check-html`` uses: the article's content box
+(``article.bd-article`` less its padding) is 688 CSS px wide. With the theme's 14 px
+monospace and 16 px padding a code block held only 77 characters (DejaVu Sans Mono, 8.43
+px a character), fewer than the 88 the notebooks allow; ``_static/book.css`` sets code
+blocks to 12 px with 9.6 px padding, which holds 92 (7.22 px a character; measured: 88
+characters take 636 px of the 669 px inside the block). Notebook code keeps to 88
+(tests/test_book.py), which leaves a margin for another monospace font; docstring
+examples on the API pages may use the full 92.
 """
 
 from __future__ import annotations
@@ -21,13 +23,15 @@ from __future__ import annotations
 import re
 import struct
 
-# --- measured layout (see the module docstring) ----------------------------------------------
+# --- measured layout (see the module docstring)
+# ----------------------------------------------
 COLUMN_PX = 688  # width of the content column at 1280 x 900
 CODE_CHARS = (
     92  # characters a code line holds at 12 px (book.css); notebooks keep to 88
 )
 
-# --- images ----------------------------------------------------------------------------------
+# --- images
+# ----------------------------------------------------------------------------------
 MIN_SHOWN = (
     0.6  # an image shown at less than this fraction of its natural width is shrunk
 )
@@ -52,7 +56,8 @@ def _excerpt(text: str, start: int = 0, width: int = 60) -> str:
     return line[:width]
 
 
-# --- math ------------------------------------------------------------------------------------
+# --- math
+# ------------------------------------------------------------------------------------
 # one match per formula where its closing delimiter follows, else the lone opening one
 RAW_MATH = re.compile(
     r"\$\$(?:[^$]{0,300}\$\$)?|\\\((?:.{0,300}?\\\))?|\\\[(?:.{0,300}?\\\])?"
@@ -74,7 +79,8 @@ def math_without_mathjax(math_elements: int, mathjax_scripts: int) -> list[str]:
 
 
 def math_not_typeset(math_elements: int, typeset: int) -> list[str]:
-    """A page whose math elements MathJax did not turn into ``mjx-container``s (in a browser)."""
+    """A page whose math elements MathJax did not turn into ``mjx-container``s (in a
+    browser)."""
     if math_elements and typeset < math_elements:
         return [
             f"{math_elements - typeset} of {math_elements} math elements not typeset by MathJax"
@@ -82,7 +88,8 @@ def math_not_typeset(math_elements: int, typeset: int) -> list[str]:
     return []
 
 
-# --- Python noise in cell outputs ------------------------------------------------------------
+# --- Python noise in cell outputs
+# ------------------------------------------------------------
 _LIT = r"""(?:'[^']*'|"[^"]*"|[-+]?\d[\d_.]*(?:e[-+]?\d+)?|None|True|False)"""
 NOISE = [
     ("pandas dtype line", re.compile(r"\bdtype: \w+")),
@@ -109,8 +116,9 @@ BARE_LITERAL = [
 
 
 def output_noise(text: str, *, plain: bool = True) -> list[str]:
-    """Python reprs in an output's text. ``plain``: the text is shown as printed lines (stream or
-    text/plain), so a line that is only a tuple or dict literal counts too."""
+    """Python reprs in an output's text. ``plain``: the text is shown as printed lines
+    (stream or text/plain), so a line that is only a tuple or dict literal counts too.
+    """
     problems = []
     for name, rx in NOISE:
         for m in rx.finditer(text):
@@ -129,15 +137,17 @@ def plain_repr(text: str) -> list[str]:
 
 
 def nbval_marker(text: str) -> list[str]:
-    """nbval's cell markers (``# NBVAL_IGNORE_OUTPUT``) mean nothing to a reader. Pass the visible
-    text less inline code literals: a page that documents the marker names it as code."""
+    """nbval's cell markers (``# NBVAL_IGNORE_OUTPUT``) mean nothing to a reader. Pass
+    the visible text less inline code literals: a page that documents the marker names
+    it as code."""
     return [
         f"NBVAL marker: {_excerpt(text, m.start())}"
         for m in re.finditer(r"NBVAL", text)
     ]
 
 
-# --- code blocks and images ------------------------------------------------------------------
+# --- code blocks and images
+# ------------------------------------------------------------------
 def long_code_lines(text: str, limit: int = CODE_CHARS) -> list[str]:
     """Lines of a code block longer than the column holds."""
     return [
@@ -166,14 +176,16 @@ def png_size_dpi(data: bytes) -> tuple[int, int, float | None]:
 
 
 def text_px(dpi: float | None, natural_w: float, shown_w: float) -> float:
-    """Estimated on-screen height (CSS px) of the smallest text in a figure: ``MIN_FONT_PT`` at the
-    figure's dpi is ``MIN_FONT_PT * dpi / 72`` image pixels, scaled by how the page shows it."""
+    """Estimated on-screen height (CSS px) of the smallest text in a figure:
+    ``MIN_FONT_PT`` at the figure's dpi is ``MIN_FONT_PT * dpi / 72`` image pixels,
+    scaled by how the page shows it."""
     dpi = dpi or PACKAGE_DPI or DEFAULT_DPI
     return MIN_FONT_PT * dpi / 72 * shown_w / natural_w
 
 
 def image_as_shown(natural_w: float, shown_w: float, dpi: float | None) -> list[str]:
-    """An image the page shows much smaller than it is, or whose text ends up too small to read."""
+    """An image the page shows much smaller than it is, or whose text ends up too small
+    to read."""
     if natural_w <= 0 or shown_w <= 0:
         return []
     problems = []
@@ -191,7 +203,8 @@ def image_as_shown(natural_w: float, shown_w: float, dpi: float | None) -> list[
 
 
 def png_file(width: int, dpi: float | None) -> list[str]:
-    """A PNG figure written too coarse, or so wide that the column must shrink it below MIN_SHOWN."""
+    """A PNG figure written too coarse, or so wide that the column must shrink it below
+    MIN_SHOWN."""
     problems = []
     if dpi is None or dpi < MIN_DPI - 0.5:
         problems.append(f"{'no' if dpi is None else f'{dpi:.0f}'} dpi (< {MIN_DPI})")
@@ -203,10 +216,12 @@ def png_file(width: int, dpi: float | None) -> list[str]:
     return problems
 
 
-# --- the pages --------------------------------------------------------------------------------
+# --- the pages
+# --------------------------------------------------------------------------------
 def pages_of(html_dir) -> list[str]:
-    """The book's pages under a built tree, as paths relative to it: every ``*.html`` less Sphinx's
-    own folders (``_static``, ``_sources``, …) and pages that only redirect (``index.html``)."""
+    """The book's pages under a built tree, as paths relative to it: every ``*.html``
+    less Sphinx's own folders (``_static``, ``_sources``, …) and pages that only
+    redirect (``index.html``)."""
     from pathlib import Path
 
     root = Path(html_dir)
@@ -256,8 +271,8 @@ def prose_text(soup) -> str:
 
 
 def visible_text(soup) -> str:
-    """The page's visible text, code blocks included, less inline code literals (``code`` outside
-    ``pre``: prose that names a thing as code on purpose)."""
+    """The page's visible text, code blocks included, less inline code literals
+    (``code`` outside ``pre``: prose that names a thing as code on purpose)."""
     body = soup.body or soup
     parts = []
     for s in body.find_all(string=True):
@@ -271,7 +286,8 @@ def visible_text(soup) -> str:
 
 
 def _code_text(pre) -> str:
-    # Pygments' line-number and prompt spans are part of the text; the copy button is not
+    # Pygments' line-number and prompt spans are part of the text; the copy button is
+    # not
     return pre.get_text()
 
 
@@ -280,9 +296,10 @@ def page_problems(
 ) -> tuple[dict, list[tuple[str, str]]]:
     """Apply the text rules to one built page.
 
-    Returns ``(counts, problems)``: counts of what was looked at, and ``(kind, message)`` pairs
-    with kind one of ``math``, ``repr``, ``noise``, ``nbval``, ``code``. ``code_chars=None``
-    leaves code-line lengths to the browser, which measures them.
+    Returns ``(counts, problems)``: counts of what was looked at, and ``(kind,
+    message)`` pairs with kind one of ``math``, ``repr``, ``noise``, ``nbval``,
+    ``code``. ``code_chars=None`` leaves code-line lengths to the browser, which
+    measures them.
     """
     soup = _soup(html)
     article = soup.select_one("article.bd-article") or soup.body or soup

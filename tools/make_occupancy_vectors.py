@@ -1,9 +1,11 @@
-"""Regenerate tests/fixtures/occupancy_cuda_occupancy_h.csv from NVIDIA's cuda_occupancy.h.
+"""Regenerate tests/fixtures/occupancy_cuda_occupancy_h.csv from NVIDIA's
+cuda_occupancy.h.
 
-The test suite checks gpumodels.facts.occupancy against blocks-per-SM numbers computed by
-``cudaOccMaxActiveBlocksPerMultiprocessor`` of the CUDA Toolkit's ``cuda_occupancy.h`` for
-every compute capability >= 3.0 in data/compute_capability.csv. The device properties fed to
-the header come from that same table, so the check covers the allocation rules, not the table.
+The test suite checks gpumodels.facts.occupancy against blocks-per-SM numbers computed
+by ``cudaOccMaxActiveBlocksPerMultiprocessor`` of the CUDA Toolkit's
+``cuda_occupancy.h`` for every compute capability >= 3.0 in data/compute_capability.csv.
+The device properties fed to the header come from that same table, so the check covers
+the allocation rules, not the table.
 
 Needs a C++ compiler and the CUDA Toolkit headers (not needed to run the tests):
 

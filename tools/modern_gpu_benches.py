@@ -1,13 +1,15 @@
-"""Regenerate data/modern/gpu_benches_latency.csv and gpu_benches_stream.csv from gpu-benches.
+"""Regenerate data/modern/gpu_benches_latency.csv and gpu_benches_stream.csv from
+gpu-benches.
 
     .venv/bin/python tools/modern_gpu_benches.py RRZE=<git dir> TE=<git dir>
 
 Each argument names a git directory of a gpu-benches repository (RRZE-HPC/gpu-benches,
-te42kyfo/gpu-benches); the files are read at the commits pinned below, with ``git show``, and copied
-column by column (no value is changed). The latency files hold one single-thread random
-cache-line chase per footprint (``gpu-latency/main.cu``: ``pchase<<<1, 1>>>`` over a shuffled
-order); the stream files one row per block size with GB/s per kernel (``gpu-stream``; the kernels
-are named by each file's header: RRZE's files end with 3pt and 5pt, te42kyfo's with 1pt and 3pt).
+te42kyfo/gpu-benches); the files are read at the commits pinned below, with ``git
+show``, and copied column by column (no value is changed). The latency files hold one
+single-thread random cache-line chase per footprint (``gpu-latency/main.cu``:
+``pchase<<<1, 1>>>`` over a shuffled order); the stream files one row per block size
+with GB/s per kernel (``gpu-stream``; the kernels are named by each file's header:
+RRZE's files end with 3pt and 5pt, te42kyfo's with 1pt and 3pt).
 """
 
 import csv

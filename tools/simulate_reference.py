@@ -1,9 +1,11 @@
-"""Regenerate data/simulated/prior_reference.csv, the simulated reference of chapter 7 (minutes).
+"""Regenerate data/simulated/prior_reference.csv, the simulated reference of chapter 7
+(minutes).
 
     .venv/bin/python tools/simulate_reference.py            # all five GPUs, two processes
 
-Each row is one deterministic run of gpumodels.engines.sim (see gpumodels.comparisons.prior.reference); the file is
-labelled simulated in its source column. tests/test_prior.py re-simulates sample rows.
+Each row is one deterministic run of gpumodels.engines.sim (see
+gpumodels.comparisons.prior.reference); the file is labelled simulated in its source
+column. tests/test_prior.py re-simulates sample rows.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Print the notebooks listed in _toc.yml (one path per line), for `make test` to hand to nbval.
+"""Print the notebooks listed in _toc.yml (one path per line), for `make test` to hand
+to nbval.
 
 Importable too: ``toc_entries()`` returns every TOC entry (root first) without suffix.
 """

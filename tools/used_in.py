@@ -1,10 +1,12 @@
-"""Sphinx extension: end each documented gpumodels function or class with the chapters that use it.
+"""Sphinx extension: end each documented gpumodels function or class with the chapters
+that use it.
 
-At build start it reads the code cells of every chapter notebook, resolves each name a cell
-reaches through its ``gpumodels`` imports (``volkov.needed_occupancy``, ``hk.sync_delta``,
-``from gpumodels.papers.transit.model import closed_network_supply``) to the Python object, and
-records the chapter. autodoc then appends "Used in" with links to those chapters to the
-docstring of that object, whatever name the API page documents it under.
+At build start it reads the code cells of every chapter notebook, resolves each name a
+cell reaches through its ``gpumodels`` imports (``volkov.needed_occupancy``,
+``hk.sync_delta``, ``from gpumodels.papers.transit.model import closed_network_supply``)
+to the Python object, and records the chapter. autodoc then appends "Used in" with links
+to those chapters to the docstring of that object, whatever name the API page documents
+it under.
 """
 
 from __future__ import annotations

@@ -1,14 +1,17 @@
-"""Driver for the CUDA microbenchmarks in ``bench/`` (Volkov 2016, chapters 5–6, on current GPUs).
+"""Driver for the CUDA microbenchmarks in ``bench/`` (Volkov 2016, chapters 5–6, on
+current GPUs).
 
-``bench/volkov_bench.cu`` implements the dissertation's instruments: the α-mix pointer chase
-(one load and α dependent FADDs), its ILP variants, homogeneous FADD / SFU / shared-memory
-(with and without 2-way bank conflicts) chains, streaming and random access, per-warp clock
-timestamps, and occupancy control by dynamic shared memory. This module builds it with
-``nvcc``, plans the launches (the shared-memory request for each target blocks/SM, from
-:func:`gpumodels.papers.volkov.experiment.shared_memory_for_blocks`), runs it, parses its output and
-reduces the warp timestamps with :func:`gpumodels.papers.volkov.experiment.timing` into one tidy CSV
-row per run: GPU, driver, clocks, date, parameters, attained occupancy, throughput and mean
-warp latency. Every row is labelled ``kind = "measured"``.
+``bench/volkov_bench.cu`` implements the dissertation's instruments: the α-mix pointer
+chase (one load and α dependent FADDs), its ILP variants, homogeneous FADD / SFU /
+shared-memory (with and without 2-way bank conflicts) chains, streaming and random
+access, per-warp clock timestamps, and occupancy control by dynamic shared memory. This
+module builds it with ``nvcc``, plans the launches (the shared-memory request for each
+target blocks/SM, from
+:func:`gpumodels.papers.volkov.experiment.shared_memory_for_blocks`), runs it, parses
+its output and reduces the warp timestamps with
+:func:`gpumodels.papers.volkov.experiment.timing` into one tidy CSV row per run: GPU,
+driver, clocks, date, parameters, attained occupancy, throughput and mean warp latency.
+Every row is labelled ``kind = "measured"``.
 
 Nothing here needs a GPU until :func:`run` is called; building needs only ``nvcc``.
 """
@@ -30,15 +33,17 @@ BENCH_DIR = Path(__file__).resolve().parents[2] / "bench"
 """The CUDA sources (``bench/`` at the repository root)."""
 
 SOURCES = ("volkov_bench.cu", "perfparams_bench.cu")
-"""CUDA programs to build; each compiles to a binary of the same stem (``perfparams_bench.cu`` is
-Perez & Piccoli's eight parameters, driven by :mod:`gpumodels.papers.perez_piccoli.model`)."""
+"""CUDA programs to build; each compiles to a binary of the same stem
+(``perfparams_bench.cu`` is Perez & Piccoli's eight parameters, driven by
+:mod:`gpumodels.papers.perez_piccoli.model`)."""
 
 KINDS = ("chase", "add", "sfu", "smem", "smem2")
 ALPHAS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 """α values compiled into ``volkov_bench`` (ILP 2, 4, 8 for α = 0 only)."""
 
 BYTES_PER_THREAD_ACCESS = 8
-"""Bytes one thread loads per chase step: a 64-bit pointer (the dissertation's 32-bit builds: 4)."""
+"""Bytes one thread loads per chase step: a 64-bit pointer (the dissertation's 32-bit
+builds: 4)."""
 
 FIELDS = (
     "gpu",
@@ -86,7 +91,8 @@ def compile_command(
     output: str | Path | None = None,
     compile_only: bool = False,
 ) -> list[str]:
-    """The ``nvcc`` command line for one source (``compile_only``: object file, no link)."""
+    """The ``nvcc`` command line for one source (``compile_only``: object file, no
+    link)."""
     compile_only = check_flag("compile_only", compile_only)
     if source not in SOURCES:
         raise UnknownNameError(f"source must be one of {SOURCES}, got {source!r}")
@@ -109,7 +115,8 @@ def compile_command(
 def build(
     out_dir: str | Path, arch: str = "sm_90", compile_only: bool = False
 ) -> list[Path]:
-    """Compile every source into ``out_dir``; ``RuntimeError`` with nvcc's messages on failure."""
+    """Compile every source into ``out_dir``; ``RuntimeError`` with nvcc's messages on
+    failure."""
     compile_only = check_flag("compile_only", compile_only)
     if nvcc() is None:
         raise RuntimeError(
@@ -132,15 +139,16 @@ def build(
 
 
 def parse_output(text: str):
-    """Split ``volkov_bench`` output into its ``# key=value`` header (dict) and the warp table.
+    """Split ``volkov_bench`` output into its ``# key=value`` header (dict) and the warp
+    table.
 
-    The table is a dict of lists ``warp, sm, start, end`` (integers). The parser is strict, so that
-    a damaged run is never summarised as a measurement: malformed or repeated header lines, header
-    values out of range (``sm_count``, ``clock_khz``, ``repeats_per_warp`` must be positive
-    integers), a repeated warp, an SM index beyond ``sm_count``, a warp whose ``end`` is not after
-    its ``start`` (no elapsed time), fewer warps than the launch had (``arg.blocks`` ×
-    ``arg.threads``) and output that stops in the middle of a line all raise ``ValueError`` naming
-    the line or the value.
+    The table is a dict of lists ``warp, sm, start, end`` (integers). The parser is
+    strict, so that a damaged run is never summarised as a measurement: malformed or
+    repeated header lines, header values out of range (``sm_count``, ``clock_khz``,
+    ``repeats_per_warp`` must be positive integers), a repeated warp, an SM index beyond
+    ``sm_count``, a warp whose ``end`` is not after its ``start`` (no elapsed time),
+    fewer warps than the launch had (``arg.blocks`` × ``arg.threads``) and output that
+    stops in the middle of a line all raise ``ValueError`` naming the line or the value.
     """
     meta: dict[str, str] = {}
     cols = None
@@ -225,7 +233,8 @@ def _header_int(meta: dict[str, str], key: str) -> int:
 
 
 def parse_smi(text: str) -> dict[str, str]:
-    """Parse ``nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem
+    """Parse ``nvidia-smi
+    --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem
     --format=csv,noheader`` (first GPU) into a dict."""
     line = next((ln for ln in text.splitlines() if ln.strip()), "")
     parts = [p.strip() for p in next(csv.reader(io.StringIO(line)))] if line else []
@@ -244,10 +253,12 @@ def summarize(
     driver: str = "",
     measured_by: str = "gpumodels.comparisons.bench",
 ) -> dict:
-    """One tidy row from a parsed run: attained occupancy, throughput, latency, labelled measured.
+    """One tidy row from a parsed run: attained occupancy, throughput, latency, labelled
+    measured.
 
-    ``ipc_per_sm`` counts repeated instructions (chase: loads) per cycle per SM; ``gbs`` is the
-    chase's memory throughput at ``BYTES_PER_THREAD_ACCESS`` bytes per thread access.
+    ``ipc_per_sm`` counts repeated instructions (chase: loads) per cycle per SM; ``gbs``
+    is the chase's memory throughput at ``BYTES_PER_THREAD_ACCESS`` bytes per thread
+    access.
     """
     t = _ex.timing(rows["start"], rows["end"], rows["sm"])
     reps = int(meta["repeats_per_warp"])
@@ -307,7 +318,8 @@ def plan(
     """Launch settings that cap occupancy at each target in ``warps_per_sm`` (§5.7).
 
     Each target must be a multiple of the block size in warps; unreachable targets are
-    returned with ``smem = None`` so the caller can see which caps §5.7's granularity forbids.
+    returned with ``smem = None`` so the caller can see which caps §5.7's granularity
+    forbids.
     """
     tpb = check_int("threads_per_block", threads_per_block, 32, 1024)
     wpb = -(-tpb // 32)
@@ -326,7 +338,8 @@ def plan(
 
 
 def run(binary: str | Path, *, timeout: float = 600, **args) -> tuple[dict, dict]:
-    """Run the built benchmark with ``key=value`` arguments; returns :func:`parse_output`'s result."""
+    """Run the built benchmark with ``key=value`` arguments; returns
+    :func:`parse_output`'s result."""
     cmd = [str(binary)] + [f"{k}={v}" for k, v in args.items()]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     if res.returncode != 0:

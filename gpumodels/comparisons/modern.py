@@ -1,6 +1,7 @@
-"""The prior models and Volkov's on modern GPUs (V100 to GH200): throughput, needed occupancy and
-the cusp of every model on the parameter sets of :mod:`gpumodels.facts.modern`, each with its
-band over the sourced latencies and bandwidths, and the figures of the modern-GPU chapter.
+"""The prior models and Volkov's on modern GPUs (V100 to GH200): throughput, needed
+occupancy and the cusp of every model on the parameter sets of
+:mod:`gpumodels.facts.modern`, each with its band over the sourced latencies and
+bandwidths, and the figures of the modern-GPU chapter.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import numpy as np
 
 from gpumodels.comparisons import prior
 
-# The parameter sets of modern GPUs (facts), re-exported so that the chapter reads one module.
+# The parameter sets of modern GPUs (facts), re-exported so that the chapter reads one
+# module.
 from gpumodels.facts.modern import (
     AMD,
     BANDWIDTHS,
@@ -86,14 +88,16 @@ __all__ = [
 
 
 def model_band(model: str, name: str, n, alpha) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`band` of a model's instruction throughput, :func:`evaluate`'s ``ipc`` (validity
-    warnings silenced: the band shows the spread, the flags stay on each model's own curve)."""
+    """:func:`band` of a model's instruction throughput, :func:`evaluate`'s ``ipc``
+    (validity warnings silenced: the band shows the spread, the flags stay on each
+    model's own curve)."""
     return band(lambda p: _quiet_ipc(model, p, n, alpha), name)
 
 
-#: The models of ``gpumodels.comparisons.prior.compare.MODELS`` that run on a modern parameter set. Zhang & Owens
-#: take their two input curves from the basic model here (no measured or simulated α = 0 and α = ∞
-#: curves exist for these GPUs); Volkov's refined model is left out (:data:`EXCLUDED`).
+#: The models of ``gpumodels.comparisons.prior.compare.MODELS`` that run on a modern
+#: parameter set. Zhang & Owens take their two input curves from the basic model here
+#: (no measured or simulated α = 0 and α = ∞ curves exist for these GPUs); Volkov's
+#: refined model is left out (:data:`EXCLUDED`).
 MODELS = (
     "hong_kim2009",
     "baghsorkhi2010",
@@ -108,14 +112,15 @@ MODELS = (
 )
 
 
-#: Models of ``gpumodels.comparisons.prior.compare.MODELS`` not evaluated on modern GPUs, with the reason.
+#: Models of ``gpumodels.comparisons.prior.compare.MODELS`` not evaluated on modern
+#: GPUs, with the reason.
 EXCLUDED = {
     "volkov_refined": "needs a Table 6.5 fit of latency under load, which no public source gives"
 }
 
 
-#: α grid of :func:`needed_occupancy` and :func:`cusp`: 0, then 2^(k/4) from 1/4 to 1024, then ∞.
-#: (51 values; the array's repr would only repeat this.)
+#: α grid of :func:`needed_occupancy` and :func:`cusp`: 0, then 2^(k/4) from 1/4 to
+#: 1024, then ∞. (51 values; the array's repr would only repeat this.)
 #:
 #: :meta hide-value:
 CUSP_ALPHAS = np.concatenate(
@@ -131,13 +136,15 @@ POSITIVE_ALPHA_ONLY = frozenset({"cuda_guide"})
 STEP = 0.1
 
 
-#: A model's needed occupancy has a cusp when its maximum over α lies inside the α grid and exceeds
-#: both ends (α = 0 or the smallest α the model takes, and α = ∞) by more than this fraction.
+#: A model's needed occupancy has a cusp when its maximum over α lies inside the α grid
+#: and exceeds both ends (α = 0 or the smallest α the model takes, and α = ∞) by more
+#: than this fraction.
 CUSP_MARGIN = 0.10
 
 
 def label(model: str) -> str:
-    """The display name of a :data:`MODELS` key (Zhang & Owens say where their input curves come from)."""
+    """The display name of a :data:`MODELS` key (Zhang & Owens say where their input
+    curves come from)."""
 
     _check_model(model)
     if model.startswith("zhang_owens2011"):
@@ -157,8 +164,9 @@ def _check_model(model: str) -> None:
 
 
 def evaluate(model: str, p: Params, n, alpha):
-    """``prior.evaluate(model, p, n, alpha)`` for a modern parameter set, except that Zhang & Owens
-    get the basic model's α = 0 and α = ∞ curves as inputs (:data:`MODELS`)."""
+    """``prior.evaluate(model, p, n, alpha)`` for a modern parameter set, except that
+    Zhang & Owens get the basic model's α = 0 and α = ∞ curves as inputs
+    (:data:`MODELS`)."""
     p = check_params(p)
 
     _check_model(model)
@@ -170,13 +178,15 @@ def evaluate(model: str, p: Params, n, alpha):
 
 
 def _takes(model: str, alpha) -> np.ndarray:
-    """Which of ``alpha`` the model takes (all but α = 0 for :data:`POSITIVE_ALPHA_ONLY`)."""
+    """Which of ``alpha`` the model takes (all but α = 0 for
+    :data:`POSITIVE_ALPHA_ONLY`)."""
     a = np.asarray(alpha, dtype=float)
     return a > 0 if model in POSITIVE_ALPHA_ONLY else np.ones(a.shape, dtype=bool)
 
 
 def _quiet_ipc(model: str, p: Params, n, alpha) -> np.ndarray:
-    """:func:`evaluate`'s IPC with the models' validity warnings silenced (flags are counted apart)."""
+    """:func:`evaluate`'s IPC with the models' validity warnings silenced (flags are
+    counted apart)."""
     import warnings
 
     with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -187,14 +197,15 @@ def _quiet_ipc(model: str, p: Params, n, alpha) -> np.ndarray:
 def needed_occupancy(
     model: str, p: Params, alpha=CUSP_ALPHAS, fraction: float = 0.9
 ) -> np.ndarray:
-    """Smallest occupancy (warps per SM, in steps of :data:`STEP`) at which ``model`` reaches
-    ``fraction`` of its **own** highest throughput at each ``alpha``, searched up to twice the SM's
-    warp limit.
+    """Smallest occupancy (warps per SM, in steps of :data:`STEP`) at which ``model``
+    reaches ``fraction`` of its **own** highest throughput at each ``alpha``, searched
+    up to twice the SM's warp limit.
 
-    On a modern GPU there is no reference to measure a peak against (Fig. 7.14 of Volkov uses the
-    simulated one), so each model's peak is its own. ``nan`` where the model has no peak in that
-    range: its throughput still grows by more than 1 % over the last tenth of it (a model that
-    never saturates), or the model does not take that α (the CUDA guide at α = 0).
+    On a modern GPU there is no reference to measure a peak against (Fig. 7.14 of Volkov
+    uses the simulated one), so each model's peak is its own. ``nan`` where the model
+    has no peak in that range: its throughput still grows by more than 1 % over the last
+    tenth of it (a model that never saturates), or the model does not take that α (the
+    CUDA guide at α = 0).
     """
     p = check_params(p)
 
@@ -213,7 +224,8 @@ def needed_occupancy(
 
 
 def _cusp_of(need: np.ndarray, model: str) -> dict:
-    """The cusp of one :func:`needed_occupancy` row over :data:`CUSP_ALPHAS` (see :func:`cusp`)."""
+    """The cusp of one :func:`needed_occupancy` row over :data:`CUSP_ALPHAS` (see
+    :func:`cusp`)."""
     take = _takes(model, CUSP_ALPHAS)
     need, alphas = need[take], CUSP_ALPHAS[take]
     if np.isnan(need).any():
@@ -226,18 +238,20 @@ def _cusp_of(need: np.ndarray, model: str) -> dict:
 
 
 def cusp(model: str, p: Params, fraction: float = 0.9) -> dict:
-    """The cusp of ``model``'s needed occupancy (§4.5, Fig. 7.14): ``alpha`` and ``warps`` at the
-    maximum of :func:`needed_occupancy` over :data:`CUSP_ALPHAS`, and ``is_cusp`` — whether that
-    maximum is a peak at intermediate α (inside the grid and above both ends by
-    :data:`CUSP_MARGIN`). ``nan`` (and ``is_cusp`` False) when the model has no peak at some α it
-    takes. The CUDA guide's grid starts at the smallest positive α."""
+    """The cusp of ``model``'s needed occupancy (§4.5, Fig. 7.14): ``alpha`` and
+    ``warps`` at the maximum of :func:`needed_occupancy` over :data:`CUSP_ALPHAS`, and
+    ``is_cusp`` — whether that maximum is a peak at intermediate α (inside the grid and
+    above both ends by :data:`CUSP_MARGIN`). ``nan`` (and ``is_cusp`` False) when the
+    model has no peak at some α it takes. The CUDA guide's grid starts at the smallest
+    positive α."""
     p = check_params(p)
     return _cusp_of(needed_occupancy(model, p, CUSP_ALPHAS, fraction), model)
 
 
 @cache
 def _needed_grid(model: str, g: str, fraction: float) -> tuple[np.ndarray, np.ndarray]:
-    """Needed occupancy over :data:`CUSP_ALPHAS`: default parameters, and one row per variant."""
+    """Needed occupancy over :data:`CUSP_ALPHAS`: default parameters, and one row per
+    variant."""
     default = needed_occupancy(model, params(g), CUSP_ALPHAS, fraction)
     every = np.array(
         [needed_occupancy(model, p, CUSP_ALPHAS, fraction) for p in unique_variants(g)]
@@ -246,9 +260,9 @@ def _needed_grid(model: str, g: str, fraction: float) -> tuple[np.ndarray, np.nd
 
 
 def needed_band(model: str, name: str, fraction: float = 0.9) -> dict[str, np.ndarray]:
-    """:func:`needed_occupancy` over :data:`CUSP_ALPHAS` (``alpha``) for the default parameters
-    (``value``) and its smallest and largest over every sourced latency × bandwidth pair (``lo``,
-    ``hi``; ``nan`` where some variant has no peak)."""
+    """:func:`needed_occupancy` over :data:`CUSP_ALPHAS` (``alpha``) for the default
+    parameters (``value``) and its smallest and largest over every sourced latency ×
+    bandwidth pair (``lo``, ``hi``; ``nan`` where some variant has no peak)."""
     default, every = _needed_grid(model, gpu_name(name), float(fraction))
     return {
         "alpha": CUSP_ALPHAS.copy(),
@@ -259,11 +273,12 @@ def needed_band(model: str, name: str, fraction: float = 0.9) -> dict[str, np.nd
 
 
 def model_table(names=GPUS, models=MODELS, fraction: float = 0.9) -> list[dict]:
-    """One row per GPU and model: occupancy for ``fraction`` of the model's own peak at α = 0
-    (``alpha0``) and α = ∞ (``alpha_inf``), and the cusp (``cusp_alpha``, ``cusp_warps``,
-    ``is_cusp``), each for the default parameters and as the range over every sourced latency ×
-    bandwidth pair (``*_lo``, ``*_hi``). A model that cannot run on a GPU (an input the data lack)
-    gives a row whose ``note`` says why, without numbers."""
+    """One row per GPU and model: occupancy for ``fraction`` of the model's own peak at
+    α = 0 (``alpha0``) and α = ∞ (``alpha_inf``), and the cusp (``cusp_alpha``,
+    ``cusp_warps``, ``is_cusp``), each for the default parameters and as the range over
+    every sourced latency × bandwidth pair (``*_lo``, ``*_hi``). A model that cannot run
+    on a GPU (an input the data lack) gives a row whose ``note`` says why, without
+    numbers."""
     rows = []
     for name in names:
         g = gpu_name(name)
@@ -310,10 +325,10 @@ def _style(i: int) -> dict:
 def plot_models(
     axes, name: str, alphas=(0.0, 1.0, 4.0, 16.0, 64.0, np.inf), models=MODELS
 ) -> dict[str, str]:
-    """Instruction throughput vs occupancy of ``name``, one axis of ``axes`` per α: each model as a
-    line (default parameters) over a shaded band (every sourced latency × bandwidth pair). Returns
-    the models left out of the plot, with the reason (an input the data lack, or the CUDA guide at
-    α = 0, which it does not take)."""
+    """Instruction throughput vs occupancy of ``name``, one axis of ``axes`` per α: each
+    model as a line (default parameters) over a shaded band (every sourced latency ×
+    bandwidth pair). Returns the models left out of the plot, with the reason (an input
+    the data lack, or the CUDA guide at α = 0, which it does not take)."""
     p = params(name)
     n = np.arange(0.25, p.max_warps_per_sm + 0.125, 0.25)
     skipped: dict[str, str] = {}
@@ -354,8 +369,9 @@ def plot_models(
 
 
 def plot_needed(ax, name: str, models=MODELS, fraction: float = 0.9) -> None:
-    """:func:`needed_band` of every model against α (finite α > 0, log axis): the line for the
-    default parameters, the band over sources, and the warps the SM can hold (dotted)."""
+    """:func:`needed_band` of every model against α (finite α > 0, log axis): the line
+    for the default parameters, the band over sources, and the warps the SM can hold
+    (dotted)."""
     p = params(name)
     for i, m in enumerate(models):
         try:
@@ -399,10 +415,10 @@ def plot_needed(ax, name: str, models=MODELS, fraction: float = 0.9) -> None:
 
 
 def model_pivot(rows: list[dict], quantity: str, digits: int = 0):
-    """A :func:`model_table` quantity (``"alpha0"``, ``"alpha_inf"`` or ``"cusp_warps"``) as a
-    models × GPUs table of strings ``"value (lo–hi)"``: ``–`` where the model has no peak, ``n/a``
-    where it cannot run on that GPU; cusp cells add ``at α = …`` when the maximum is a cusp and
-    say ``no cusp`` when it is not."""
+    """A :func:`model_table` quantity (``"alpha0"``, ``"alpha_inf"`` or
+    ``"cusp_warps"``) as a models × GPUs table of strings ``"value (lo–hi)"``: ``–``
+    where the model has no peak, ``n/a`` where it cannot run on that GPU; cusp cells add
+    ``at α = …`` when the maximum is a cusp and say ``no cusp`` when it is not."""
     import pandas as pd
 
     if quantity not in ("alpha0", "alpha_inf", "cusp_warps"):
@@ -446,13 +462,15 @@ def _amd_facts(g: str) -> dict[str, float]:
 
 
 def littles_law(names=GPUS + AMD) -> list[dict]:
-    """Little's law at α = 0 in bytes, comparable across vendors: the bytes one SM (NVIDIA) or CU
-    (AMD) must keep in flight, ``mem_lat × BW / (units × clock)``, with the read and the triad
-    bandwidth; the same in loads of one warp (32 × 4 B = 128 B) or one wavefront (64 × 4 B =
-    256 B); and the warps or waves the unit can hold. For the NVIDIA GPUs ``loads_read`` is
-    :func:`gpumodels.papers.volkov.synthetic.needed_occupancy` at α = 0. The AMD latency is the random-chase
-    plateau (:func:`chase_plateau`, median over sources), the bandwidths the best gpu-benches
-    stream rows (median over sources); the unit counts come from ``data/modern/amd.csv``."""
+    """Little's law at α = 0 in bytes, comparable across vendors: the bytes one SM
+    (NVIDIA) or CU (AMD) must keep in flight, ``mem_lat × BW / (units × clock)``, with
+    the read and the triad bandwidth; the same in loads of one warp (32 × 4 B = 128 B)
+    or one wavefront (64 × 4 B = 256 B); and the warps or waves the unit can hold. For
+    the NVIDIA GPUs ``loads_read`` is
+    :func:`gpumodels.papers.volkov.synthetic.needed_occupancy` at α = 0. The AMD latency
+    is the random-chase plateau (:func:`chase_plateau`, median over sources), the
+    bandwidths the best gpu-benches stream rows (median over sources); the unit counts
+    come from ``data/modern/amd.csv``."""
     rows = []
     for name in names:
         g = any_gpu(name)
@@ -512,10 +530,11 @@ OTHER_LATENCIES = ("alu_lat", "sfu_lat", "shared_lat", "l1_lat", "l2_lat")
 
 
 def other_latencies(names=GPUS):
-    """Sourced on-chip latencies (cycles) per GPU: FP32 add, SFU (fast square root), shared memory,
-    L1 and L2 hits, one column each (:data:`OTHER_LATENCIES`; the methods and sources are in
-    :func:`measurements`). A GPU with several rows of one quantity gets their median; a quantity
-    nobody measured on a GPU stays empty (``nan``), never filled in."""
+    """Sourced on-chip latencies (cycles) per GPU: FP32 add, SFU (fast square root),
+    shared memory, L1 and L2 hits, one column each (:data:`OTHER_LATENCIES`; the methods
+    and sources are in :func:`measurements`). A GPU with several rows of one quantity
+    gets their median; a quantity nobody measured on a GPU stays empty (``nan``), never
+    filled in."""
     import pandas as pd
 
     table = {}
@@ -532,9 +551,10 @@ def other_latencies(names=GPUS):
 
 
 def needed_warps():
-    """Little's law at α = 0 and for adds on Volkov's five GPUs and the modern ones: warps per SM
-    to saturate memory (read bandwidth; for modern GPUs also triad bandwidth and the band over
-    every sourced latency × bandwidth pair) and the CUDA cores, and the warps an SM can hold."""
+    """Little's law at α = 0 and for adds on Volkov's five GPUs and the modern ones:
+    warps per SM to saturate memory (read bandwidth; for modern GPUs also triad
+    bandwidth and the band over every sourced latency × bandwidth pair) and the CUDA
+    cores, and the warps an SM can hold."""
     import pandas as pd
 
     rows = []
@@ -558,8 +578,9 @@ def needed_warps():
 
 
 def plot_needed_warps(ax, table) -> None:
-    """Bars of :func:`needed_warps`: memory (read bandwidth, with the range over sources and the
-    triad value) and arithmetic, with a dotted step at the warps an SM can hold."""
+    """Bars of :func:`needed_warps`: memory (read bandwidth, with the range over sources
+    and the triad value) and arithmetic, with a dotted step at the warps an SM can hold.
+    """
     x = np.arange(len(table))
     ax.bar(
         x - 0.2,
@@ -615,10 +636,11 @@ def plot_needed_warps(ax, table) -> None:
 
 
 def crosscheck() -> list[dict]:
-    """DRAM and FP32 add latencies (cycles) as Volkov, the public chase and two simulators'
-    configuration files give them (``data/modern/simulator_configs.csv``); Accel-Sim's DRAM
-    latency is the sum of its L1 latency and its two increments (L2 − L1, DRAM − L2); the
-    Accel-Sim tuner's own measurement on an A100 80 GB PCIe stands beside it."""
+    """DRAM and FP32 add latencies (cycles) as Volkov, the public chase and two
+    simulators' configuration files give them (``data/modern/simulator_configs.csv``);
+    Accel-Sim's DRAM latency is the sum of its L1 latency and its two increments (L2 −
+    L1, DRAM − L2); the Accel-Sim tuner's own measurement on an A100 80 GB PCIe stands
+    beside it."""
     cfg = {
         (r["architecture"], r["quantity"]): float(r["value"])
         for r in read_rows("modern/simulator_configs.csv")

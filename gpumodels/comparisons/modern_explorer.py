@@ -1,4 +1,5 @@
-"""Explorer of every model on the modern GPUs (live kernel only): pick a GPU, α and models."""
+"""Explorer of every model on the modern GPUs (live kernel only): pick a GPU, α and
+models."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from gpumodels.ground import widgets
 
 
 def modern_summary_html(gpu: str, models, fraction: float = 0.9) -> str:
-    """HTML table: each chosen model's occupancy for ``fraction`` of its own peak at α = 0 and its
-    cusp on a modern GPU, default parameters and range over sources (:func:`gpumodels.comparisons.modern.model_table`)."""
+    """HTML table: each chosen model's occupancy for ``fraction`` of its own peak at α =
+    0 and its cusp on a modern GPU, default parameters and range over sources
+    (:func:`gpumodels.comparisons.modern.model_table`)."""
 
     rows = []
     for r in modern.model_table((gpu,), tuple(models), fraction):
@@ -38,8 +40,9 @@ def modern_summary_html(gpu: str, models, fraction: float = 0.9) -> str:
 
 
 def modern_explorer(gpu: str = "H100 PCIe"):
-    """Pick a modern GPU, α and models: throughput vs occupancy of each model with its band over the
-    sourced latencies and bandwidths, and the needed occupancy and cusp of each."""
+    """Pick a modern GPU, α and models: throughput vs occupancy of each model with its
+    band over the sourced latencies and bandwidths, and the needed occupancy and cusp of
+    each."""
     import ipywidgets as W
 
     models = W.SelectMultiple(

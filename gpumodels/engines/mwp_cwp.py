@@ -1,18 +1,20 @@
 """The MWP/CWP model of Hong & Kim (ISCA 2009), equations 1–31.
 
-:func:`~gpumodels.engines.mwp_cwp.predict` evaluates equations 5–28 (and the §6 extensions, equations
-29–31) for one kernel launch and returns a :class:`~gpumodels.engines.mwp_cwp.Prediction` whose fields
-are the intermediate quantities of the paper's Table 2. The §3.2 timeline equations 1–4 are
-separate functions (:func:`~gpumodels.engines.mwp_cwp.cycles_cwp_above_mwp`,
-:func:`~gpumodels.engines.mwp_cwp.cycles_mwp_above_cwp`, :func:`~gpumodels.engines.mwp_cwp.cycles_mwp_equals_n`),
-because the paper derives them from its Figures 5–8 before it generalises them into
-equations 22–24. The equations ``predict`` chains are also functions of arrays
-(:func:`bw_per_warp`, :func:`mwp_peak_bw`, :func:`cwp_full`, :func:`equation_case`,
-:func:`cycles_eq22`, :func:`cycles_eq23`, :func:`cycles_eq24`), on which Volkov's §7.1
-reduction (:mod:`gpumodels.comparisons.prior.hong_kim_2009`) is built.
+:func:`~gpumodels.engines.mwp_cwp.predict` evaluates equations 5–28 (and the §6
+extensions, equations 29–31) for one kernel launch and returns a
+:class:`~gpumodels.engines.mwp_cwp.Prediction` whose fields are the intermediate
+quantities of the paper's Table 2. The §3.2 timeline equations 1–4 are separate
+functions (:func:`~gpumodels.engines.mwp_cwp.cycles_cwp_above_mwp`,
+:func:`~gpumodels.engines.mwp_cwp.cycles_mwp_above_cwp`,
+:func:`~gpumodels.engines.mwp_cwp.cycles_mwp_equals_n`), because the paper derives them
+from its Figures 5–8 before it generalises them into equations 22–24. The equations
+``predict`` chains are also functions of arrays (:func:`bw_per_warp`,
+:func:`mwp_peak_bw`, :func:`cwp_full`, :func:`equation_case`, :func:`cycles_eq22`,
+:func:`cycles_eq23`, :func:`cycles_eq24`), on which Volkov's §7.1 reduction
+(:mod:`gpumodels.comparisons.prior.hong_kim_2009`) is built.
 
-Readings of the printed text that the book had to choose are stated where they are used and
-collected in ``READINGS``.
+Readings of the printed text that the book had to choose are stated where they are used
+and collected in ``READINGS``.
 """
 
 from __future__ import annotations
@@ -71,10 +73,12 @@ READINGS: Mapping[str, str] = MappingProxyType(
 
 @dataclass(frozen=True)
 class Machine:
-    """Hong & Kim's machine parameters of one GPU (Tables 1, 3 and 6), with their sources.
+    """Hong & Kim's machine parameters of one GPU (Tables 1, 3 and 6), with their
+    sources.
 
-    ``uncoal_per_mw`` is ``None`` where the paper does not print it (GTX280: it depends on the
-    access pattern; see :func:`gpumodels.papers.hong_kim.coalescing.transactions_cc13`).
+    ``uncoal_per_mw`` is ``None`` where the paper does not print it (GTX280: it depends
+    on the access pattern; see
+    :func:`gpumodels.papers.hong_kim.coalescing.transactions_cc13`).
     """
 
     gpu: str
@@ -144,8 +148,9 @@ def machines() -> list[str]:
 
 
 def machine(gpu: str | GPU) -> Machine:
-    """The :class:`Machine` of ``gpu``: Table 6 latencies and delays, Table 1 issue cycles, Table 3 clock,
-    bandwidth and SM count (the last three from the GPU record in ``data/hardware.csv``).
+    """The :class:`Machine` of ``gpu``: Table 6 latencies and delays, Table 1 issue
+    cycles, Table 3 clock, bandwidth and SM count (the last three from the GPU record in
+    ``data/hardware.csv``).
 
     >>> m = machine("FX5600")
     >>> m.mem_ld, m.departure_del_uncoal, m.departure_del_coal, m.freq_ghz, m.mem_bandwidth_gbs, m.sm_count
@@ -183,7 +188,8 @@ def machine(gpu: str | GPU) -> Machine:
 
 
 def machine_table():
-    """Machine parameters of the four GPUs of Table 3, one row per GPU (a ``pandas.DataFrame``)."""
+    """Machine parameters of the four GPUs of Table 3, one row per GPU (a
+    ``pandas.DataFrame``)."""
     import pandas as pd
 
     rows = []
@@ -209,12 +215,13 @@ def machine_table():
 
 
 # ---------------------------------------------------------------------------------------------
-# §3.3-3.4: the equations predict() chains, as functions of arrays (Volkov's §7.1 reduction,
-# gpumodels.comparisons.prior.hong_kim_2009, is built on the same functions)
+# §3.3-3.4: the equations predict() chains, as functions of arrays (Volkov's §7.1
+# reduction, gpumodels.comparisons.prior.hong_kim_2009, is built on the same functions)
 
 
 def bw_per_warp(freq_ghz, load_bytes_per_warp, mem_l):
-    """Eq. (7): ``BW_per_warp = Freq × Load_bytes_per_warp / Mem_L`` (GB/s with Freq in GHz, Mem_L in cycles).
+    """Eq. (7): ``BW_per_warp = Freq × Load_bytes_per_warp / Mem_L`` (GB/s with Freq in
+    GHz, Mem_L in cycles).
 
     >>> round(bw_per_warp(1.3, 128, 420), 3)
     0.396
@@ -230,7 +237,8 @@ def bw_per_warp(freq_ghz, load_bytes_per_warp, mem_l):
 
 
 def mwp_peak_bw(mem_bandwidth_gbs, bw_per_warp_gbs, active_sms):
-    """Eq. (6): ``MWP_peak_BW = Mem_Bandwidth / (BW_per_warp × #Active_SMs)``, warps per SM at peak bandwidth."""
+    """Eq. (6): ``MWP_peak_BW = Mem_Bandwidth / (BW_per_warp × #Active_SMs)``, warps per
+    SM at peak bandwidth."""
     bw = as_array("mem_bandwidth_gbs", mem_bandwidth_gbs, 0.0, lo_open=True)
     w = as_array("bw_per_warp_gbs", bw_per_warp_gbs, 0.0, lo_open=True)
     s = as_array("active_sms", active_sms, 1.0)
@@ -242,7 +250,8 @@ def mwp_peak_bw(mem_bandwidth_gbs, bw_per_warp_gbs, active_sms):
 
 
 def cwp_full(mem_cycles, comp_cycles):
-    """Eq. (8): ``CWP_full = (Mem_cycles + Comp_cycles) / Comp_cycles`` (before Eq. 9 caps it at N).
+    """Eq. (8): ``CWP_full = (Mem_cycles + Comp_cycles) / Comp_cycles`` (before Eq. 9
+    caps it at N).
 
     >>> cwp_full(434, 4 * 33)    # GTX280 at alpha = 32, Volkov 2016 §7.1's "4.3"
     4.287878787878788
@@ -254,8 +263,9 @@ def cwp_full(mem_cycles, comp_cycles):
 
 
 def equation_case(mwp, cwp, n, comp_cycles, mem_cycles):
-    """Which of Eqs. (22)-(24) §3.4.2 applies, as printed: 22 if MWP = N and CWP = N; else 23 if
-    CWP ≥ MWP or Comp_cycles > Mem_cycles; else 24. Broadcasts; returns an int or an int array."""
+    """Which of Eqs. (22)-(24) §3.4.2 applies, as printed: 22 if MWP = N and CWP = N;
+    else 23 if CWP ≥ MWP or Comp_cycles > Mem_cycles; else 24. Broadcasts; returns an
+    int or an int array."""
     mw, cw, nn = (
         as_array("mwp", mwp, 0.0),
         as_array("cwp", cwp, 0.0),
@@ -270,7 +280,8 @@ def equation_case(mwp, cwp, n, comp_cycles, mem_cycles):
 
 
 def cycles_eq22(mem_cycles, comp_cycles, comp_p, mwp):
-    """Eq. (22): ``Mem_cycles + Comp_cycles + Comp_p × (MWP − 1)`` per repetition (MWP = CWP = N)."""
+    """Eq. (22): ``Mem_cycles + Comp_cycles + Comp_p × (MWP − 1)`` per repetition (MWP =
+    CWP = N)."""
     m, c = (
         as_array("mem_cycles", mem_cycles, 0.0),
         as_array("comp_cycles", comp_cycles, 0.0),
@@ -284,7 +295,8 @@ def cycles_eq22(mem_cycles, comp_cycles, comp_p, mwp):
 
 
 def cycles_eq23(mem_cycles, n, mwp, comp_p):
-    """Eq. (23): ``Mem_cycles × N / MWP + Comp_p × (MWP − 1)`` per repetition (memory dominant)."""
+    """Eq. (23): ``Mem_cycles × N / MWP + Comp_p × (MWP − 1)`` per repetition (memory
+    dominant)."""
     m, nn = as_array("mem_cycles", mem_cycles, 0.0), as_array("n", n, 0.0, lo_open=True)
     mw = as_array("mwp", mwp, 0.0, lo_open=True)
     return out(m * nn / mw + as_array("comp_p", comp_p, 0.0) * (mw - 1.0))
@@ -312,10 +324,11 @@ def comp_p(comp_cycles: float, mem_insts: float) -> float:
 def cycles_cwp_above_mwp(
     mem_cycles: float, comp_cycles: float, n: float, mwp: float, mem_insts: float
 ) -> float:
-    """Eq. (1): ``Mem_cycles × N/MWP + Comp_p × MWP``, the total of Figure 5 (CWP > MWP).
+    """Eq. (1): ``Mem_cycles × N/MWP + Comp_p × MWP``, the total of Figure 5 (CWP >
+    MWP).
 
-    Only MWP warps' memory periods overlap, so N/MWP rounds of memory periods are exposed,
-    plus the MWP computation periods that start the first round.
+    Only MWP warps' memory periods overlap, so N/MWP rounds of memory periods are
+    exposed, plus the MWP computation periods that start the first round.
     """
     n = check_real("n", n, 1.0)
     mwp = check_real("mwp", mwp, 1.0, n)
@@ -324,7 +337,8 @@ def cycles_cwp_above_mwp(
 
 
 def cycles_mwp_above_cwp(mem_p: float, comp_cycles: float, n: float) -> float:
-    """Eq. (3): ``Mem_p + Comp_cycles × N``, the total of Figures 6–7 (MWP > CWP, or computation dominant)."""
+    """Eq. (3): ``Mem_p + Comp_cycles × N``, the total of Figures 6–7 (MWP > CWP, or
+    computation dominant)."""
     return check_real("mem_p", mem_p, 0.0) + check_real(
         "comp_cycles", comp_cycles, 0.0
     ) * check_real("n", n, 1.0)
@@ -333,7 +347,8 @@ def cycles_mwp_above_cwp(mem_p: float, comp_cycles: float, n: float) -> float:
 def cycles_mwp_equals_n(
     mem_cycles: float, comp_cycles: float, mwp: float, mem_insts: float
 ) -> float:
-    """Eq. (4): ``Mem_cycles + Comp_cycles + Comp_p × (MWP − 1)``, the total of Figure 8 (MWP = CWP = N)."""
+    """Eq. (4): ``Mem_cycles + Comp_cycles + Comp_p × (MWP − 1)``, the total of Figure 8
+    (MWP = CWP = N)."""
     mwp = check_real("mwp", mwp, 1.0)
     return (
         check_real("mem_cycles", mem_cycles, 0.0)
@@ -348,11 +363,12 @@ def cycles_mwp_equals_n(
 
 @dataclass(frozen=True)
 class Prediction:
-    """Result of :func:`predict`: the inputs used and every intermediate quantity of Table 2.
+    """Result of :func:`predict`: the inputs used and every intermediate quantity of
+    Table 2.
 
     Cycle counts are per SM. ``equation`` is 22, 23 or 24: the case of §3.4.2 that gave
-    ``exec_cycles_app``. ``exec_cycles_with_synch`` (Eq. 28) is the model's execution time in
-    processor cycles; ``time_ms`` converts it with ``freq_ghz``.
+    ``exec_cycles_app``. ``exec_cycles_with_synch`` (Eq. 28) is the model's execution
+    time in processor cycles; ``time_ms`` converts it with ``freq_ghz``.
     """
 
     # inputs (after defaults and the occupancy calculation)
@@ -450,7 +466,8 @@ _ROUNDABLE = (
 
 
 def repetitions(blocks, active_blocks_per_sm, active_sms) -> float:
-    """#Rep, Eq. (21): how many times each SM runs a full set of active blocks, ``blocks / (active × SMs)``.
+    """#Rep, Eq. (21): how many times each SM runs a full set of active blocks, ``blocks
+    / (active × SMs)``.
 
     §3.4.1's example: 40 blocks on 4 SMs that hold 2 blocks each give #Rep = 5.
 
@@ -496,25 +513,28 @@ def predict(
 ) -> Prediction:
     """Execution cycles of one kernel launch by Hong & Kim's MWP/CWP model (Eqs. 5–31).
 
-    Parameters follow Table 1 in snake case. All instruction counts are dynamic counts *per
-    thread* (PTX instructions, §3.4.3) and may be averages, so they need not be integers.
+    Parameters follow Table 1 in snake case. All instruction counts are dynamic counts
+    *per thread* (PTX instructions, §3.4.3) and may be averages, so they need not be
+    integers.
 
     Parameters
     ----------
     gpu
-        A GPU of Table 3 (name or :class:`~gpumodels.facts.hardware.GPU`). It supplies every machine
-        parameter the call leaves out: ``mem_ld``, the departure delays, ``issue_cycles``,
-        ``threads_per_warp``, ``uncoal_per_mw`` (cc < 1.3), ``freq_ghz``, ``mem_bandwidth_gbs``,
-        the SM count and the compute capability (:func:`machine`). Without ``gpu`` every
-        machine parameter must be given.
+        A GPU of Table 3 (name or :class:`~gpumodels.facts.hardware.GPU`). It supplies
+        every machine parameter the call leaves out: ``mem_ld``, the departure delays,
+        ``issue_cycles``, ``threads_per_warp``, ``uncoal_per_mw`` (cc < 1.3),
+        ``freq_ghz``, ``mem_bandwidth_gbs``, the SM count and the compute capability
+        (:func:`machine`). Without ``gpu`` every machine parameter must be given.
     threads_per_block, blocks : int
         The launch configuration.
     comp_insts, coal_mem_insts, uncoal_mem_insts, synch_insts : float
-        ``#Comp_insts``, ``#Coal_Mem_insts``, ``#Uncoal_Mem_insts`` and ``#Synch_insts``.
+        ``#Comp_insts``, ``#Coal_Mem_insts``, ``#Uncoal_Mem_insts`` and
+        ``#Synch_insts``.
     active_blocks_per_sm : int
         ``#Active_blocks_per_SM``. If left out, the occupancy calculator gives it from
-        ``registers_per_thread`` and ``shared_mem_per_block`` (and the compute capability),
-        capped at ``ceil(blocks / active_sms)``. If given, it is checked against the same limits.
+        ``registers_per_thread`` and ``shared_mem_per_block`` (and the compute
+        capability), capped at ``ceil(blocks / active_sms)``. If given, it is checked
+        against the same limits.
     active_sms : int
         ``#Active_SMs``; default ``min(SM count, blocks)``.
     mem_ld, departure_del_uncoal, departure_del_coal : float
@@ -537,13 +557,13 @@ def predict(
     m_factor : float
         Eq. (31)'s M_Factor (1 for single-issue instructions; see :func:`m_factor_of`).
     ind_mem_req : float
-        ``#ind_mem_req``, the memory requests per thread that do not depend on an earlier load
-        (§6.1, Eqs. 29–30). 0 is the base model.
+        ``#ind_mem_req``, the memory requests per thread that do not depend on an
+        earlier load (§6.1, Eqs. 29–30). 0 is the base model.
     decimals
         Round the named intermediate quantities (any of ``mem_l``, ``departure_delay``,
-        ``mwp_without_bw_full``, ``bw_per_warp``, ``mwp_peak_bw``, ``cwp_full``) to that many
-        decimals before later equations use them -- to replay a hand calculation that carried
-        rounded values, as Table 2 does.
+        ``mwp_without_bw_full``, ``bw_per_warp``, ``mwp_peak_bw``, ``cwp_full``) to that
+        many decimals before later equations use them -- to replay a hand calculation
+        that carried rounded values, as Table 2 does.
 
     Returns
     -------
@@ -807,13 +827,15 @@ def _table_7() -> dict[str, dict[str, str]]:
 
 
 def m_factor_of(counts: Mapping[str, float], source: str = "experiment") -> float:
-    """Eq. (31)'s M_Factor for an instruction mix: the count-weighted mean of Table 7's factors.
+    """Eq. (31)'s M_Factor for an instruction mix: the count-weighted mean of Table 7's
+    factors.
 
-    ``counts`` maps Table 7 instruction names (``fp_add``, ``fp_mul``, ``fp_mad``, ``int_add``,
-    ``fp_div``, ``int_mul``, ``int_div``, ``modulo``) to dynamic counts; ``source`` picks the
-    ``"experiment"`` column or the ``"manual"`` one (which has no value for ``int_div`` and
-    ``modulo``). The weighted mean is the book's generalisation: the paper applies one
-    M_Factor to all instructions; for a single instruction kind the two agree.
+    ``counts`` maps Table 7 instruction names (``fp_add``, ``fp_mul``, ``fp_mad``,
+    ``int_add``, ``fp_div``, ``int_mul``, ``int_div``, ``modulo``) to dynamic counts;
+    ``source`` picks the ``"experiment"`` column or the ``"manual"`` one (which has no
+    value for ``int_div`` and ``modulo``). The weighted mean is the book's
+    generalisation: the paper applies one M_Factor to all instructions; for a single
+    instruction kind the two agree.
 
     >>> m_factor_of({"int_mul": 1}), m_factor_of({"fp_mad": 3, "fp_div": 1}, source="manual")
     (4.3, 1.75)
@@ -843,7 +865,8 @@ def m_factor_of(counts: Mapping[str, float], source: str = "experiment") -> floa
 
 
 def table_7():
-    """Table 7 as a ``pandas.DataFrame`` (instruction, ops per cycle, M_Factor manual and measured, source)."""
+    """Table 7 as a ``pandas.DataFrame`` (instruction, ops per cycle, M_Factor manual
+    and measured, source)."""
     import pandas as pd
 
     return pd.DataFrame(read_rows("hong_kim/table_7.csv"))
@@ -851,7 +874,8 @@ def table_7():
 
 @dataclass(frozen=True)
 class Divergence:
-    """Instruction counts of each path of a divergent branch and of their serialised execution (§6.3)."""
+    """Instruction counts of each path of a divergent branch and of their serialised
+    execution (§6.3)."""
 
     paths: tuple[tuple[str, ...], ...]
     path_counts: tuple[dict, ...]
@@ -864,15 +888,17 @@ _COUNT_KEYS = ("comp_insts", "coal_mem_insts", "uncoal_mem_insts", "synch_insts"
 def divergent_counts(
     blocks: Mapping[str, Mapping[str, float]], paths: Sequence[Sequence[str]]
 ) -> Divergence:
-    """Per-path and all-paths instruction counts of a divergent control-flow graph (§6.3, Fig. 27).
+    """Per-path and all-paths instruction counts of a divergent control-flow graph
+    (§6.3, Fig. 27).
 
-    ``blocks`` maps basic-block names to counts (keys of :func:`predict`: ``comp_insts``,
-    ``coal_mem_insts``, ``uncoal_mem_insts``, ``synch_insts``); ``paths`` lists the blocks each
-    thread path runs through. A warp whose threads take several paths executes every path
-    one after the other with the other threads masked off, so each basic block on *any*
-    path is issued once per warp: the all-paths count sums the union of the paths' blocks.
-    That is the book's reading of the paper's "sum of all the paths"; the shared blocks are
-    counted once because the hardware issues them once.
+    ``blocks`` maps basic-block names to counts (keys of :func:`predict`:
+    ``comp_insts``, ``coal_mem_insts``, ``uncoal_mem_insts``, ``synch_insts``);
+    ``paths`` lists the blocks each thread path runs through. A warp whose threads take
+    several paths executes every path one after the other with the other threads masked
+    off, so each basic block on *any* path is issued once per warp: the all-paths count
+    sums the union of the paths' blocks. That is the book's reading of the paper's "sum
+    of all the paths"; the shared blocks are counted once because the hardware issues
+    them once.
 
     >>> d = divergent_counts({"B1": {"comp_insts": 2}, "B2": {"comp_insts": 3}, "B3": {"comp_insts": 5}},
     ...                      [("B1", "B2"), ("B1", "B3")])

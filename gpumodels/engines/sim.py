@@ -6,31 +6,34 @@ analytic models in their limit cases.
 
 Rules, applied every cycle ``t = 0, 1, 2, …``:
 
-1. Each warp runs its own list of :class:`Op` in order (in a loop if ``repeat=True``). An op
-   may issue at ``t`` only if every register it reads is ready, and not before
-   ``ilp_latency`` cycles after the warp's previous issue (one issue per warp per cycle at
-   most).
+1. Each warp runs its own list of :class:`Op` in order (in a loop if ``repeat=True``).
+   An op may issue at ``t`` only if every register it reads is ready, and not before
+   ``ilp_latency`` cycles after the warp's previous issue (one issue per warp per cycle
+   at most).
 2. Warps are spread over ``schedulers`` round-robin (warp slot ``i`` → scheduler ``i mod
    schedulers``). Each scheduler issues up to ``issue_per_scheduler`` ops per cycle
-   (``None``: unlimited), choosing among ready warps by ``policy``: ``"oldest"`` (lowest slot
-   first) or ``"round_robin"`` (start after the warp issued last). An op whose unit has
-   ``issue_cycles = k`` keeps its scheduler busy for ``k`` cycles.
-3. A :class:`Unit` with ``throughput`` T instructions per cycle per SM is a resource used
-   exclusively for ``1/T`` cycles per instruction (as in Volkov's Table 3.4 worksheet); an op
-   may start in cycle ``t`` if the unit's backlog ends before ``t + 1``. ``None``: unlimited.
-   ``max_in_flight`` k caps the unit's concurrency: an op may start only while fewer
-   than k of its ops are in execution (issued, result not yet ready) -- k servers that each
-   hold an op for its whole latency, as Hong & Kim's memory system serves MWP warps at once.
-   Ops that find all k busy are served in the order they started waiting (first come, first
-   served), not by the scheduler ``policy``.
-4. The result is ready ``latency`` cycles after issue. ``latency`` is a number, or a function
-   of the unit's recent throughput (instructions per cycle over the last ``window`` cycles):
-   a contention-dependent memory latency such as Volkov's ``a + b·x/(c − x)``.
-   ``dependent_latency[(producer, consumer)]`` overrides it for particular consumers (e.g.
-   Maxwell's SFU result is ready for an add after 9 cycles but for another SFU op after 13).
+   (``None``: unlimited), choosing among ready warps by ``policy``: ``"oldest"`` (lowest
+   slot first) or ``"round_robin"`` (start after the warp issued last). An op whose unit
+   has ``issue_cycles = k`` keeps its scheduler busy for ``k`` cycles.
+3. A :class:`Unit` with ``throughput`` T instructions per cycle per SM is a resource
+   used exclusively for ``1/T`` cycles per instruction (as in Volkov's Table 3.4
+   worksheet); an op may start in cycle ``t`` if the unit's backlog ends before ``t +
+   1``. ``None``: unlimited. ``max_in_flight`` k caps the unit's concurrency: an op may
+   start only while fewer than k of its ops are in execution (issued, result not yet
+   ready) -- k servers that each hold an op for its whole latency, as Hong & Kim's
+   memory system serves MWP warps at once. Ops that find all k busy are served in the
+   order they started waiting (first come, first served), not by the scheduler
+   ``policy``.
+4. The result is ready ``latency`` cycles after issue. ``latency`` is a number, or a
+   function of the unit's recent throughput (instructions per cycle over the last
+   ``window`` cycles): a contention-dependent memory latency such as Volkov's ``a +
+   b·x/(c − x)``. ``dependent_latency[(producer, consumer)]`` overrides it for
+   particular consumers (e.g. Maxwell's SFU result is ready for an add after 9 cycles
+   but for another SFU op after 13).
 5. With ``total_warps`` larger than ``n_warps`` the launch is finite: warps run their
-   program once, and a block of ``warps_per_block`` warp slots is refilled ``launch_latency``
-   cycles after the last of its warps has finished (Volkov §3.7's replacement delays).
+   program once, and a block of ``warps_per_block`` warp slots is refilled
+   ``launch_latency`` cycles after the last of its warps has finished (Volkov §3.7's
+   replacement delays).
 
 :func:`simulate` returns a :class:`Trace` with one record per issued instruction, which
 answers throughput, concurrency and occupancy questions.
@@ -56,7 +59,8 @@ _EPS = 1e-9
 
 @dataclass(frozen=True)
 class Op:
-    """One instruction of a warp program: the ``unit`` that executes it, registers written and read."""
+    """One instruction of a warp program: the ``unit`` that executes it, registers
+    written and read."""
 
     unit: str
     dst: str | None = None
@@ -66,8 +70,9 @@ class Op:
 
 @dataclass(frozen=True)
 class Unit:
-    """A functional unit (or the memory pipeline): latency in cycles, throughput in IPC per SM,
-    and at most ``max_in_flight`` ops in execution at once (``None``: no cap)."""
+    """A functional unit (or the memory pipeline): latency in cycles, throughput in IPC
+    per SM, and at most ``max_in_flight`` ops in execution at once (``None``: no cap).
+    """
 
     latency: float | Callable[[float], float]
     throughput: float | None = None
@@ -86,7 +91,8 @@ class Unit:
 
 @dataclass(frozen=True)
 class SM:
-    """The simulated multiprocessor: its units, schedulers and issue rules (see module docstring)."""
+    """The simulated multiprocessor: its units, schedulers and issue rules (see module
+    docstring)."""
 
     units: Mapping[str, Unit]
     schedulers: int = 1
@@ -118,9 +124,10 @@ class SM:
 
 @dataclass(frozen=True)
 class Trace:
-    """Simulated issue records: arrays ``warp`` (launch order), ``seq`` (position in the warp's
-    stream), ``unit``, ``issue`` and ``ready`` cycles, plus the occupancy per cycle; ``warp_start``
-    and ``warp_end`` per launched warp (``warp_end`` is NaN for a warp that did not finish)."""
+    """Simulated issue records: arrays ``warp`` (launch order), ``seq`` (position in the
+    warp's stream), ``unit``, ``issue`` and ``ready`` cycles, plus the occupancy per
+    cycle; ``warp_start`` and ``warp_end`` per launched warp (``warp_end`` is NaN for a
+    warp that did not finish)."""
 
     warp: np.ndarray
     seq: np.ndarray
@@ -135,7 +142,8 @@ class Trace:
     def throughput(
         self, unit: str | None = None, start: int = 0, stop: int | None = None
     ) -> float:
-        """Instructions of ``unit`` (all units if ``None``) issued per cycle in ``[start, stop)``."""
+        """Instructions of ``unit`` (all units if ``None``) issued per cycle in
+        ``[start, stop)``."""
         stop = self.cycles if stop is None else stop
         if not 0 <= start < stop <= self.cycles:
             raise ValueError(
@@ -147,14 +155,16 @@ class Trace:
         return float(sel.sum()) / (stop - start)
 
     def concurrency(self, unit: str, t) -> np.ndarray:
-        """Instructions of ``unit`` in execution (issued, result not yet ready) at cycle(s) ``t``."""
+        """Instructions of ``unit`` in execution (issued, result not yet ready) at
+        cycle(s) ``t``."""
         t = np.atleast_1d(np.asarray(t))
         sel = self.unit == unit
         iss, rdy = self.issue[sel], self.ready[sel]
         return ((iss[None, :] <= t[:, None]) & (rdy[None, :] > t[:, None])).sum(axis=1)
 
     def table(self):
-        """One row per issued instruction, labelled ``kind = "simulated"`` (a pandas DataFrame)."""
+        """One row per issued instruction, labelled ``kind = "simulated"`` (a pandas
+        DataFrame)."""
         import pandas as pd
 
         return pd.DataFrame(
@@ -184,11 +194,13 @@ def trip_starts(
     start: float = -np.inf,
     stop: float = np.inf,
 ) -> np.ndarray:
-    """Sorted cycles in ``[start, stop]`` at which warp ``w`` began a trip of a loop of ``body`` instructions.
+    """Sorted cycles in ``[start, stop]`` at which warp ``w`` began a trip of a loop of
+    ``body`` instructions.
 
-    ``warp``, ``seq`` (position in the warp's stream) and ``issue`` (cycle) describe every issued
-    instruction (a :class:`Trace`'s arrays, or another simulator's). Measuring between two trip
-    starts of one warp spans whole round trips, which a fixed window of cycles does not.
+    ``warp``, ``seq`` (position in the warp's stream) and ``issue`` (cycle) describe
+    every issued instruction (a :class:`Trace`'s arrays, or another simulator's).
+    Measuring between two trip starts of one warp spans whole round trips, which a fixed
+    window of cycles does not.
     """
     b = check_int("body", body, 1)
     warp, seq, issue = np.asarray(warp), np.asarray(seq), np.asarray(issue, dtype=float)
@@ -205,7 +217,8 @@ def rate_between(issue, t1: float, t2: float) -> float:
 
 
 MAX_ALPHA = 100_000
-"""The largest α :func:`alpha_program` builds (a loop body of α + 1 ops is held in memory)."""
+"""The largest α :func:`alpha_program` builds (a loop body of α + 1 ops is held in
+memory)."""
 
 MAX_CYCLES = 1_000_000_000
 """The most cycles one :func:`simulate` call may run (``cycles`` or ``max_cycles``)."""
@@ -240,22 +253,24 @@ def simulate(
     max_cycles: int = 10_000_000,
     skip_idle: bool = True,
 ) -> Trace:
-    """Run ``n_warps`` concurrent warps on ``sm`` and record every issue (simulated data).
+    """Run ``n_warps`` concurrent warps on ``sm`` and record every issue (simulated
+    data).
 
-    Cycles in which no warp can issue are skipped to the next event (a result becoming ready, a
-    unit or scheduler coming free, a block refilled), so long memory stalls cost no time; the
-    trace is the same as stepping every cycle (``skip_idle=False``, the slow reference the tests
-    compare against).
+    Cycles in which no warp can issue are skipped to the next event (a result becoming
+    ready, a unit or scheduler coming free, a block refilled), so long memory stalls
+    cost no time; the trace is the same as stepping every cycle (``skip_idle=False``,
+    the slow reference the tests compare against).
 
     Parameters
     ----------
     programs
-        One program (a sequence of :class:`Op`) for all warps, or one program per warp slot.
+        One program (a sequence of :class:`Op`) for all warps, or one program per warp
+        slot.
     n_warps : int
         Warps resident at a time (occupancy, warps per SM).
     cycles : int
-        Cycles to simulate (``None`` allowed for finite runs). Required when ``repeat=True``; otherwise the run stops when all
-        warps are done.
+        Cycles to simulate (``None`` allowed for finite runs). Required when
+        ``repeat=True``; otherwise the run stops when all warps are done.
     repeat : bool
         Loop each program forever (the synthetic workloads) or run it once.
     total_warps : int
@@ -505,7 +520,8 @@ def _next_event(
     sched_busy,
     refill_at,
 ) -> int:
-    """The first cycle after ``t`` at which a warp that could not issue at ``t`` might issue."""
+    """The first cycle after ``t`` at which a warp that could not issue at ``t`` might
+    issue."""
     times = [w for w in refill_at.values()]
     times += [b for b in sched_busy if b > t]
     for u, unit in sm.units.items():
@@ -530,7 +546,8 @@ def _next_event(
 
 
 def _operands_ready_at(sm: SM, regs: dict, op: Op) -> float:
-    """The cycle at which every register ``op`` reads is ready (``-inf`` if it reads none in flight)."""
+    """The cycle at which every register ``op`` reads is ready (``-inf`` if it reads
+    none in flight)."""
     ready = -math.inf
     for r in op.srcs:
         if r in regs:
@@ -579,12 +596,13 @@ def _finish(
 def volkov_sm(
     p, *, mem_issue: int = 1, issue: bool = True, contention: bool = False
 ) -> SM:
-    """An :class:`SM` with the Table 4.1 parameters of ``p`` (:func:`gpumodels.facts.param_sets.params`).
+    """An :class:`SM` with the Table 4.1 parameters of ``p``
+    (:func:`gpumodels.facts.param_sets.params`).
 
-    Units ``"alu"`` (alu_lat, alu_thru) and ``"mem"`` (mem_lat, mem_thru); the issue limit is
-    ``issue_thru`` spread over ``p.schedulers`` (``issue=False`` removes it). With
-    ``contention=True`` the memory latency follows Table 6.5's ``a + b·x/(c − x)`` of the
-    recent memory throughput.
+    Units ``"alu"`` (alu_lat, alu_thru) and ``"mem"`` (mem_lat, mem_thru); the issue
+    limit is ``issue_thru`` spread over ``p.schedulers`` (``issue=False`` removes it).
+    With ``contention=True`` the memory latency follows Table 6.5's ``a + b·x/(c − x)``
+    of the recent memory throughput.
     """
     p = check_params(p)
     issue, contention = check_flag("issue", issue), check_flag("contention", contention)
@@ -605,7 +623,8 @@ def volkov_sm(
     per = p.issue_thru / p.schedulers
     if per >= 1:
         return SM(units, schedulers=p.schedulers, issue_per_scheduler=int(round(per)))
-    # G80/GT200: one issue per scheduler every 1/per cycles — model as issue_cycles on every unit
+    # G80/GT200: one issue per scheduler every 1/per cycles — model as issue_cycles on
+    # every unit
     k = int(round(1 / per))
     units = {
         name: Unit(u.latency, u.throughput, max(u.issue_cycles, k))

@@ -1,4 +1,5 @@
-"""Layer 2, facts: sourced numbers about GPUs and papers, and the records that carry them.
+"""Layer 2, facts: sourced numbers about GPUs and papers, and the records that carry
+them.
 
 hardware    GPU records (``data/hardware.csv``): :func:`~gpumodels.facts.hardware.get_gpu`
 occupancy   the occupancy calculator for compute capability 1.0 to 9.0

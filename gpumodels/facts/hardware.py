@@ -1,11 +1,12 @@
 """GPU records built from the sourced hardware tables in ``data/``.
 
-``data/hardware.csv`` is tidy: one row per (gpu, parameter) with value, unit, source and note.
-``data/gpus.csv`` names each GPU and the aliases the papers use. Architectural limits that are
-fixed by the compute capability (warp and block slots, register file, shared memory, banks,
-issue) come from ``data/compute_capability.csv`` unless a GPU's own row states them; a GPU's
-own row wins (e.g. Volkov's Table 2.8 gives dual issue for the GTX 980 where NVIDIA's guide
-says single issue), and ``GPU.sources`` says where every value came from.
+``data/hardware.csv`` is tidy: one row per (gpu, parameter) with value, unit, source and
+note. ``data/gpus.csv`` names each GPU and the aliases the papers use. Architectural
+limits that are fixed by the compute capability (warp and block slots, register file,
+shared memory, banks, issue) come from ``data/compute_capability.csv`` unless a GPU's
+own row states them; a GPU's own row wins (e.g. Volkov's Table 2.8 gives dual issue for
+the GTX 980 where NVIDIA's guide says single issue), and ``GPU.sources`` says where
+every value came from.
 
 >>> from gpumodels.facts.hardware import get_gpu
 >>> g = get_gpu("Kepler")            # Volkov 2016 calls the GTX 680 "the Kepler GPU"
@@ -51,10 +52,11 @@ _FROM_CC = {
 class GPU:
     """One GPU: product facts and architectural limits, each traceable to a source.
 
-    Units are in the field names (``clock_ghz``, ``pin_bandwidth_gbs``, ...); counts are per SM
-    where the name says so. ``None`` means no source gives the value -- the book never guesses.
-    For dual-GPU boards (GTX 690, K80) every value is per GPU. ``clock_ghz`` is the processor
-    (shader) clock, the top of the range for GPUs with dynamic clocks (Volkov 2016, §2.8).
+    Units are in the field names (``clock_ghz``, ``pin_bandwidth_gbs``, ...); counts are
+    per SM where the name says so. ``None`` means no source gives the value -- the book
+    never guesses. For dual-GPU boards (GTX 690, K80) every value is per GPU.
+    ``clock_ghz`` is the processor (shader) clock, the top of the range for GPUs with
+    dynamic clocks (Volkov 2016, §2.8).
     """
 
     name: str
@@ -94,7 +96,8 @@ class GPU:
 
     @property
     def cc_limits(self) -> ComputeCapability:
-        """The per-compute-capability limits (:mod:`gpumodels.facts.occupancy`) of this GPU."""
+        """The per-compute-capability limits (:mod:`gpumodels.facts.occupancy`) of this
+        GPU."""
         return limits(self.compute_capability)
 
     @property
@@ -111,10 +114,10 @@ class GPU:
     def peak_gflops(self, flops_per_core_cycle: float = 2.0) -> float | None:
         """Peak single-precision arithmetic throughput in GFLOP/s.
 
-        ``sm_count x cuda_cores_per_sm x clock_ghz x flops_per_core_cycle``. The default, 2,
-        counts one fused multiply-add per CUDA core per cycle; the vendor's figures for
-        G80/GT200 sometimes count 3 (a multiply-add plus a co-issued multiply). ``None`` if a
-        factor is unknown.
+        ``sm_count x cuda_cores_per_sm x clock_ghz x flops_per_core_cycle``. The
+        default, 2, counts one fused multiply-add per CUDA core per cycle; the vendor's
+        figures for G80/GT200 sometimes count 3 (a multiply-add plus a co-issued
+        multiply). ``None`` if a factor is unknown.
         """
         f = check_real(
             "flops_per_core_cycle", flops_per_core_cycle, 0.0, None, lo_open=True
@@ -124,7 +127,8 @@ class GPU:
         return self.sm_count * self.cuda_cores_per_sm * self.clock_ghz * f
 
     def source(self, attribute: str) -> str:
-        """Where ``attribute`` came from (a paper's table, a vendor document, or a derivation)."""
+        """Where ``attribute`` came from (a paper's table, a vendor document, or a
+        derivation)."""
         if attribute not in {f.name for f in fields(self)}:
             raise ValueError(
                 f"attribute must be a GPU field such as 'sm_count', got {attribute!r}"
@@ -209,17 +213,21 @@ def _index() -> dict[str, str]:
 
 
 def list_gpus() -> list[str]:
-    """Canonical names of all GPUs in the tables, in table order (oldest generation first)."""
+    """Canonical names of all GPUs in the tables, in table order (oldest generation
+    first)."""
     return list(_gpus())
 
 
 def get_gpu(name: str) -> GPU:
-    """The :class:`GPU` named ``name``: a canonical name, full name or alias, in any case.
+    """The :class:`GPU` named ``name``: a canonical name, full name or alias, in any
+    case.
 
-    Spaces, hyphens and the prefixes "NVIDIA", "GeForce", "Tesla" and "Quadro" are ignored, so
-    ``"GTX 280"``, ``"gtx280"`` and ``"GT200"`` (Volkov's name for it) are the same GPU. An
-    unknown name raises :class:`~gpumodels.ground.errors.UnknownNameError` (a ``KeyError`` and a
-    ``ValueError``) listing the known ones; a name that is not a string raises ``InputTypeError``.
+    Spaces, hyphens and the prefixes "NVIDIA", "GeForce", "Tesla" and "Quadro" are
+    ignored, so ``"GTX 280"``, ``"gtx280"`` and ``"GT200"`` (Volkov's name for it) are
+    the same GPU. An unknown name raises
+    :class:`~gpumodels.ground.errors.UnknownNameError` (a ``KeyError`` and a
+    ``ValueError``) listing the known ones; a name that is not a string raises
+    ``InputTypeError``.
     """
     if not isinstance(name, str):
         raise InputTypeError(
@@ -237,7 +245,8 @@ def get_gpu(name: str) -> GPU:
 def table(gpus: list[str] | None = None):
     """Tidy ``pandas.DataFrame`` of every GPU attribute with its unit, source and note.
 
-    Columns: ``gpu, generation, attribute, value, unit, source, note``; rows with no value are left out.
+    Columns: ``gpu, generation, attribute, value, unit, source, note``; rows with no
+    value are left out.
     """
     import pandas as pd
 
@@ -272,10 +281,12 @@ def summary(
     flops_per_core_cycle: float = 2.0,
     missing: str | None = None,
 ):
-    """One row per GPU (indexed by name): generation, cc, SMs, cores/SM, clock, pin bandwidth, peak FP32, balance.
+    """One row per GPU (indexed by name): generation, cc, SMs, cores/SM, clock, pin
+    bandwidth, peak FP32, balance.
 
-    Peak FP32 is :meth:`GPU.peak_gflops`; balance is peak FLOP/s per byte/s of pin bandwidth
-    (NaN where either is unknown, or the string ``missing`` if given, for display).
+    Peak FP32 is :meth:`GPU.peak_gflops`; balance is peak FLOP/s per byte/s of pin
+    bandwidth (NaN where either is unknown, or the string ``missing`` if given, for
+    display).
     """
     import pandas as pd
 
@@ -306,8 +317,9 @@ def summary(
 def generation_tables(generation: str):
     """Values and sources of every GPU of one generation.
 
-    Returns ``(values, sources)``: ``values`` has one row per attribute ("name (unit)") and one
-    column per GPU; ``sources`` has one row per distinct source with the attributes it supplies.
+    Returns ``(values, sources)``: ``values`` has one row per attribute ("name (unit)")
+    and one column per GPU; ``sources`` has one row per distinct source with the
+    attributes it supplies.
     """
     import pandas as pd
 

@@ -1,39 +1,39 @@
 """Volkov-style parameters for modern GPUs (V100 to GH200), from public measurements.
 
-Volkov's Table 4.1 gives five GPUs up to Maxwell. For later GPUs the book assembles the same five
-numbers from sourced public data in ``data/modern/``:
+Volkov's Table 4.1 gives five GPUs up to Maxwell. For later GPUs the book assembles the
+same five numbers from sourced public data in ``data/modern/``:
 
 ``mem_lat``
-    DRAM load latency of one warp at low load, in cycles. It depends on how it is measured, so
-    every value keeps its method (:data:`METHODS`):
+    DRAM load latency of one warp at low load, in cycles. It depends on how it is
+    measured, so every value keeps its method (:data:`METHODS`):
 
-    * ``"random chase"`` — gpu-benches (RRZE-HPC and te42kyfo), one thread chasing a random
-      permutation of cache lines; the value is the median of the latencies at footprints from
-      128 to 256 MB (:data:`WINDOW_MB`), the plateau past the largest L2 (96 MB on the L40) and
-      before TLB misses set in. This is the closest to Volkov's own method (§6.1: pointer chase,
-      one warp, unloaded memory). Where both repositories measured a GPU, both are rows and the
-      parameter is their median.
+    * ``"random chase"`` — gpu-benches (RRZE-HPC and te42kyfo), one thread chasing a
+      random permutation of cache lines; the value is the median of the latencies at
+      footprints from 128 to 256 MB (:data:`WINDOW_MB`), the plateau past the largest L2
+      (96 MB on the L40) and before TLB misses set in. This is the closest to Volkov's
+      own method (§6.1: pointer chase, one warp, unloaded memory). Where both
+      repositories measured a GPU, both are rows and the parameter is their median.
     * ``"unlocked chase"`` — AI_kernels' chase (clocks not locked);
     * ``"mt4g"`` — mt4g's main-memory latency (mean of its samples);
-    * ``"sequential chase"`` — the Accel-Sim tuner's ``mem_lat``: four threads chase consecutive
-      words with ``ld.global.cv`` over twice the L2 size (A100 80 GB PCIe, from AMALi's raw
-      tuner output). Consecutive addresses stay in open DRAM pages and TLB entries, so this reads
-      lowest.
+    * ``"sequential chase"`` — the Accel-Sim tuner's ``mem_lat``: four threads chase
+      consecutive words with ``ld.global.cv`` over twice the L2 size (A100 80 GB PCIe,
+      from AMALi's raw tuner output). Consecutive addresses stay in open DRAM pages and
+      TLB entries, so this reads lowest.
 
-    When a GPU has no random-chase data (the H100 SXM) :func:`params` falls back to the next
-    method in that order and says so in ``Params.sources``.
+    When a GPU has no random-chase data (the H100 SXM) :func:`params` falls back to the
+    next method in that order and says so in ``Params.sources``.
 ``mem_thru``
-    Sustained bandwidth in the book's units, ``BW / (SMs × clock × 128 B)`` (§4.1, which gives
-    Maxwell's 0.0814 from 211 GB/s): ``"read"`` (a read-only stream) or ``"triad"``/``"copy"``.
-    gpu-benches' value is the best over its block sizes.
+    Sustained bandwidth in the book's units, ``BW / (SMs × clock × 128 B)`` (§4.1, which
+    gives Maxwell's 0.0814 from 211 GB/s): ``"read"`` (a read-only stream) or
+    ``"triad"``/``"copy"``. gpu-benches' value is the best over its block sizes.
 ``alu_lat``, ``alu_thru``, ``issue_thru``
-    From ``data/modern/alu.csv``: FP32 add latency (measured on Volta; assumed 4 cycles later,
-    as the row says), FP32 lanes per SM / 32 (CUDA Programming Guide throughput table) and four
-    schedulers issuing one instruction per cycle.
+    From ``data/modern/alu.csv``: FP32 add latency (measured on Volta; assumed 4 cycles
+    later, as the row says), FP32 lanes per SM / 32 (CUDA Programming Guide throughput
+    table) and four schedulers issuing one instruction per cycle.
 
-No GPU here has a Table 6.5 latency-vs-throughput fit, so :func:`params` returns a parameter set
-without ``latency_terms``: the basic model and the prior models run on it, the refined model
-raises a ``ValueError`` saying why.
+No GPU here has a Table 6.5 latency-vs-throughput fit, so :func:`params` returns a
+parameter set without ``latency_terms``: the basic model and the prior models run on it,
+the refined model raises a ``ValueError`` saying why.
 """
 
 from __future__ import annotations
@@ -54,12 +54,14 @@ GPUS = ("V100PCIe", "A100", "A100-80", "H100PCIe", "H100", "GH200", "L40")
 
 STAND_INS = {"V100": "V100PCIe"}
 
-#: AMD GPUs with public chase and stream data (gpu-benches): Little's law only (:func:`littles_law`),
-#: no Volkov parameter set — a wavefront is 64 threads and the models here are written for warps.
+#: AMD GPUs with public chase and stream data (gpu-benches): Little's law only
+#: (:func:`littles_law`), no Volkov parameter set — a wavefront is 64 threads and the
+#: models here are written for warps.
 AMD = ("MI210",)
-"""Records without public measurements that a measured board of the same GPU stands in for:
-``"V100"`` (the SXM2 record) gives the V100 PCIe's parameters — the same GV100 chip and HBM2; the
-parameter set says ``gpu="V100PCIe"`` so that nobody mistakes it for an SXM2 measurement."""
+"""Records without public measurements that a measured board of the same GPU stands in
+for: ``"V100"`` (the SXM2 record) gives the V100 PCIe's parameters — the same GV100 chip
+and HBM2; the parameter set says ``gpu="V100PCIe"`` so that nobody mistakes it for an
+SXM2 measurement."""
 
 METHODS = ("random chase", "unlocked chase", "mt4g", "sequential chase")
 """Latency methods, in the order :func:`params` falls back through them."""
@@ -84,8 +86,9 @@ _METHOD_PREFIX = {
 
 
 def gpu_name(name: str) -> str:
-    """The record name of a modern NVIDIA GPU (``"H100 PCIe"`` → ``"H100PCIe"``); ``UnknownNameError``
-    if it is not one (an AMD GPU included: it has no warp-based parameter set)."""
+    """The record name of a modern NVIDIA GPU (``"H100 PCIe"`` → ``"H100PCIe"``);
+    ``UnknownNameError`` if it is not one (an AMD GPU included: it has no warp-based
+    parameter set)."""
     if isinstance(name, str) and name.upper() in AMD:
         raise UnknownNameError(
             f"{name!r} is an AMD GPU: it has chase and stream data and Little's law "
@@ -104,7 +107,8 @@ def gpu_name(name: str) -> str:
 
 
 def any_gpu(name: str) -> str:
-    """:func:`gpu_name`, or the name of an :data:`AMD` GPU (for the functions that only read data)."""
+    """:func:`gpu_name`, or the name of an :data:`AMD` GPU (for the functions that only
+    read data)."""
     if isinstance(name, str) and name.upper() in AMD:
         return name.upper()
     return gpu_name(name)
@@ -124,7 +128,8 @@ def _curves() -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray, float]]:
 
 
 def latency_curves(gpu: str) -> list[dict]:
-    """gpu-benches' chase latency vs footprint: one dict per source with ``footprint_mb``, ``cycles``, ``clock_mhz``."""
+    """gpu-benches' chase latency vs footprint: one dict per source with
+    ``footprint_mb``, ``cycles``, ``clock_mhz``."""
     g = any_gpu(gpu)
     return [
         {"source": src, "footprint_mb": mb, "cycles": cyc, "clock_mhz": clk}
@@ -134,7 +139,8 @@ def latency_curves(gpu: str) -> list[dict]:
 
 
 def chase_plateau(gpu: str, window_mb: tuple[float, float] = WINDOW_MB) -> list[dict]:
-    """The random-chase plateau per gpu-benches source: median cycles over footprints in ``window_mb``."""
+    """The random-chase plateau per gpu-benches source: median cycles over footprints in
+    ``window_mb``."""
     g = any_gpu(gpu)
     lo, hi = (float(x) for x in window_mb)
     if not 0 < lo < hi:
@@ -185,8 +191,9 @@ def _stream_peaks(g: str) -> list[dict]:
 
 
 def measurements(gpu: str) -> list[dict]:
-    """Every sourced latency and bandwidth row of ``gpu``: random-chase plateaus, stream peaks and
-    ``data/modern/measurements.csv``; bandwidths converted to GB/s (a GiB is 1.0737 GB)."""
+    """Every sourced latency and bandwidth row of ``gpu``: random-chase plateaus, stream
+    peaks and ``data/modern/measurements.csv``; bandwidths converted to GB/s (a GiB is
+    1.0737 GB)."""
     return [dict(r) for r in _measurements(any_gpu(gpu))]
 
 
@@ -228,7 +235,8 @@ def _bandwidths(g: str, kind: str) -> list[dict]:
 
 
 def mem_thru(bandwidth_gbs, gpu: str):
-    """``BW / (SMs × clock × 128 B)``: GB/s to loads per cycle per SM (IPC/SM), the book's conversion (§4.1)."""
+    """``BW / (SMs × clock × 128 B)``: GB/s to loads per cycle per SM (IPC/SM), the
+    book's conversion (§4.1)."""
     g = hardware.get_gpu(gpu)
     return np.asarray(bandwidth_gbs, dtype=float) / (
         g.sm_count * g.clock_ghz * BYTES_PER_LOAD
@@ -275,11 +283,13 @@ def _build(g: str, lat: float, lat_src: str, bw: float, bw_src: str) -> Params:
 
 
 def params(name: str, method: str | None = None, bandwidth: str = "read"):
-    """The Volkov parameter set of a modern GPU (see the module docstring for every field).
+    """The Volkov parameter set of a modern GPU (see the module docstring for every
+    field).
 
-    ``method`` picks the latency measurement (:data:`METHODS`; ``None``: the first one the GPU
-    has), ``bandwidth`` the stream that sets ``mem_thru`` (:data:`BANDWIDTHS`). Several sources of
-    the chosen kind give their median. ``ValueError`` names what exists when the choice has no data.
+    ``method`` picks the latency measurement (:data:`METHODS`; ``None``: the first one
+    the GPU has), ``bandwidth`` the stream that sets ``mem_thru`` (:data:`BANDWIDTHS`).
+    Several sources of the chosen kind give their median. ``ValueError`` names what
+    exists when the choice has no data.
 
     >>> p = params("H100 PCIe")
     >>> round(p.mem_lat), round(p.mem_thru, 4), p.alu_thru, p.max_warps_per_sm
@@ -336,8 +346,8 @@ def variants(name: str) -> list:
 
 
 def unique_variants(name: str) -> list:
-    """:func:`variants` with one parameter set per distinct (``mem_lat``, ``mem_thru``) pair: two
-    sources that give the same number make the same model curve."""
+    """:func:`variants` with one parameter set per distinct (``mem_lat``, ``mem_thru``)
+    pair: two sources that give the same number make the same model curve."""
     seen, out = set(), []
     for p in variants(name):
         if (p.mem_lat, p.mem_thru) not in seen:
@@ -347,7 +357,8 @@ def unique_variants(name: str) -> list:
 
 
 def spread(name: str) -> dict[str, tuple[float, float]]:
-    """Smallest and largest sourced ``mem_lat`` (cycles) and ``mem_thru`` (IPC/SM) of a GPU."""
+    """Smallest and largest sourced ``mem_lat`` (cycles) and ``mem_thru`` (IPC/SM) of a
+    GPU."""
     vs = variants(name)
     return {
         "mem_lat": (min(p.mem_lat for p in vs), max(p.mem_lat for p in vs)),
@@ -356,8 +367,8 @@ def spread(name: str) -> dict[str, tuple[float, float]]:
 
 
 def band(fn, name: str, *args, **kwargs) -> tuple[np.ndarray, np.ndarray]:
-    """Elementwise minimum and maximum of ``fn(p, *args, **kwargs)`` over :func:`variants` of ``name``
-    (each distinct parameter pair once)."""
+    """Elementwise minimum and maximum of ``fn(p, *args, **kwargs)`` over
+    :func:`variants` of ``name`` (each distinct parameter pair once)."""
     vals = np.array(
         [np.asarray(fn(p, *args, **kwargs), dtype=float) for p in unique_variants(name)]
     )

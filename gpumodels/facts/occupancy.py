@@ -1,20 +1,20 @@
 """GPU-free occupancy calculator for compute capability 1.0 to 9.0.
 
 Occupancy is the number of warps resident on one SM at a time (absolute occupancy, in
-warps/SM), or that number divided by the SM's maximum (relative occupancy) -- Volkov 2016,
-§2.11 uses both. It is set by whichever of four resources runs out first:
+warps/SM), or that number divided by the SM's maximum (relative occupancy) -- Volkov
+2016, §2.11 uses both. It is set by whichever of four resources runs out first:
 
 * the warp slots (``max_warps_per_sm``) and the block slots (``max_blocks_per_sm``);
-* the register file, allocated in units of ``register_allocation_unit`` registers, per block
-  on compute capability 1.x and per warp from 2.0 on;
+* the register file, allocated in units of ``register_allocation_unit`` registers, per
+  block on compute capability 1.x and per warp from 2.0 on;
 * shared memory, allocated in units of ``shared_mem_allocation_unit`` bytes, plus system
   overheads: 16 B per block and the kernel parameters on 1.x (Volkov 2016, §5.7), 1 KB
   reserved per block on 8.0 and later.
 
-The per-compute-capability limits are read from ``data/compute_capability.csv``, each with
-its source. The allocation rules follow NVIDIA's CUDA Occupancy Calculator spreadsheet for
-cc 1.x and 2.x, and ``cuda_occupancy.h`` of CUDA 13.0 for cc 3.0 and later; the test suite
-checks this module against numbers produced by that header.
+The per-compute-capability limits are read from ``data/compute_capability.csv``, each
+with its source. The allocation rules follow NVIDIA's CUDA Occupancy Calculator
+spreadsheet for cc 1.x and 2.x, and ``cuda_occupancy.h`` of CUDA 13.0 for cc 3.0 and
+later; the test suite checks this module against numbers produced by that header.
 
 Example
 -------
@@ -53,10 +53,11 @@ class UnknownComputeCapabilityError(UnknownNameError):
 
 @dataclass(frozen=True)
 class ComputeCapability:
-    """Architectural limits of one compute capability (one row set of ``data/compute_capability.csv``).
+    """Architectural limits of one compute capability (one row set of
+    ``data/compute_capability.csv``).
 
-    Units: registers are 32-bit registers, shared memory is in bytes, bank width in bits.
-    ``shared_mem_per_sm`` is the largest shared-memory configuration of the SM and
+    Units: registers are 32-bit registers, shared memory is in bytes, bank width in
+    bits. ``shared_mem_per_sm`` is the largest shared-memory configuration of the SM and
     ``max_shared_mem_per_block`` the largest allocation one block may request (with the
     opt-in attribute where it exceeds 48 KB). ``sources`` maps each field to its source.
     """
@@ -125,12 +126,14 @@ def _table() -> dict[str, ComputeCapability]:
 
 
 def list_compute_capabilities() -> list[str]:
-    """All compute capabilities the calculator knows, oldest first (e.g. ``['1.0', ..., '9.0']``)."""
+    """All compute capabilities the calculator knows, oldest first (e.g. ``['1.0', ...,
+    '9.0']``)."""
     return sorted(_table(), key=lambda s: tuple(int(p) for p in s.split(".")))
 
 
 def normalize_cc(cc) -> str:
-    """Canonical ``"X.Y"`` form of a compute capability given as ``"7.0"``, ``7.0``, ``7``, ``(7, 0)`` or ``"sm_70"``."""
+    """Canonical ``"X.Y"`` form of a compute capability given as ``"7.0"``, ``7.0``,
+    ``7``, ``(7, 0)`` or ``"sm_70"``."""
     if isinstance(cc, str):
         s = cc.strip().lower()
         if s.startswith("sm_") or s.startswith("compute_"):
@@ -164,7 +167,8 @@ def normalize_cc(cc) -> str:
 
 
 def limits(cc) -> ComputeCapability:
-    """The architectural limits of compute capability ``cc``; an unknown cc raises ``UnknownComputeCapabilityError``."""
+    """The architectural limits of compute capability ``cc``; an unknown cc raises
+    ``UnknownComputeCapabilityError``."""
     key = normalize_cc(cc)
     table = _table()
     if key not in table:
@@ -178,9 +182,10 @@ def limits(cc) -> ComputeCapability:
 class Occupancy:
     """Result of :func:`occupancy`.
 
-    ``limits`` maps each resource in :data:`RESOURCES` to the number of blocks it alone would
-    allow (``None``: that resource sets no limit, e.g. zero registers). ``limiter`` is the first
-    resource, in :data:`RESOURCES` order, that attains the minimum; ``limiters`` lists all of them.
+    ``limits`` maps each resource in :data:`RESOURCES` to the number of blocks it alone
+    would allow (``None``: that resource sets no limit, e.g. zero registers).
+    ``limiter`` is the first resource, in :data:`RESOURCES` order, that attains the
+    minimum; ``limiters`` lists all of them.
     """
 
     cc: str
@@ -215,7 +220,8 @@ def _register_limit(
     unit = lim.register_allocation_unit
     gran = lim.warp_allocation_granularity
     if lim.register_allocation_granularity == "block":
-        # cc 1.x: a block's warps are rounded up to an even count, then its registers to the unit.
+        # cc 1.x: a block's warps are rounded up to an even count, then its registers to
+        # the unit.
         per_block = _round_up(_round_up(warps_per_block, gran) * regs * WARP_SIZE, unit)
         if per_block > lim.max_registers_per_block:
             return 0, per_block
@@ -223,7 +229,8 @@ def _register_limit(
     per_warp = _round_up(regs * WARP_SIZE, unit)
     per_block = per_warp * warps_per_block
     if lim.major == 2:
-        # CUDA Occupancy Calculator rule for Fermi: warps that fit, floored to an even count.
+        # CUDA Occupancy Calculator rule for Fermi: warps that fit, floored to an even
+        # count.
         if per_block > lim.max_registers_per_block:
             return 0, per_block
         warps = (lim.max_registers_per_block // per_warp) // gran * gran
@@ -231,8 +238,9 @@ def _register_limit(
             lim.registers_per_sm // lim.max_registers_per_block
         ), per_block
 
-    # cc >= 3.0 (cuda_occupancy.h): the register file is split evenly between `gran` sub-partitions;
-    # the per-block check assumes the block's warps rounded up to a multiple of the sub-partitions.
+    # cc >= 3.0 (cuda_occupancy.h): the register file is split evenly between `gran`
+    # sub-partitions; the per-block check assumes the block's warps rounded up to a
+    # multiple of the sub-partitions.
     def fits(partitions: int) -> int:
         assumed = per_warp * _round_up(warps_per_block, partitions)
         if (
@@ -245,7 +253,8 @@ def _register_limit(
 
     blocks = fits(gran)
     if lim.cc == "6.0" and blocks and not fits(4):
-        # cuda_occupancy.h: a block that would not fit a four-partition GP10x SM is refused on GP100 too.
+        # cuda_occupancy.h: a block that would not fit a four-partition GP10x SM is
+        # refused on GP100 too.
         blocks = 0
     return blocks, per_block
 
@@ -287,15 +296,16 @@ def occupancy(
     threads_per_block : int
         Block size, 1 to ``max_threads_per_block`` (512 on cc 1.x, 1024 later).
     registers_per_thread : int
-        Registers per thread as ``ptxas -v`` reports them, 0 to ``max_registers_per_thread``.
+        Registers per thread as ``ptxas -v`` reports them, 0 to
+        ``max_registers_per_thread``.
     shared_mem_per_block : int
-        Bytes of shared memory the kernel allocates per block (static plus dynamic), 0 to
-        ``max_shared_mem_per_block``. System overheads are added here, not by the caller:
-        16 B per block plus ``kernel_param_bytes`` on cc 1.x (Volkov 2016, §5.7) and the
-        1 KB reserved per block on cc 8.0 and later.
+        Bytes of shared memory the kernel allocates per block (static plus dynamic), 0
+        to ``max_shared_mem_per_block``. System overheads are added here, not by the
+        caller: 16 B per block plus ``kernel_param_bytes`` on cc 1.x (Volkov 2016, §5.7)
+        and the 1 KB reserved per block on cc 8.0 and later.
     kernel_param_bytes : int
-        Keyword-only. Bytes of kernel parameters; they occupy shared memory only on cc 1.x
-        (Volkov's 32-bit builds: 4 bytes per argument). Ignored on later GPUs.
+        Keyword-only. Bytes of kernel parameters; they occupy shared memory only on cc
+        1.x (Volkov's 32-bit builds: 4 bytes per argument). Ignored on later GPUs.
     shared_mem_per_sm : int
         Keyword-only. Shared-memory capacity of the SM to assume, in bytes (default: the
         largest configuration, e.g. 48 KB on Fermi and Kepler, 228 KB on Hopper).
@@ -423,7 +433,8 @@ def sweep(
 def limits_table(
     ccs: Iterable[str] | None = None, parameters: Iterable[str] | None = None
 ):
-    """Per-compute-capability limits as a ``pandas.DataFrame``: one row per parameter, one column per cc."""
+    """Per-compute-capability limits as a ``pandas.DataFrame``: one row per parameter,
+    one column per cc."""
     import pandas as pd
 
     ccs = [limits(c).cc for c in (ccs or list_compute_capabilities())]
@@ -484,7 +495,8 @@ def summary_html(o: Occupancy) -> str:
 
 
 def explorer(cc: str = "8.0"):
-    """Sliders for block size, registers and shared memory; shows blocks, warps and the limiting resource."""
+    """Sliders for block size, registers and shared memory; shows blocks, warps and the
+    limiting resource."""
     import ipywidgets as W
 
     ccs = list_compute_capabilities()

@@ -1,8 +1,10 @@
-"""Parameter sets (:class:`gpumodels.facts.params.Params`) of Volkov's five GPUs and of the modern ones.
+"""Parameter sets (:class:`gpumodels.facts.params.Params`) of Volkov's five GPUs and of
+the modern ones.
 
-:func:`params` gives Table 4.1's set of one of Volkov's GPUs (with Table 6.5's latency fit) or
-the set :mod:`gpumodels.facts.modern` assembles for a later GPU from public measurements;
-:func:`mix_params` gives the §4.7 mixes (adds with SFU or shared-memory instructions).
+:func:`params` gives Table 4.1's set of one of Volkov's GPUs (with Table 6.5's latency
+fit) or the set :mod:`gpumodels.facts.modern` assembles for a later GPU from public
+measurements; :func:`mix_params` gives the §4.7 mixes (adds with SFU or shared-memory
+instructions).
 """
 
 from __future__ import annotations
@@ -62,8 +64,9 @@ def _generation(name: str) -> str:
 
 
 def chapter6_value(gen: str, table: str, column: str) -> float:
-    """One printed value of Volkov's Tables 6.1–6.6 (``data/volkov/chapter6_metrics.csv``), e.g.
-    ``chapter6_value("Kepler", "6.4", "peak")``; ``UnknownNameError`` if the table has no such cell."""
+    """One printed value of Volkov's Tables 6.1–6.6
+    (``data/volkov/chapter6_metrics.csv``), e.g. ``chapter6_value("Kepler", "6.4",
+    "peak")``; ``UnknownNameError`` if the table has no such cell."""
     for r in read_rows(_CH6):
         if r["gpu"] == gen and r["table"] == table and r["column"] == column:
             return float(r["value"])
@@ -87,16 +90,18 @@ def params(
     Parameters
     ----------
     name : str
-        ``"G80"``, ``"GT200"``, ``"Fermi"``, ``"Kepler"``, ``"Maxwell"`` or the same GPUs by
-        product name (``"8800GTX"``, ``"GTX280"``, ``"GTX480"``, ``"GTX680"``, ``"GTX980"``); or a
-        modern GPU of :data:`gpumodels.facts.modern.GPUS` (``"V100 PCIe"``, ``"A100"``,
-        ``"A100 80GB"``, ``"H100 PCIe"``, ``"H100"``, ``"GH200"``, ``"L40"``), whose parameters come
-        from public measurements (:func:`gpumodels.facts.modern.params`).
+        ``"G80"``, ``"GT200"``, ``"Fermi"``, ``"Kepler"``, ``"Maxwell"`` or the same
+        GPUs by product name (``"8800GTX"``, ``"GTX280"``, ``"GTX480"``, ``"GTX680"``,
+        ``"GTX980"``); or a modern GPU of :data:`gpumodels.facts.modern.GPUS` (``"V100
+        PCIe"``, ``"A100"``, ``"A100 80GB"``, ``"H100 PCIe"``, ``"H100"``, ``"GH200"``,
+        ``"L40"``), whose parameters come from public measurements
+        (:func:`gpumodels.facts.modern.params`).
     latency_model : str
-        ``"table_6_5"`` (one term, all GPUs) or ``"two_term"`` (the better G80 fit of §6.4);
-        Volkov's GPUs only.
+        ``"table_6_5"`` (one term, all GPUs) or ``"two_term"`` (the better G80 fit of
+        §6.4); Volkov's GPUs only.
     method, bandwidth : str
-        Modern GPUs only: the latency measurement and the bandwidth that sets ``mem_thru``.
+        Modern GPUs only: the latency measurement and the bandwidth that sets
+        ``mem_thru``.
 
     Examples
     --------
@@ -173,17 +178,19 @@ def params(
 
 @cache
 def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
-    """Parameters of the §4.7 mixes: adds with SFU instructions or with shared-memory loads.
+    """Parameters of the §4.7 mixes: adds with SFU instructions or with shared-memory
+    loads.
 
-    The SFU or shared-memory instruction takes the place of the global load: its latency is
-    Table 6.2's, its peak throughput Table 6.1's (ops/cycle/scheduler × schedulers / 32). On
-    the Maxwell GPU the latency also depends on the dependent instruction (13/9 cycles for SFU,
-    24/22 for shared memory; §4.7). With ``issue_costs=True`` an SFU instruction takes 2 and a
-    shared-memory load 3 issue cycles — the assumption with which §4.7 matches the measured
-    saturation on Maxwell (only Maxwell has this variant).
+    The SFU or shared-memory instruction takes the place of the global load: its latency
+    is Table 6.2's, its peak throughput Table 6.1's (ops/cycle/scheduler × schedulers /
+    32). On the Maxwell GPU the latency also depends on the dependent instruction (13/9
+    cycles for SFU, 24/22 for shared memory; §4.7). With ``issue_costs=True`` an SFU
+    instruction takes 2 and a shared-memory load 3 issue cycles — the assumption with
+    which §4.7 matches the measured saturation on Maxwell (only Maxwell has this
+    variant).
 
-    ``kind="memory"`` returns :func:`params` (optionally with §4.12's 8 issue cycles per load on
-    Maxwell).
+    ``kind="memory"`` returns :func:`params` (optionally with §4.12's 8 issue cycles per
+    load on Maxwell).
     """
     issue_costs = check_flag("issue_costs", issue_costs)
     if kind not in KINDS:

@@ -1,9 +1,10 @@
-"""The parameter record every throughput model takes: :class:`Params` (Volkov 2016, Table 4.1 and
-Table 6.5), and :func:`check_params`.
+"""The parameter record every throughput model takes: :class:`Params` (Volkov 2016,
+Table 4.1 and Table 6.5), and :func:`check_params`.
 
-A record is built from sourced tables by :mod:`gpumodels.facts.param_sets` (Volkov's five GPUs) or
-:mod:`gpumodels.facts.modern` (public measurements of later GPUs); its fields are checked on
-construction, so that no model receives a negative latency or a zero throughput.
+A record is built from sourced tables by :mod:`gpumodels.facts.param_sets` (Volkov's
+five GPUs) or :mod:`gpumodels.facts.modern` (public measurements of later GPUs); its
+fields are checked on construction, so that no model receives a negative latency or a
+zero throughput.
 """
 
 from __future__ import annotations
@@ -35,26 +36,31 @@ class Params:
     """Model inputs for one GPU (Volkov 2016, Table 4.1 and Table 6.5).
 
     Latencies are in cycles, throughputs in instructions per cycle (IPC) per SM. For the
-    mixes of §4.7 (``kind`` ``"sfu"`` or ``"shared"``) the ``mem_*`` fields describe the SFU or
-    shared-memory instruction that takes the place of the global load.
+    mixes of §4.7 (``kind`` ``"sfu"`` or ``"shared"``) the ``mem_*`` fields describe the
+    SFU or shared-memory instruction that takes the place of the global load.
 
     Attributes
     ----------
     gpu, product : str
-        Generation name used in the dissertation ("Kepler") and the product (``"GTX680"``).
+        Generation name used in the dissertation ("Kepler") and the product
+        (``"GTX680"``).
     mem_lat, mem_thru : float
-        Latency (cycles) and peak throughput (IPC/SM) of the memory (or other) instruction.
+        Latency (cycles) and peak throughput (IPC/SM) of the memory (or other)
+        instruction.
     mem_lat_to_alu : float
-        Its latency when the dependent instruction is a CUDA-core add (§4.7; Maxwell only differs).
+        Its latency when the dependent instruction is a CUDA-core add (§4.7; Maxwell
+        only differs).
     mem_issue : float
-        Issue cycles per memory (or other) instruction; 1 in the model, larger in the §4.7/§4.12
-        variants.
+        Issue cycles per memory (or other) instruction; 1 in the model, larger in the
+        §4.7/§4.12 variants.
     alu_lat, alu_thru, issue_thru : float
         Add latency (cycles), add throughput and issue throughput (IPC/SM).
     a, b, c : float
-        Table 6.5 coefficients of the latency model ``a + b·x/(c − x)`` (cycles, cycles, GB/s).
+        Table 6.5 coefficients of the latency model ``a + b·x/(c − x)`` (cycles, cycles,
+        GB/s).
     latency_terms : tuple
-        The ``(b, c)`` pairs the refined model uses: ``((b, c),)`` from Table 6.5, or the two G80 terms.
+        The ``(b, c)`` pairs the refined model uses: ``((b, c),)`` from Table 6.5, or
+        the two G80 terms.
     sm_count, clock_ghz, schedulers, max_warps_per_sm
         From the GPU record (:mod:`gpumodels.facts.hardware`).
     """
@@ -82,12 +88,14 @@ class Params:
 
     @property
     def gbs_per_ipc(self) -> float:
-        """Conversion factor from IPC/SM of coalesced loads to GB/s, i.e. 128 B × SMs × clock (§6.5)."""
+        """Conversion factor from IPC/SM of coalesced loads to GB/s, i.e. 128 B × SMs ×
+        clock (§6.5)."""
         return BYTES_PER_LOAD * self.sm_count * self.clock_ghz
 
     @property
     def mem_thru_gbs(self) -> float:
-        """Peak memory throughput in GB/s (Table 6.4's peak, up to Table 4.1's rounding)."""
+        """Peak memory throughput in GB/s (Table 6.4's peak, up to Table 4.1's
+        rounding)."""
         return self.mem_thru * self.gbs_per_ipc
 
     def memory_latency(self, x_gbs):
@@ -99,8 +107,8 @@ class Params:
         return out(loaded_latency(self, x))
 
     def replace(self, **changes) -> Params:
-        """A copy with some fields changed (e.g. ``p.replace(mem_issue=8)`` for §4.12's variant);
-        the copy is validated like a new record."""
+        """A copy with some fields changed (e.g. ``p.replace(mem_issue=8)`` for §4.12's
+        variant); the copy is validated like a new record."""
         return dataclasses.replace(self, **changes)
 
     def __post_init__(self) -> None:
@@ -166,7 +174,8 @@ class Params:
 
 
 def check_params(p, name: str = "p") -> Params:
-    """``p`` if it is a :class:`Params` record; ``InputTypeError`` saying how to get one otherwise."""
+    """``p`` if it is a :class:`Params` record; ``InputTypeError`` saying how to get one
+    otherwise."""
     if isinstance(p, Params):
         return p
     hint = "volkov.params('Kepler')"
@@ -180,8 +189,9 @@ def check_params(p, name: str = "p") -> Params:
 
 
 def loaded_latency(p: Params, x_gbs: np.ndarray) -> np.ndarray:
-    """Memory latency (cycles) at throughput ``x_gbs`` (GB/s, an array) by Table 6.5's terms
-    ``a + Σ b·x/(c − x)``; ``inf`` from the smallest ``c`` on (unchecked: see :meth:`Params.memory_latency`)."""
+    """Memory latency (cycles) at throughput ``x_gbs`` (GB/s, an array) by Table 6.5's
+    terms ``a + Σ b·x/(c − x)``; ``inf`` from the smallest ``c`` on (unchecked: see
+    :meth:`Params.memory_latency`)."""
     lat = np.full(np.shape(x_gbs), p.a, dtype=float)
     c_min = min(c for _, c in p.latency_terms)
     with np.errstate(divide="ignore", invalid="ignore"):

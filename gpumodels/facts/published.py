@@ -1,16 +1,18 @@
 """Values printed in the papers, and tables that set computed values beside them.
 
-``data/published/published_values.csv`` holds every model-determined value the five papers print,
-one row each, with its printed text, its declared status (``reproduced``, ``outside`` with the
-reason in ``note``, or ``not derivable`` with the missing inputs in ``note``) and, rarely, a
-tolerance wider than the printed precision with its reason. ``printed_inputs.csv`` holds the
-printed numbers the book uses as *inputs* (measurements, vendor figures); they are not scored.
+``data/published/published_values.csv`` holds every model-determined value the five
+papers print, one row each, with its printed text, its declared status (``reproduced``,
+``outside`` with the reason in ``note``, or ``not derivable`` with the missing inputs in
+``note``) and, rarely, a tolerance wider than the printed precision with its reason.
+``printed_inputs.csv`` holds the printed numbers the book uses as *inputs*
+(measurements, vendor figures); they are not scored.
 
-:func:`value` and :func:`record` look rows up; :func:`compare` and :func:`compare_printed` set
-computed values beside printed ones; :func:`compact` formats a scoreboard table for reading and
-:func:`check` asserts that each row's status is the one declared, so that nbval (and the unit
-tests) fail when a reproduction breaks or an explained difference disappears. The scoreboard
-itself, which computes every row, is the package's top layer, :mod:`gpumodels.scoreboard`.
+:func:`value` and :func:`record` look rows up; :func:`compare` and
+:func:`compare_printed` set computed values beside printed ones; :func:`compact` formats
+a scoreboard table for reading and :func:`check` asserts that each row's status is the
+one declared, so that nbval (and the unit tests) fail when a reproduction breaks or an
+explained difference disappears. The scoreboard itself, which computes every row, is the
+package's top layer, :mod:`gpumodels.scoreboard`.
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ def _rows() -> dict[str, dict[str, str]]:
 
 
 def rows() -> dict[str, dict[str, str]]:
-    """Every row by key: the scored values, then the printed inputs (``status`` ``"input"``); read-only."""
+    """Every row by key: the scored values, then the printed inputs (``status``
+    ``"input"``); read-only."""
     return _rows()
 
 
@@ -51,7 +54,8 @@ def keys(prefix: str = "") -> list[str]:
 
 
 def value(key: str) -> float:
-    """The printed number stored under ``key``; an unknown key raises ``KeyError`` with close matches."""
+    """The printed number stored under ``key``; an unknown key raises ``KeyError`` with
+    close matches."""
     rows = _rows()
     if key not in rows:
         stem = key.rsplit(".", 1)[0]
@@ -72,9 +76,9 @@ def record(key: str) -> dict[str, str]:
 def compare(computed: Mapping[str, float], rtol: float = 0.0, atol: float = 0.0):
     """Computed vs published vs difference, one row per key of ``computed``.
 
-    Columns: ``key, context, quantity, source, computed, published, difference, rel_difference,
-    within_tolerance`` where a row is within tolerance when
-    ``|computed - published| <= atol + rtol * |published|``.
+    Columns: ``key, context, quantity, source, computed, published, difference,
+    rel_difference, within_tolerance`` where a row is within tolerance when ``|computed
+    - published| <= atol + rtol * |published|``.
     """
     import pandas as pd
 
@@ -103,13 +107,16 @@ def compare(computed: Mapping[str, float], rtol: float = 0.0, atol: float = 0.0)
 
 
 def check(table, expect_outside: tuple[str, ...] = ()) -> None:
-    """Assert every row of a :func:`compare` table is within tolerance, except exactly ``expect_outside``.
+    """Assert every row of a :func:`compare` table is within tolerance, except exactly
+    ``expect_outside``.
 
-    Given a :func:`scoreboard` table instead, assert that every row has the status its data row
-    declares (``expect_outside`` is then unused: the data file says which rows are outside).
+    Given a :func:`scoreboard` table instead, assert that every row has the status its
+    data row declares (``expect_outside`` is then unused: the data file says which rows
+    are outside).
 
-    A reproduction the book cannot match is listed in ``expect_outside`` (and explained in the
-    text); the check then also fails if such a row *starts* matching, so the text stays true.
+    A reproduction the book cannot match is listed in ``expect_outside`` (and explained
+    in the text); the check then also fails if such a row *starts* matching, so the text
+    stays true.
     """
     if "declared" in table.columns:  # a scoreboard: each row as its data row declares
         wrong = table[table["status"] != table["declared"]]
@@ -130,14 +137,16 @@ def check(table, expect_outside: tuple[str, ...] = ()) -> None:
 
 
 def printed_half_unit(key: str) -> float:
-    """Half a unit in the last digit the paper printed for ``key`` (0.5 for an integer, 0.005 for 2 decimals)."""
+    """Half a unit in the last digit the paper printed for ``key`` (0.5 for an integer,
+    0.005 for 2 decimals)."""
     text = record(key)["value"]
     decimals = len(text.split(".", 1)[1]) if "." in text else 0
     return 0.5 * 10.0**-decimals
 
 
 def tolerance(key: str) -> float:
-    """The row's tolerance: its ``tolerance`` column if set (the reason is in ``note``), else the printed precision."""
+    """The row's tolerance: its ``tolerance`` column if set (the reason is in ``note``),
+    else the printed precision."""
     t = record(key).get("tolerance", "")
     return float(t) if t else printed_half_unit(key)
 
@@ -170,14 +179,17 @@ COMPACT_COLUMNS = (
 def compact(
     board, *, note: bool = False, extra: Mapping[str, object] | None = None
 ) -> Table:
-    """A :func:`scoreboard` table for reading (a :class:`gpumodels.ground.tables.Table`, indexed by key).
+    """A :func:`scoreboard` table for reading (a :class:`gpumodels.ground.tables.Table`,
+    indexed by key).
 
-    Status first, the quantity in full with its unit, the printed text as printed, and the computed
-    value, difference and tolerance at the printed precision (one decimal more for the
-    difference and the tolerance, so that a row just outside shows why); a printed fraction or
-    wording ("1/6 IPC", "nearly twice") gives no precision, so those rows show three significant
-    digits (two for the difference and the tolerance). ``note=True`` shows each row's reason in
-    place of the difference and the tolerance (the table must still fit the column); ``extra`` adds columns (name -> values, one per row, shown as given).
+    Status first, the quantity in full with its unit, the printed text as printed, and
+    the computed value, difference and tolerance at the printed precision (one decimal
+    more for the difference and the tolerance, so that a row just outside shows why); a
+    printed fraction or wording ("1/6 IPC", "nearly twice") gives no precision, so those
+    rows show three significant digits (two for the difference and the tolerance).
+    ``note=True`` shows each row's reason in place of the difference and the tolerance
+    (the table must still fit the column); ``extra`` adds columns (name -> values, one
+    per row, shown as given).
     """
     rows = []
     for r in board.itertuples():

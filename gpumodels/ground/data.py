@@ -2,8 +2,8 @@
 
 An installed package carries the tables inside it (``gpumodels/data/``, read through
 ``importlib.resources``); a source checkout reads the project's ``data/`` folder; the
-``GPUMODELS_DATA`` environment variable points elsewhere. Every table is checked against its
-schema in :mod:`gpumodels.ground.schemas` the first time it is read.
+``GPUMODELS_DATA`` environment variable points elsewhere. Every table is checked against
+its schema in :mod:`gpumodels.ground.schemas` the first time it is read.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ _ENV = "GPUMODELS_DATA"
 
 
 def data_dir():
-    """The folder holding the tables: ``$GPUMODELS_DATA``, else the package's own ``data``
-    (an installed wheel), else the source checkout's ``data/``."""
+    """The folder holding the tables: ``$GPUMODELS_DATA``, else the package's own
+    ``data`` (an installed wheel), else the source checkout's ``data/``."""
     env = os.environ.get(_ENV)
     if env:
         return Path(env)
@@ -43,7 +43,8 @@ def read_text(relpath: str) -> str:
 
 @cache
 def _checked_text(relpath: str) -> str:
-    """The text of ``data/<relpath>`` once it has passed its schema (checked once per table)."""
+    """The text of ``data/<relpath>`` once it has passed its schema (checked once per
+    table)."""
 
     text = read_text(relpath)
     validate(relpath, text)
@@ -52,8 +53,8 @@ def _checked_text(relpath: str) -> str:
 
 @cache
 def read_rows(relpath: str) -> tuple[dict[str, str], ...]:
-    """Rows of ``data/<relpath>`` as dictionaries of strings, after the table passed its schema
-    (cached; treat as read-only)."""
+    """Rows of ``data/<relpath>`` as dictionaries of strings, after the table passed its
+    schema (cached; treat as read-only)."""
     return tuple(
         dict(row)
         for row in csv.DictReader(io.StringIO(_checked_text(relpath), newline=""))
@@ -61,8 +62,8 @@ def read_rows(relpath: str) -> tuple[dict[str, str], ...]:
 
 
 def read_frame(relpath: str):
-    """``data/<relpath>`` as a pandas DataFrame with pandas' own column types, after the table
-    passed its schema."""
+    """``data/<relpath>`` as a pandas DataFrame with pandas' own column types, after the
+    table passed its schema."""
     import pandas as pd
 
     return pd.read_csv(io.StringIO(_checked_text(relpath)))

@@ -1,29 +1,32 @@
 """The error types the package raises, one per situation.
 
-- :class:`InputTypeError` -- an argument of the wrong type (a string where a number is needed,
-  ``None`` for a parameter record). It is a ``TypeError``, and a ``ValueError`` too so that code
-  catching bad input with ``except ValueError`` keeps working.
+- :class:`InputTypeError` -- an argument of the wrong type (a string where a number is
+  needed, ``None`` for a parameter record). It is a ``TypeError``, and a ``ValueError``
+  too so that code catching bad input with ``except ValueError`` keeps working.
 - ``ValueError`` -- an argument of the right type with a bad value (out of range, NaN).
-- :class:`UnknownNameError` -- a GPU, model, table or key that is not known; the message lists the
-  known names. It is both a ``KeyError`` and a ``ValueError``.
-- :class:`OutsideDomainError` -- valid inputs for which a model's equations leave their domain
-  (e.g. Hong & Kim's MWP below one, which would give a negative time); a ``ValueError``.
-- :class:`DataError` -- a table in ``data/`` that fails its schema; the message names the file,
-  the line, the column and the value. A ``ValueError``.
+- :class:`UnknownNameError` -- a GPU, model, table or key that is not known; the message
+  lists the known names. It is both a ``KeyError`` and a ``ValueError``.
+- :class:`OutsideDomainError` -- valid inputs for which a model's equations leave their
+  domain (e.g. Hong & Kim's MWP below one, which would give a negative time); a
+  ``ValueError``.
+- :class:`DataError` -- a table in ``data/`` that fails its schema; the message names
+  the file, the line, the column and the value. A ``ValueError``.
 """
 
 from __future__ import annotations
 
 
 class InputTypeError(TypeError, ValueError):
-    """An argument of the wrong type; the message names the parameter, what it must be and what it got."""
+    """An argument of the wrong type; the message names the parameter, what it must be
+    and what it got."""
 
 
 class UnknownNameError(KeyError, ValueError):
     """A name or choice that is not known; the message lists the known ones.
 
-    Both a ``KeyError`` (a lookup that failed) and a ``ValueError`` (a bad argument value), so
-    either ``except`` catches it; printed without the quotes ``KeyError`` would add.
+    Both a ``KeyError`` (a lookup that failed) and a ``ValueError`` (a bad argument
+    value), so either ``except`` catches it; printed without the quotes ``KeyError``
+    would add.
     """
 
     def __str__(self) -> str:
@@ -35,4 +38,5 @@ class OutsideDomainError(ValueError):
 
 
 class DataError(ValueError):
-    """A data table that fails its schema; the message names file, line, column and value."""
+    """A data table that fails its schema; the message names file, line, column and
+    value."""

@@ -2,23 +2,25 @@
 
 The encoding is fixed so that a reader can tell at a glance what a mark is:
 
-* **model** -- lines (:func:`model`): solid, or the next line style of the cycle when several
-  models share an axis, so that they stay apart in greyscale;
-* **measurement** -- filled dots (:func:`measured`), on real hardware, named in the caption;
-* **simulation** -- open circles (:func:`simulated`), output of ``gpumodels.engines.sim`` or similar;
+* **model** -- lines (:func:`model`): solid, or the next line style of the cycle when
+  several models share an axis, so that they stay apart in greyscale;
+* **measurement** -- filled dots (:func:`measured`), on real hardware, named in the
+  caption;
+* **simulation** -- open circles (:func:`simulated`), output of
+  ``gpumodels.engines.sim`` or similar;
 * **published** -- open diamonds (:func:`published`), numbers printed in a paper.
 
-Every axis carries a unit: :func:`label` refuses an empty one (an axis of named categories says
-so with :data:`CATEGORICAL`). Colours come from the Okabe-Ito palette (readable with
-colour-vision deficiencies), each paired with its own line style; :func:`generation_color` gives
-each GPU generation the same colour in every chapter.
+Every axis carries a unit: :func:`label` refuses an empty one (an axis of named
+categories says so with :data:`CATEGORICAL`). Colours come from the Okabe-Ito palette
+(readable with colour-vision deficiencies), each paired with its own line style;
+:func:`generation_color` gives each GPU generation the same colour in every chapter.
 
 **Size.** The book's content column shows a figure at most :data:`COLUMN_PX` pixels wide
-(Chromium, 1280 × 900 window). Figures are drawn at :data:`DPI` dots per inch and at most
-:data:`MAX_WIDTH` inches wide, so a figure is shown at no less than :data:`MIN_SHOWN` of its
-natural size and its smallest text, :data:`MIN_FONT_PT` points, is at least 8 screen pixels tall.
-:func:`figure` caps a wider request at :data:`MAX_WIDTH` and refuses more than
-:data:`MAX_COLS` panels in a row.
+(Chromium, 1280 × 900 window). Figures are drawn at :data:`DPI` dots per inch and at
+most :data:`MAX_WIDTH` inches wide, so a figure is shown at no less than
+:data:`MIN_SHOWN` of its natural size and its smallest text, :data:`MIN_FONT_PT` points,
+is at least 8 screen pixels tall. :func:`figure` caps a wider request at
+:data:`MAX_WIDTH` and refuses more than :data:`MAX_COLS` panels in a row.
 """
 
 from __future__ import annotations
@@ -52,8 +54,9 @@ LINESTYLES = (
     (0, (1, 1)),
     (0, (8, 2, 1, 2)),
 )
-"""The line style paired with each colour of :data:`PALETTE` in the style cycle (solid, dashed,
-dash-dot, dotted, then four denser patterns), so that lines differ in greyscale too."""
+"""The line style paired with each colour of :data:`PALETTE` in the style cycle (solid,
+dashed, dash-dot, dotted, then four denser patterns), so that lines differ in greyscale
+too."""
 
 GENERATIONS = (
     "G80",
@@ -95,23 +98,25 @@ MIN_FONT_PT = 8
 """The smallest font size, in points, of any text in a figure."""
 
 COLUMN_PX = 672
-"""Width in CSS pixels that the book's content column gives a figure (measured on a chapter page
-of the built book in Chromium at 1280 × 900: ``article.bd-article`` is 752 px, 688 px inside its
-padding, and an output image is shown at most 672 px wide)."""
+"""Width in CSS pixels that the book's content column gives a figure (measured on a
+chapter page of the built book in Chromium at 1280 × 900: ``article.bd-article`` is 752
+px, 688 px inside its padding, and an output image is shown at most 672 px wide)."""
 
 MIN_SHOWN = 0.6
 """The smallest fraction of its natural size at which the column may show a figure."""
 
 MAX_WIDTH = 7.0
-"""The widest figure in inches. At 150 dpi, 7.0 in is 1050 px natural, shown at 672/1050 = 64 %
-in the column (≥ :data:`MIN_SHOWN`), where 8-pt text is 8/72 × 672/7.0 ≈ 10.7 px tall (≥ 8 px)."""
+"""The widest figure in inches. At 150 dpi, 7.0 in is 1050 px natural, shown at 672/1050
+= 64 % in the column (≥ :data:`MIN_SHOWN`), where 8-pt text is 8/72 × 672/7.0 ≈ 10.7 px
+tall (≥ 8 px)."""
 
 MAX_COLS = 3
 """The most panels in one row of a figure; more panels go into further rows or figures."""
 
 CATEGORICAL = "categorical"
-"""Pass as a unit to :func:`label` for an axis of named categories (GPUs, models, benchmarks):
-the axis is labelled with the quantity alone, since its tick labels name the categories."""
+"""Pass as a unit to :func:`label` for an axis of named categories (GPUs, models,
+benchmarks): the axis is labelled with the quantity alone, since its tick labels name
+the categories."""
 
 RC = {
     "figure.figsize": (6.4, 4.0),
@@ -135,7 +140,8 @@ RC = {
     "lines.linewidth": 1.8,
     "svg.hashsalt": "gpumodels",  # deterministic SVG ids
 }
-"""The book's matplotlib settings (:func:`use_style`); no font in them is below :data:`MIN_FONT_PT`."""
+"""The book's matplotlib settings (:func:`use_style`); no font in them is below
+:data:`MIN_FONT_PT`."""
 
 
 def use_style() -> None:
@@ -155,11 +161,11 @@ def figure(
 ):
     """A new figure in the book's style; returns ``(fig, axes)`` like ``plt.subplots``.
 
-    ``ncols`` is at most :data:`MAX_COLS` (more raise ``ValueError``: use more rows, or several
-    figures). ``width`` (inches) defaults to 6.4 for one column and to :data:`MAX_WIDTH` for
-    several; a wider request is capped at :data:`MAX_WIDTH`, the widest figure the book's column
-    shows legibly (the height is kept). ``height`` defaults to 4.0 for one row and 2.6 per row
-    for several.
+    ``ncols`` is at most :data:`MAX_COLS` (more raise ``ValueError``: use more rows, or
+    several figures). ``width`` (inches) defaults to 6.4 for one column and to
+    :data:`MAX_WIDTH` for several; a wider request is capped at :data:`MAX_WIDTH`, the
+    widest figure the book's column shows legibly (the height is kept). ``height``
+    defaults to 4.0 for one row and 2.6 per row for several.
     """
     import matplotlib.pyplot as plt
 
@@ -198,9 +204,9 @@ def figure(
 
 
 def merge_row(axes, row: int):
-    """Replace the panels of row ``row`` of a :func:`figure` grid (``squeeze=False`` or a 2-D
-    ``axes``) by one panel as wide as the figure, and return it: a wide panel under a row of
-    small ones, without more than :data:`MAX_COLS` panels in any row."""
+    """Replace the panels of row ``row`` of a :func:`figure` grid (``squeeze=False`` or
+    a 2-D ``axes``) by one panel as wide as the figure, and return it: a wide panel
+    under a row of small ones, without more than :data:`MAX_COLS` panels in any row."""
     import numpy as np
 
     axes = np.asarray(axes)
@@ -218,8 +224,9 @@ def merge_row(axes, row: int):
 
 
 def smallest_font(fig) -> float:
-    """The smallest font size, in points, of the visible, non-empty text of ``fig`` (titles,
-    labels, tick labels, legends, annotations); ``inf`` for a figure without text."""
+    """The smallest font size, in points, of the visible, non-empty text of ``fig``
+    (titles, labels, tick labels, legends, annotations); ``inf`` for a figure without
+    text."""
     from matplotlib.text import Text
 
     sizes = [
@@ -231,7 +238,8 @@ def smallest_font(fig) -> float:
 
 
 def generation_color(generation: str) -> str:
-    """The colour of a GPU generation (``"Kepler"`` -> blue); unknown names raise ``ValueError``."""
+    """The colour of a GPU generation (``"Kepler"`` -> blue); unknown names raise
+    ``ValueError``."""
     if generation not in _GEN_COLORS:
         raise UnknownNameError(
             f"generation must be one of {', '.join(GENERATIONS)}, got {generation!r}"
@@ -240,8 +248,9 @@ def generation_color(generation: str) -> str:
 
 
 FIGURE_NUMBER = re.compile(r"\b(fig(ure)?s?)\b\.?\s*\d", re.IGNORECASE)
-"""Matches a figure number in text, such as "Fig. 4.5", "Figs. 7-10" or "figure 3". Titles carry
-none, since the book numbers its figures in the captions and a paper's figure is named there."""
+"""Matches a figure number in text, such as "Fig. 4.5", "Figs. 7-10" or "figure 3".
+Titles carry none, since the book numbers its figures in the captions and a paper's
+figure is named there."""
 
 
 def label(
@@ -250,8 +259,9 @@ def label(
     """Label both axes as "quantity (unit)".
 
     Units are required; use e.g. "fraction" or "ratio" for pure numbers, and
-    :data:`CATEGORICAL` for an axis of named categories (then the label is the quantity alone).
-    A ``title`` may not carry a figure number (:data:`FIGURE_NUMBER`): the caption does.
+    :data:`CATEGORICAL` for an axis of named categories (then the label is the quantity
+    alone). A ``title`` may not carry a figure number (:data:`FIGURE_NUMBER`): the
+    caption does.
     """
     for name, text in (
         ("xlabel", xlabel),
@@ -284,7 +294,8 @@ ENCODINGS = {
         linestyle="none", marker="D", markersize=6, markerfacecolor="none"
     ),
 }
-"""Line and marker settings of each kind of data; keyword arguments of the plot functions override them."""
+"""Line and marker settings of each kind of data; keyword arguments of the plot
+functions override them."""
 
 
 def _plot(kind: str, ax, x, y, label, kw):
@@ -292,7 +303,8 @@ def _plot(kind: str, ax, x, y, label, kw):
 
 
 def model(ax, x, y, label: str | None = None, **kw):
-    """Plot model output as a line (the style cycle's next line style unless ``linestyle`` is given)."""
+    """Plot model output as a line (the style cycle's next line style unless
+    ``linestyle`` is given)."""
     return _plot("model", ax, x, y, label, kw)
 
 
@@ -318,13 +330,14 @@ def timeline(
     height: float = 0.8,
     legend: str | None = "best",
 ) -> None:
-    """Draw a simulated :class:`gpumodels.engines.sim.Trace` as one row of bars per warp (open bars: simulated).
+    """Draw a simulated :class:`gpumodels.engines.sim.Trace` as one row of bars per warp
+    (open bars: simulated).
 
     Each issued op is a bar from its issue to its ready cycle, coloured by unit
     (``units`` maps unit names to colours; default: the palette in order of appearance).
-    Warp 1 is the top row; ``legend`` is the legend's matplotlib location, or ``None`` for no
-    legend (the bars of each unit carry the unit's name as their label, so a figure-level
-    legend can collect them).
+    Warp 1 is the top row; ``legend`` is the legend's matplotlib location, or ``None``
+    for no legend (the bars of each unit carry the unit's name as their label, so a
+    figure-level legend can collect them).
     """
     import numpy as np
 

@@ -1,15 +1,18 @@
-"""A declared schema for every table in ``data/`` (pandera), checked whenever a table is read.
+"""A declared schema for every table in ``data/`` (pandera), checked whenever a table is
+read.
 
-Each CSV file under ``data/`` has an entry in ``TABLES``: its columns with their types and
-allowed ranges, the columns that must be unique together, and table-wide checks. A file without an
-entry, an entry without a file, a column too many or too few, an empty ``source``, a duplicate key,
-a value out of range or of the wrong type, or a row cut short all fail, and the message names the
-file, the line (as an editor shows it: the header is line 1), the column and the value.
+Each CSV file under ``data/`` has an entry in ``TABLES``: its columns with their types
+and allowed ranges, the columns that must be unique together, and table-wide checks. A
+file without an entry, an entry without a file, a column too many or too few, an empty
+``source``, a duplicate key, a value out of range or of the wrong type, or a row cut
+short all fail, and the message names the file, the line (as an editor shows it: the
+header is line 1), the column and the value.
 
-Long tables (one row per GPU and parameter, with ``value`` and ``unit`` columns) are checked by
-unit: ``UNIT_RANGES`` gives the range a value in each unit may take (a clock typed in MHz
-into a GHz row is out of range; a negative register count is out of range). Ranges are physical
-plausibility bounds, wide enough for any GPU the book could add, not the ranges of today's rows.
+Long tables (one row per GPU and parameter, with ``value`` and ``unit`` columns) are
+checked by unit: ``UNIT_RANGES`` gives the range a value in each unit may take (a clock
+typed in MHz into a GHz row is out of range; a negative register count is out of range).
+Ranges are physical plausibility bounds, wide enough for any GPU the book could add, not
+the ranges of today's rows.
 
 >>> sorted(TABLES)[:3]
 ['compute_capability.csv', 'geforce_memory_wall.csv', 'gpus.csv']
@@ -62,7 +65,8 @@ PARAMETERS: dict[str, tuple[str, str, type]] = {
 
 
 def text(*, optional: bool = False, isin=None, regex: str | None = None):
-    """A string column; non-empty unless ``optional``; one of ``isin`` or matching ``regex`` if given."""
+    """A string column; non-empty unless ``optional``; one of ``isin`` or matching
+    ``regex`` if given."""
     checks = []
     if isin is not None:
         allowed = list(isin) + ([""] if optional else [])
@@ -83,7 +87,8 @@ def number(
     lo_open: bool = False,
     allow_inf: bool = False,
 ):
-    """A numeric column in ``[lo, hi]`` (``(lo, hi]`` with ``lo_open``); empty cells only if ``optional``."""
+    """A numeric column in ``[lo, hi]`` (``(lo, hi]`` with ``lo_open``); empty cells
+    only if ``optional``."""
     checks = []
     if lo is not None:
         checks.append(pa.Check.gt(lo) if lo_open else pa.Check.ge(lo))
@@ -209,12 +214,13 @@ UNIT_RANGES: dict[str, tuple[float, float]] = {
         )
     },
 }
-"""Allowed range of a value by its unit in the long tables (``value``, ``unit`` columns)."""
+"""Allowed range of a value by its unit in the long tables (``value``, ``unit``
+columns)."""
 
 
 def _unit_check(*, text_ok: bool = True) -> pa.Check:
-    """Every ``value`` parses as a number in its unit's range; with ``text_ok`` a row with an empty
-    unit may hold text (a generation name, a memory type)."""
+    """Every ``value`` parses as a number in its unit's range; with ``text_ok`` a row
+    with an empty unit may hold text (a generation name, a memory type)."""
 
     def ok(df: pd.DataFrame) -> pd.Series:
         num = pd.to_numeric(df["value"], errors="coerce")
@@ -270,8 +276,8 @@ def long_table(
     text_values: bool = False,
     note: bool = True,
 ) -> Table:
-    """A long table: ``key`` columns, ``value``, ``unit``, any ``after_unit`` columns, ``source``
-    (and ``note``)."""
+    """A long table: ``key`` columns, ``value``, ``unit``, any ``after_unit`` columns,
+    ``source`` (and ``note``)."""
     cols = {k: text() for k in key}
     cols["value"] = text()
     cols["unit"] = text(optional=True)
@@ -289,7 +295,8 @@ def long_table(
 
 @dataclass(frozen=True)
 class Table:
-    """The schema of one CSV file: columns (in file order), unique key, table-wide checks."""
+    """The schema of one CSV file: columns (in file order), unique key, table-wide
+    checks."""
 
     columns: dict
     unique: list[str] | None = None
@@ -898,8 +905,8 @@ TABLES: dict[str, Table] = {
 
 
 def _frame(text_: str, relpath: str) -> pd.DataFrame:
-    """The table as strings; a row with more or fewer fields than the header is an error (csv
-    would silently drop the extra fields or fill the missing ones)."""
+    """The table as strings; a row with more or fewer fields than the header is an error
+    (csv would silently drop the extra fields or fill the missing ones)."""
     rows = list(csv.reader(io.StringIO(text_)))
     if not rows:
         raise DataError(f"data/{relpath}: the file is empty (no header)")
@@ -915,7 +922,8 @@ def _frame(text_: str, relpath: str) -> pd.DataFrame:
 
 
 def schema_of(relpath: str):
-    """The pandera schema of ``data/<relpath>``; ``DataError`` if the file has none declared."""
+    """The pandera schema of ``data/<relpath>``; ``DataError`` if the file has none
+    declared."""
     if relpath not in TABLES:
         raise DataError(
             f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; declare one"

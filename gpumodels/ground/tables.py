@@ -1,10 +1,11 @@
-"""Tables for reading: what a chapter shows when a ``pandas.DataFrame`` would print badly.
+"""Tables for reading: what a chapter shows when a ``pandas.DataFrame`` would print
+badly.
 
-A DataFrame displayed in a notebook cuts long text at 50 characters, prints a column that holds
-0 and 1e-5 as ``0.000000e+00`` and shows every float to six digits. A :class:`Table` holds a frame
-of already formatted cells and shows it whole: full text that wraps (the book's stylesheet gives
-``table.gm-table`` wrapping cells), no index numbers unless the index means something, and a
-plain-text form for nbval and terminals.
+A DataFrame displayed in a notebook cuts long text at 50 characters, prints a column
+that holds 0 and 1e-5 as ``0.000000e+00`` and shows every float to six digits. A
+:class:`Table` holds a frame of already formatted cells and shows it whole: full text
+that wraps (the book's stylesheet gives ``table.gm-table`` wrapping cells), no index
+numbers unless the index means something, and a plain-text form for nbval and terminals.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from gpumodels.ground.errors import InputTypeError
 
 
 class Table:
-    """A formatted table for reading; ``frame`` is the ``pandas.DataFrame`` of its cells (strings).
+    """A formatted table for reading; ``frame`` is the ``pandas.DataFrame`` of its cells
+    (strings).
 
-    In a notebook it renders as HTML (class ``gm-table``); ``str``/``repr`` give the aligned text.
+    In a notebook it renders as HTML (class ``gm-table``); ``str``/``repr`` give the
+    aligned text.
     """
 
     def __init__(self, frame, *, index: bool = True):
@@ -46,9 +49,10 @@ _FRACTION = re.compile(r"\d\s*/\s*\d")
 
 
 def decimals(text: str) -> int | None:
-    """Digits after the decimal point of the first number in a printed text (``"15.50"`` -> 2,
-    ``"about 1.5 times"`` -> 1, ``"3 to 20%"`` -> 0, ``"2,880"`` -> 0); ``None`` when the text
-    prints no decimal number to take a precision from (``"1/6 IPC"``, ``"nearly twice"``)."""
+    """Digits after the decimal point of the first number in a printed text (``"15.50"``
+    -> 2, ``"about 1.5 times"`` -> 1, ``"3 to 20%"`` -> 0, ``"2,880"`` -> 0); ``None``
+    when the text prints no decimal number to take a precision from (``"1/6 IPC"``,
+    ``"nearly twice"``)."""
     text = str(text)
     if _FRACTION.search(text):
         return None
@@ -57,7 +61,8 @@ def decimals(text: str) -> int | None:
 
 
 def significant_places(x: float, digits: int) -> int:
-    """Decimal places that show ``x`` to ``digits`` significant digits (0 for NaN, inf or 0)."""
+    """Decimal places that show ``x`` to ``digits`` significant digits (0 for NaN, inf
+    or 0)."""
     x = abs(float(x))
     if not math.isfinite(x) or x == 0:
         return 0
@@ -65,7 +70,8 @@ def significant_places(x: float, digits: int) -> int:
 
 
 def number(x: float, places: int, *, signed: bool = False) -> str:
-    """``x`` with ``places`` decimals (a minus sign, never ``-0``); "—" for NaN; an exact zero as ``0``."""
+    """``x`` with ``places`` decimals (a minus sign, never ``-0``); "—" for NaN; an
+    exact zero as ``0``."""
     x = float(x)
     if math.isnan(x):
         return "—"

@@ -1,10 +1,11 @@
 """Input checks shared by the public functions.
 
-Every public function checks its arguments here so that bad input fails early with an error that
-names the parameter, the allowed range and the value received: ``InputTypeError`` (a ``TypeError``
-that is also a ``ValueError``) for a wrong type, ``ValueError`` for a bad value,
-``UnknownNameError`` for an unknown choice (see :mod:`gpumodels.ground.errors`), e.g.
-``threads_per_block must be an integer in [1, 1024] for compute capability 7.0, got 2048``.
+Every public function checks its arguments here so that bad input fails early with an
+error that names the parameter, the allowed range and the value received:
+``InputTypeError`` (a ``TypeError`` that is also a ``ValueError``) for a wrong type,
+``ValueError`` for a bad value, ``UnknownNameError`` for an unknown choice (see
+:mod:`gpumodels.ground.errors`), e.g. ``threads_per_block must be an integer in [1,
+1024] for compute capability 7.0, got 2048``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ MAX_INT = 2**63
 
 
 def to_float(value) -> float:
-    """``float(value)``, with an integer too large for a float read as ``inf`` (never OverflowError)."""
+    """``float(value)``, with an integer too large for a float read as ``inf`` (never
+    OverflowError)."""
     try:
         return float(value)
     except OverflowError:
@@ -35,10 +37,11 @@ def _where(context: str | None) -> str:
 def check_int(
     name: str, value, lo: int, hi: int | None = None, context: str | None = None
 ) -> int:
-    """Return ``value`` as ``int`` if it is an integer in ``[lo, hi]``; raise ``ValueError`` otherwise.
+    """Return ``value`` as ``int`` if it is an integer in ``[lo, hi]``; raise
+    ``ValueError`` otherwise.
 
-    Booleans are rejected (``True`` is not a thread count). Integral floats such as ``256.0``
-    are accepted; ``256.5`` is not.
+    Booleans are rejected (``True`` is not a thread count). Integral floats such as
+    ``256.0`` are accepted; ``256.5`` is not.
     """
     rng = f"[{lo}, {hi}]" if hi is not None else f"[{lo}, inf)"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
@@ -73,9 +76,11 @@ def check_real(
     context: str | None = None,
     lo_open: bool = False,
 ) -> float:
-    """Return ``value`` as ``float`` if it is finite and within bounds; raise ``ValueError`` otherwise.
+    """Return ``value`` as ``float`` if it is finite and within bounds; raise
+    ``ValueError`` otherwise.
 
-    ``-0.0`` is returned as ``0.0`` (so that nothing downstream divides by a negative zero).
+    ``-0.0`` is returned as ``0.0`` (so that nothing downstream divides by a negative
+    zero).
     """
     lo_b = "(" if lo_open else "["
     rng = f"{lo_b}{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
@@ -103,10 +108,12 @@ def check_real(
 def as_array(
     name: str, value, lo: float = 0.0, allow_inf: bool = False, lo_open: bool = False
 ) -> np.ndarray:
-    """``value`` as a float array; ``ValueError`` naming ``name`` if it is not numeric, NaN or out of range.
+    """``value`` as a float array; ``ValueError`` naming ``name`` if it is not numeric,
+    NaN or out of range.
 
-    Only real numbers are taken: strings (``"8"``), booleans and boolean arrays are refused rather
-    than converted, an integer too large for a float is refused, and ``-0.0`` becomes ``0.0``.
+    Only real numbers are taken: strings (``"8"``), booleans and boolean arrays are
+    refused rather than converted, an integer too large for a float is refused, and
+    ``-0.0`` becomes ``0.0``.
     """
     what = f"{name} must be a number or an array of numbers"
     if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
@@ -138,8 +145,8 @@ def as_array(
 
 
 def broadcast(**arrays) -> list[np.ndarray]:
-    """``np.broadcast_arrays`` of the named arrays; ``ValueError`` naming them and their shapes if
-    they do not broadcast."""
+    """``np.broadcast_arrays`` of the named arrays; ``ValueError`` naming them and their
+    shapes if they do not broadcast."""
     try:
         return np.broadcast_arrays(*arrays.values())
     except ValueError:
@@ -153,7 +160,8 @@ def out(x: np.ndarray):
 
 
 def check_fraction(name: str, value) -> float:
-    """Return ``value`` as ``float`` if it is a number in (0, 1]; ``ValueError`` otherwise."""
+    """Return ``value`` as ``float`` if it is a number in (0, 1]; ``ValueError``
+    otherwise."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InputTypeError(f"{name} must be a number in (0, 1], got {value!r}")
     v = to_float(value)
@@ -163,7 +171,8 @@ def check_fraction(name: str, value) -> float:
 
 
 def check_choice(name: str, value, allowed) -> str:
-    """Return ``value`` if it is one of ``allowed``; ``ValueError`` naming the choices otherwise."""
+    """Return ``value`` if it is one of ``allowed``; ``ValueError`` naming the choices
+    otherwise."""
     try:
         ok = value in allowed
     except TypeError:  # an unhashable value looked up in a set or dict
@@ -176,17 +185,17 @@ def check_choice(name: str, value, allowed) -> str:
 
 
 def check_flag(name: str, value) -> bool:
-    """Return ``value`` if it is ``True`` or ``False`` (numpy booleans too); ``ValueError`` otherwise —
-    the string ``"False"`` is not taken as true."""
+    """Return ``value`` if it is ``True`` or ``False`` (numpy booleans too);
+    ``ValueError`` otherwise — the string ``"False"`` is not taken as true."""
     if not isinstance(value, (bool, np.bool_)):
         raise InputTypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
 
 
 def finite_result(what: str, value, **inputs):
-    """``value`` if every number in it is finite; ``OutsideDomainError`` naming ``what`` and the
-    ``inputs`` otherwise (valid inputs whose result leaves the floating-point range, e.g. a
-    latency of 1e300 cycles times a throughput of 1e300)."""
+    """``value`` if every number in it is finite; ``OutsideDomainError`` naming ``what``
+    and the ``inputs`` otherwise (valid inputs whose result leaves the floating-point
+    range, e.g. a latency of 1e300 cycles times a throughput of 1e300)."""
     arr = np.asarray(value, dtype=float)
     if not np.all(np.isfinite(arr)):
         shown = ", ".join(f"{k}={v!r:.24}" for k, v in inputs.items())

@@ -1,14 +1,14 @@
 """Shared pieces of the interactive explorers (JupyterLab with ipywidgets).
 
 Each explorer lives beside its model: ``hardware.explorer``, ``occupancy.explorer``,
-``perfparams.explorer`` and the ``explorer`` modules of ``hong_kim``, ``volkov``, ``prior``,
-``transit`` and ``huang_li``. Widgets need a live kernel; in the static HTML book they do not
-work, so every explorer is built by :func:`explorer_box`: displayed, it offers a notebook both the
-live widget and a *static picture* of itself at the settings it was shown with (its controls and
-their values, the HTML it shows and, for a plotting explorer, its figure). JupyterLab shows the
-widget; the HTML book shows the picture, with a note that the explorer is interactive in
-JupyterLab. The HTML each explorer shows is built by a plain ``summary_html`` function that the
-tests call.
+``perfparams.explorer`` and the ``explorer`` modules of ``hong_kim``, ``volkov``,
+``prior``, ``transit`` and ``huang_li``. Widgets need a live kernel; in the static HTML
+book they do not work, so every explorer is built by :func:`explorer_box`: displayed, it
+offers a notebook both the live widget and a *static picture* of itself at the settings
+it was shown with (its controls and their values, the HTML it shows and, for a plotting
+explorer, its figure). JupyterLab shows the widget; the HTML book shows the picture,
+with a note that the explorer is interactive in JupyterLab. The HTML each explorer shows
+is built by a plain ``summary_html`` function that the tests call.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from gpumodels.ground import plotting
 
 def table_html(rows: list[tuple[str, str, str]], header: tuple[str, str, str]) -> str:
     """An HTML table of ``rows`` under ``header`` (three columns), every cell escaped."""
-    # headers are a word or two: kept whole when the book's stylesheet lets cells wrap anywhere
+    # headers are a word or two: kept whole when the book's stylesheet lets cells wrap
+    # anywhere
     head = "".join(
         f"<th style='text-align:left; overflow-wrap:normal'>{html.escape(h)}</th>"
         for h in header
@@ -42,7 +43,8 @@ SOLUTION_HEADER = ("try", "change", "what you see")
 
 
 class Solutions:
-    """A chapter's Try-it solutions: an HTML table in a notebook, aligned text elsewhere."""
+    """A chapter's Try-it solutions: an HTML table in a notebook, aligned text
+    elsewhere."""
 
     def __init__(self, rows: list[tuple[str, str, str]]):
         self.rows = [tuple(str(c) for c in r) for r in rows]
@@ -55,8 +57,8 @@ class Solutions:
 
 
 def solutions(rows: list[tuple[str, str, str]]) -> Solutions:
-    """A chapter's Try-it solutions as one displayable table: one row per (item number, change,
-    what the reader sees) under :data:`SOLUTION_HEADER`."""
+    """A chapter's Try-it solutions as one displayable table: one row per (item number,
+    change, what the reader sees) under :data:`SOLUTION_HEADER`."""
     return Solutions(rows)
 
 
@@ -68,7 +70,8 @@ STATIC_NOTE = (
 
 
 def control_text(w) -> str:
-    """A control's current setting as a reader reads it: the chosen label(s) of a selection, else the value."""
+    """A control's current setting as a reader reads it: the chosen label(s) of a
+    selection, else the value."""
     label = getattr(w, "label", None)
     if isinstance(label, tuple):  # SelectMultiple: the chosen labels
         return ", ".join(map(str, label)) or "none"
@@ -77,8 +80,9 @@ def control_text(w) -> str:
 
 
 def static_html(controls, shown: str, png: bytes | None = None) -> str:
-    """The static picture of an explorer: :data:`STATIC_NOTE`, a table of ``controls`` and their
-    settings, the explorer's own HTML ``shown`` and, if given, its figure as a PNG."""
+    """The static picture of an explorer: :data:`STATIC_NOTE`, a table of ``controls``
+    and their settings, the explorer's own HTML ``shown`` and, if given, its figure as a
+    PNG."""
     rows = [
         (w.description or type(w).__name__, control_text(w), type(w).__name__)
         for w in controls
@@ -129,10 +133,11 @@ def explorer_box(
     width: float = 6.0,
     height: float = 3.4,
 ):
-    """The widget an explorer returns: ``layout`` (default: ``controls``, one per line), the HTML
-    widget ``html_out`` and, for a plotting explorer, the output ``plot_out`` that ``draw(ax)``
-    fills. Displayed, it also offers its static picture (:func:`static_html`), drawn from the
-    settings at that moment, which the HTML book shows in place of the live widget."""
+    """The widget an explorer returns: ``layout`` (default: ``controls``, one per line),
+    the HTML widget ``html_out`` and, for a plotting explorer, the output ``plot_out``
+    that ``draw(ax)`` fills. Displayed, it also offers its static picture
+    (:func:`static_html`), drawn from the settings at that moment, which the HTML book
+    shows in place of the live widget."""
     children = [*(layout or controls), html_out] + (
         [plot_out] if plot_out is not None else []
     )
@@ -165,10 +170,11 @@ def explorer_box(
 def figure_explorer(
     controls, summary, draw, *, layout=None, width: float = 6.0, height: float = 3.4
 ):
-    """Wire an explorer: whenever one of ``controls`` changes, ``summary()`` gives the HTML shown
-    above the figure and ``draw(ax)`` draws a fresh figure below it. ``summary()`` may return
-    None after adjusting a control itself; the update that change triggers then draws.
-    ``layout`` (default: the controls, one per line) is what sits above the HTML."""
+    """Wire an explorer: whenever one of ``controls`` changes, ``summary()`` gives the
+    HTML shown above the figure and ``draw(ax)`` draws a fresh figure below it.
+    ``summary()`` may return None after adjusting a control itself; the update that
+    change triggers then draws. ``layout`` (default: the controls, one per line) is what
+    sits above the HTML."""
     import ipywidgets as W
     import matplotlib.pyplot as plt
 
@@ -200,8 +206,9 @@ def figure_explorer(
 
 
 def models_explorer(models, pick, alpha, summary, draw):
-    """Wire a models × GPU × α explorer: ``summary(chosen, gpu, alpha)`` gives the HTML above the
-    figure, ``draw(ax, chosen, gpu, alpha)`` draws it (the chosen models, Volkov basic if none)."""
+    """Wire a models × GPU × α explorer: ``summary(chosen, gpu, alpha)`` gives the HTML
+    above the figure, ``draw(ax, chosen, gpu, alpha)`` draws it (the chosen models,
+    Volkov basic if none)."""
     import ipywidgets as W
 
     def chosen():

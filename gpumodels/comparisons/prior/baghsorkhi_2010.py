@@ -1,9 +1,9 @@
 """Baghsorkhi et al. (2010) as Volkov (2016) §7.2 reduces it for the α-workload.
 
-The work-flow graph of the workload is a chain M → C → M → C …; per repeating group of one
-load (node M) and α adds (node C), with ``issue`` the generic issue latency (4 cycles on G80),
-``mem_cpi`` the load's reciprocal peak throughput per SM (37 cycles on G80, Table 6.1) and
-``n`` warps per SM::
+The work-flow graph of the workload is a chain M → C → M → C …; per repeating group of
+one load (node M) and α adds (node C), with ``issue`` the generic issue latency (4
+cycles on G80), ``mem_cpi`` the load's reciprocal peak throughput per SM (37 cycles on
+G80, Table 6.1) and ``n`` warps per SM::
 
     alu               = max(issue_alu, alu_lat / n)        "latency" of one add (their Eq. 3)
     CYC_compute/NUM_mem = x = α·alu + issue
@@ -44,12 +44,14 @@ def baghsorkhi2010(
     alu_cpi: float | None = None,
     mem_cpi: float | None = None,
 ) -> Estimate:
-    """Baghsorkhi et al. (2010) throughput for the α-workload (Volkov 2016 §7.2; module docstring).
+    """Baghsorkhi et al. (2010) throughput for the α-workload (Volkov 2016 §7.2; module
+    docstring).
 
-    Defaults: ``issue_cycles`` (the generic issue latency on the M arcs) and ``alu_cpi`` (an add's
-    reciprocal peak throughput) both ``1 / alu_thru``, ``mem_cpi = 1 / mem_thru`` (the best
-    sustained throughput; the text rounds it to 37 on G80). Regimes name the term of the warp
-    latency that wins: ``"bandwidth"`` (``mem_cpi``), ``"compute"`` (``x``) or ``"exposed latency"``.
+    Defaults: ``issue_cycles`` (the generic issue latency on the M arcs) and ``alu_cpi``
+    (an add's reciprocal peak throughput) both ``1 / alu_thru``, ``mem_cpi = 1 /
+    mem_thru`` (the best sustained throughput; the text rounds it to 37 on G80). Regimes
+    name the term of the warp latency that wins: ``"bandwidth"`` (``mem_cpi``),
+    ``"compute"`` (``x``) or ``"exposed latency"``.
     """
     p = check_params(p)
     n_, a_ = grid(n, alpha)
@@ -81,7 +83,8 @@ def baghsorkhi2010(
 
 
 def alpha0_ipc(n, mem_lat, issue_cycles, mem_cpi):
-    """The α = 0 closed form of §7.2: ``1 / max(mem_lat + issue − issue·n, mem_cpi)`` loads per cycle per SM.
+    """The α = 0 closed form of §7.2: ``1 / max(mem_lat + issue − issue·n, mem_cpi)``
+    loads per cycle per SM.
 
     >>> round(1 / alpha0_ipc(24, 444, 4, 37))        # G80 at 24 warps: 448 − 96
     352

@@ -1,14 +1,18 @@
-"""Every model of the package on the same α-workload, and its error against the simulated reference.
+"""Every model of the package on the same α-workload, and its error against the
+simulated reference.
 
-``MODELS`` maps a short key to a function ``(p, n, alpha) -> Estimate``. Besides the five
-chapter-7 models (Zhang & Owens fed with the simulated reference's α = 0 and α = ∞ curves, also
-in the "times add" variant of §7.3) it holds the CUDA guide read as a throughput model (:func:`gpumodels.comparisons.prior.compare.cuda_guide`) and
-Volkov's own basic (§4.1) and refined (§6.5) models, and Transit (Li et al. 2015) instantiated on
+``MODELS`` maps a short key to a function ``(p, n, alpha) -> Estimate``. Besides the
+five chapter-7 models (Zhang & Owens fed with the simulated reference's α = 0 and α = ∞
+curves, also in the "times add" variant of §7.3) it holds the CUDA guide read as a
+throughput model (:func:`gpumodels.comparisons.prior.compare.cuda_guide`) and Volkov's
+own basic (§4.1) and refined (§6.5) models, and Transit (Li et al. 2015) instantiated on
 the α-workload (:func:`gpumodels.comparisons.prior.li_2015.transit2015`).
 
-:func:`gpumodels.comparisons.prior.compare.errors` follows §7.9: for each α the quotients estimate / reference at every reference
-occupancy, summarised by their smallest and largest value. :func:`gpumodels.comparisons.prior.compare.cusp_occupancy` follows §7.10:
-the smallest occupancy at which a model reaches 90 % of the reference's peak throughput.
+:func:`gpumodels.comparisons.prior.compare.errors` follows §7.9: for each α the
+quotients estimate / reference at every reference occupancy, summarised by their
+smallest and largest value. :func:`gpumodels.comparisons.prior.compare.cusp_occupancy`
+follows §7.10: the smallest occupancy at which a model reaches 90 % of the reference's
+peak throughput.
 """
 
 from __future__ import annotations
@@ -82,11 +86,13 @@ volkov_refined.__doc__ = (
 
 
 def cuda_guide(p: Params, n, alpha) -> Estimate:
-    """The CUDA C Programming Guide's estimate (§4.8) read as a throughput model — the book's reading.
+    """The CUDA C Programming Guide's estimate (§4.8) read as a throughput model — the
+    book's reading.
 
-    The guide says how many warps hide the memory latency, ``mem_lat / (instruction_time · α)``
-    with ``instruction_time = 1/alu_thru``; read as a curve, throughput grows linearly with ``n``
-    and reaches the throughput bound of §4.1 at that many warps. Defined for α > 0.
+    The guide says how many warps hide the memory latency, ``mem_lat / (instruction_time
+    · α)`` with ``instruction_time = 1/alu_thru``; read as a curve, throughput grows
+    linearly with ``n`` and reaches the throughput bound of §4.1 at that many warps.
+    Defined for α > 0.
     """
     p = check_params(p)
     n_, a_ = grid(n, alpha)
@@ -158,7 +164,8 @@ LABELS = {
 
 
 def evaluate(model: str, p: Params, n, alpha) -> Estimate:
-    """``MODELS[model](p, n, alpha)``; an unknown key raises ``ValueError`` listing the known ones."""
+    """``MODELS[model](p, n, alpha)``; an unknown key raises ``ValueError`` listing the
+    known ones."""
     p = check_params(p)
     if model not in MODELS:
         raise UnknownNameError(f"model must be one of {sorted(MODELS)}, got {model!r}")
@@ -166,9 +173,10 @@ def evaluate(model: str, p: Params, n, alpha) -> Estimate:
 
 
 def errors(model: str, p: Params, alphas=reference.ALPHAS):
-    """Per α, the smallest and largest quotient estimate / simulated reference over the reference
-    occupancies (§7.9; Figs. 7.11–7.13). Columns ``alpha, q_min, q_max, n_at_min, n_at_max, flagged``
-    (``flagged``: estimates at those points the model itself flags as impossible)."""
+    """Per α, the smallest and largest quotient estimate / simulated reference over the
+    reference occupancies (§7.9; Figs. 7.11–7.13). Columns ``alpha, q_min, q_max,
+    n_at_min, n_at_max, flagged`` (``flagged``: estimates at those points the model
+    itself flags as impossible)."""
     p = check_params(p)
     import pandas as pd
 
@@ -192,8 +200,8 @@ def errors(model: str, p: Params, alphas=reference.ALPHAS):
 
 
 def summary(models=None, gpus=GENERATIONS, alphas=reference.ALPHAS):
-    """One row per model and GPU: the quotient range over all α and occupancies, and the worst factor
-    ``max(q_max, 1/q_min)`` — the book's side-by-side comparison."""
+    """One row per model and GPU: the quotient range over all α and occupancies, and the
+    worst factor ``max(q_max, 1/q_min)`` — the book's side-by-side comparison."""
     import pandas as pd
 
     rows = []
@@ -227,12 +235,14 @@ def cusp_occupancy(
     n_max: float = 256.0,
     step: float = 0.05,
 ) -> float:
-    """Smallest occupancy at which ``model`` reaches ``fraction`` of the reference's peak IPC at ``alpha``.
+    """Smallest occupancy at which ``model`` reaches ``fraction`` of the reference's
+    peak IPC at ``alpha``.
 
-    ``model=None`` gives the reference's own smallest occupancy (among its occupancies). For a
-    model fed with the reference's curves (Zhang & Owens) the search runs over the same
-    occupancies; for the others over ``step, 2·step, … n_max`` warps per SM (beyond the GPU's maximum,
-    to show how far off a model is); ``nan`` if not reached (Fig. 7.14; §4.5's cusp).
+    ``model=None`` gives the reference's own smallest occupancy (among its occupancies).
+    For a model fed with the reference's curves (Zhang & Owens) the search runs over the
+    same occupancies; for the others over ``step, 2·step, … n_max`` warps per SM (beyond
+    the GPU's maximum, to show how far off a model is); ``nan`` if not reached (Fig.
+    7.14; §4.5's cusp).
     """
     p = check_params(p)
     if model is not None:
@@ -259,10 +269,11 @@ def cusp_occupancy(
 
 
 def curves(models, p: Params, alpha, n=None):
-    """Long table of each model's throughput vs occupancy at one ``alpha`` (``model, n, ipc, adds, flags``).
+    """Long table of each model's throughput vs occupancy at one ``alpha`` (``model, n,
+    ipc, adds, flags``).
 
-    ``n`` defaults to 0.25-warp steps up to the GPU's maximum; models fed with reference curves
-    (Zhang & Owens) are evaluated at the reference occupancies only.
+    ``n`` defaults to 0.25-warp steps up to the GPU's maximum; models fed with reference
+    curves (Zhang & Owens) are evaluated at the reference occupancies only.
     """
     p = check_params(p)
     import pandas as pd
@@ -301,11 +312,12 @@ def plot_panel(
     title: str | None = None,
     first_style: int = 0,
 ):
-    """Throughput vs occupancy at one ``alpha``: models as lines, the simulated reference as open circles.
+    """Throughput vs occupancy at one ``alpha``: models as lines, the simulated
+    reference as open circles.
 
-    Adds per cycle per SM for α > 0, GB/s of loads at α = 0. The ``i``-th model takes colour and
-    line style ``first_style + i`` of the palette (so that two panels can keep their models
-    apart). Returns the :func:`curves` table.
+    Adds per cycle per SM for α > 0, GB/s of loads at α = 0. The ``i``-th model takes
+    colour and line style ``first_style + i`` of the palette (so that two panels can
+    keep their models apart). Returns the :func:`curves` table.
     """
     with_reference = check_flag("with_reference", with_reference)
     p = check_params(p)
@@ -349,8 +361,8 @@ def plot_panel(
 
 
 def plot_error_band(ax, model: str, p: Params, color: str, label: str):
-    """Shade the range of ``model``'s quotients estimate / simulated reference over α (§7.9) and return
-    the :func:`errors` table: the shape of Figs. 7.11–7.13."""
+    """Shade the range of ``model``'s quotients estimate / simulated reference over α
+    (§7.9) and return the :func:`errors` table: the shape of Figs. 7.11–7.13."""
     p = check_params(p)
     e = errors(model, p)
     ax.fill_between(e.alpha, e.q_min, e.q_max, color=color, alpha=0.35, label=label)
@@ -360,9 +372,9 @@ def plot_error_band(ax, model: str, p: Params, color: str, label: str):
 
 
 def plot_pair(models, p: Params, alpha, title: str):
-    """The dissertation's two-panel layout: prior ``models`` (left) and Volkov's basic model (right) at one
-    ``alpha``, both against the simulated reference (:func:`plot_panel`), with one legend below
-    the panels. Returns the figure."""
+    """The dissertation's two-panel layout: prior ``models`` (left) and Volkov's basic
+    model (right) at one ``alpha``, both against the simulated reference
+    (:func:`plot_panel`), with one legend below the panels. Returns the figure."""
     p = check_params(p)
     fig, axes = plotting.figure(1, 2, height=3.6, sharey=True)
     for ax, ms, side, first in zip(
@@ -374,17 +386,18 @@ def plot_pair(models, p: Params, alpha, title: str):
     return fig
 
 
-#: Band colours (palette indices) of Volkov's models in the error figures; every prior model
-#: gets the fourth colour.
+#: Band colours (palette indices) of Volkov's models in the error figures; every prior
+#: model gets the fourth colour.
 ERROR_COLORS = {"volkov_basic": 0, "volkov_refined": 2}
 
 
 def plot_error_panels(axes, panels, legend_loc: str = "outside lower center") -> None:
-    """Figs. 7.11–7.13's layout: one panel per ``(title, [(model, gpu), …])`` of ``panels``, each
-    model's band of quotients estimate / simulated reference over α (:func:`plot_error_band`),
-    with the line of agreement at 1 and α on a base-2 log axis. Volkov's models keep their
-    colours (``ERROR_COLORS``); every other model is drawn in the fourth colour and is the
-    prior model the panel's title names. One legend for the figure, at ``legend_loc``."""
+    """Figs. 7.11–7.13's layout: one panel per ``(title, [(model, gpu), …])`` of
+    ``panels``, each model's band of quotients estimate / simulated reference over α
+    (:func:`plot_error_band`), with the line of agreement at 1 and α on a base-2 log
+    axis. Volkov's models keep their colours (``ERROR_COLORS``); every other model is
+    drawn in the fourth colour and is the prior model the panel's title names. One
+    legend for the figure, at ``legend_loc``."""
     axes = np.ravel(axes)
     for ax, (title, bands) in zip(axes, panels):
         for model, gpu in bands:
@@ -411,8 +424,8 @@ def plot_error_panels(axes, panels, legend_loc: str = "outside lower center") ->
     axes[0].figure.legend(entries.values(), entries.keys(), loc=legend_loc)
 
 
-#: Chapter 7's printed worst errors, each (model, GPU, α, over- or underestimate, published
-#: key, what it would take to re-derive the printed number).
+#: Chapter 7's printed worst errors, each (model, GPU, α, over- or underestimate,
+#: published key, what it would take to re-derive the printed number).
 WORST_CASES = (
     (
         "hong_kim2009",
@@ -490,9 +503,10 @@ WORST_CASES = (
 
 
 def worst_cases():
-    """Each of ``WORST_CASES`` beside the same model's worst quotient against the simulated
-    reference at that GPU and α (the largest estimate/reference for an overestimate, the largest
-    reference/estimate for an underestimate) and the occupancy where it occurs."""
+    """Each of ``WORST_CASES`` beside the same model's worst quotient against the
+    simulated reference at that GPU and α (the largest estimate/reference for an
+    overestimate, the largest reference/estimate for an underestimate) and the occupancy
+    where it occurs."""
     import pandas as pd
 
     rows = []
@@ -518,9 +532,10 @@ def worst_cases():
 def plot_huang_bandwidth(
     axes, alpha_synthetic: float = 16, alpha_fermi: float = 32
 ) -> None:
-    """Fig. 7.10: Huang et al.'s model with the bandwidth term, both policies, on their synthetic
-    GPU (``axes[0]``) and on Fermi beside the simulated reference (``axes[1]``), in adds per
-    cycle per SM, clipped to ±60 where the estimate diverges past utilisation 1."""
+    """Fig. 7.10: Huang et al.'s model with the bandwidth term, both policies, on their
+    synthetic GPU (``axes[0]``) and on Fermi beside the simulated reference
+    (``axes[1]``), in adds per cycle per SM, clipped to ±60 where the estimate diverges
+    past utilisation 1."""
 
     syn = parameters("synthetic")
     fermi = params("Fermi")

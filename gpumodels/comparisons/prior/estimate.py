@@ -1,17 +1,21 @@
-"""The result record shared by the chapter-7 models, and how impossible outputs are flagged.
+"""The result record shared by the chapter-7 models, and how impossible outputs are
+flagged.
 
-Every model of :mod:`gpumodels.comparisons.prior` returns an :class:`Estimate`: instruction throughput per
-SM at each occupancy ``n`` and arithmetic intensity ``alpha`` (broadcast), the regime or term
-that decided it, and a ``flags`` array that names every output a GPU cannot produce — negative
-or non-finite throughput, throughput above the issue rate, the CUDA cores' peak or the pin
-bandwidth, and model-specific warnings such as Huang et al.'s utilisation above 1. Flagged
-outputs are returned, because reproducing them is the point of chapter 7, but never silently:
-the call also emits a :class:`ModelValidityWarning` (silence it with :func:`gpumodels.comparisons.prior.estimate.expected_invalid`
-where a chapter reproduces such a value on purpose).
+Every model of :mod:`gpumodels.comparisons.prior` returns an :class:`Estimate`:
+instruction throughput per SM at each occupancy ``n`` and arithmetic intensity ``alpha``
+(broadcast), the regime or term that decided it, and a ``flags`` array that names every
+output a GPU cannot produce — negative or non-finite throughput, throughput above the
+issue rate, the CUDA cores' peak or the pin bandwidth, and model-specific warnings such
+as Huang et al.'s utilisation above 1. Flagged outputs are returned, because reproducing
+them is the point of chapter 7, but never silently: the call also emits a
+:class:`ModelValidityWarning` (silence it with
+:func:`gpumodels.comparisons.prior.estimate.expected_invalid` where a chapter reproduces
+such a value on purpose).
 
-Quantities are per repeating group of ``α + 1`` instructions (one load and α adds) as in the
-dissertation; the code divides each formula by ``α + 1`` (fractions ``f = α/(α+1)`` of adds and
-``g = 1/(α+1)`` of loads) so that ``alpha = inf`` is the all-add limit rather than ``inf/inf``.
+Quantities are per repeating group of ``α + 1`` instructions (one load and α adds) as in
+the dissertation; the code divides each formula by ``α + 1`` (fractions ``f = α/(α+1)``
+of adds and ``g = 1/(α+1)`` of loads) so that ``alpha = inf`` is the all-add limit
+rather than ``inf/inf``.
 """
 
 from __future__ import annotations
@@ -31,12 +35,14 @@ _RTOL = 1e-9
 
 
 class ModelValidityWarning(UserWarning):
-    """A model returned an output no GPU can produce (negative, infinite, above a hardware bound)."""
+    """A model returned an output no GPU can produce (negative, infinite, above a
+    hardware bound)."""
 
 
 @contextlib.contextmanager
 def expected_invalid():
-    """Silence :class:`ModelValidityWarning` inside a ``with`` block (the flags stay in the result)."""
+    """Silence :class:`ModelValidityWarning` inside a ``with`` block (the flags stay in
+    the result)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ModelValidityWarning)
         yield
@@ -44,7 +50,8 @@ def expected_invalid():
 
 @dataclass(frozen=True)
 class Estimate:
-    """One model's throughput estimates over a grid of occupancies and arithmetic intensities.
+    """One model's throughput estimates over a grid of occupancies and arithmetic
+    intensities.
 
     Attributes
     ----------
@@ -55,9 +62,11 @@ class Estimate:
     ipc : numpy.ndarray
         All instructions (loads and adds) per cycle per SM.
     regime : numpy.ndarray
-        The case or term that decided each estimate (strings; the model's docstring lists them).
+        The case or term that decided each estimate (strings; the model's docstring
+        lists them).
     flags : numpy.ndarray
-        ``""`` for a possible output, otherwise the reasons it is impossible, joined by ``"; "``.
+        ``""`` for a possible output, otherwise the reasons it is impossible, joined by
+        ``"; "``.
     """
 
     model: str
@@ -84,7 +93,8 @@ class Estimate:
         return self.flags == ""
 
     def table(self):
-        """A pandas DataFrame with one row per grid point (``n, alpha, ipc, adds, mem_ipc, regime, flags``)."""
+        """A pandas DataFrame with one row per grid point (``n, alpha, ipc, adds,
+        mem_ipc, regime, flags``)."""
         import pandas as pd
 
         cols = dict(
@@ -114,7 +124,8 @@ def load_fraction(alpha) -> np.ndarray:
 
 
 def pin_bandwidth(p: Params) -> float:
-    """The pin bandwidth of ``p``'s GPU in GB/s (``data/hardware.csv``); ``ValueError`` if it is not recorded."""
+    """The pin bandwidth of ``p``'s GPU in GB/s (``data/hardware.csv``); ``ValueError``
+    if it is not recorded."""
     p = check_params(p)
     bw = hardware.get_gpu(p.gpu).pin_bandwidth_gbs
     if bw is None:
@@ -125,7 +136,8 @@ def pin_bandwidth(p: Params) -> float:
 
 
 def grid(n, alpha, n_lo: float = 0.0):
-    """Check and broadcast ``n`` (warps per SM, > ``n_lo``) and ``alpha`` (>= 0, may be inf)."""
+    """Check and broadcast ``n`` (warps per SM, > ``n_lo``) and ``alpha`` (>= 0, may be
+    inf)."""
     n_ = as_array("n", n, lo=n_lo, lo_open=True)
     a_ = as_array("alpha", alpha, allow_inf=True)
     return broadcast(n=n_, alpha=a_)
@@ -150,9 +162,9 @@ def make(
 ) -> Estimate:
     """Build an :class:`Estimate`, flag impossible outputs and warn if there are any.
 
-    Checked against ``p``: throughput not negative and finite, ``ipc <= issue_thru``, adds
-    ``<= 32·alu_thru``, and load throughput ``<= pin_gbs`` (GB/s, if given). ``extra`` maps
-    further reasons to boolean masks (model-specific warnings).
+    Checked against ``p``: throughput not negative and finite, ``ipc <= issue_thru``,
+    adds ``<= 32·alu_thru``, and load throughput ``<= pin_gbs`` (GB/s, if given).
+    ``extra`` maps further reasons to boolean masks (model-specific warnings).
     """
     p = check_params(p)
     ipc = np.asarray(ipc, dtype=float)

@@ -1,4 +1,5 @@
-"""Explorer of the prior models of Volkov's chapter 7 (live kernel only) against the simulated reference."""
+"""Explorer of the prior models of Volkov's chapter 7 (live kernel only) against the
+simulated reference."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from gpumodels.papers import volkov
 
 
 def summary_html(models, gpu: str, alpha: float) -> str:
-    """HTML table: each chosen model's quotient range estimate / simulated reference at one α (§7.9)."""
+    """HTML table: each chosen model's quotient range estimate / simulated reference at
+    one α (§7.9)."""
 
     p = volkov.params(gpu)
     rows = []
@@ -33,7 +35,8 @@ def summary_html(models, gpu: str, alpha: float) -> str:
 
 
 def explorer(gpu: str = "Fermi"):
-    """Pick models, GPU and α: throughput vs occupancy of each model over the simulated reference."""
+    """Pick models, GPU and α: throughput vs occupancy of each model over the simulated
+    reference."""
     import ipywidgets as W
 
     models = W.SelectMultiple(

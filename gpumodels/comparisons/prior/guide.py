@@ -1,10 +1,11 @@
-"""Chapter 4 of Volkov (2016): the CUDA guide's warp estimate and merged add/load times (§4.8–4.12).
+"""Chapter 4 of Volkov (2016): the CUDA guide's warp estimate and merged add/load times
+(§4.8–4.12).
 
 The chapter-7 models are in the sibling modules of :mod:`gpumodels.comparisons.prior`.
 
-* :func:`cuda_guide_warps` — the CUDA C Programming Guide's estimate (§4.8):
-  ``mem_lat / (instruction_time · α)``; :func:`cuda_guide_refined_warps` adds the stalled warp
-  and the memory instruction itself.
+* :func:`cuda_guide_warps` — the CUDA C Programming Guide's estimate (§4.8): ``mem_lat /
+  (instruction_time · α)``; :func:`cuda_guide_refined_warps` adds the stalled warp and
+  the memory instruction itself.
 * :func:`better_estimate_warps` — the same with arithmetic latency added (§4.8, §4.6):
   ``mem_lat · alu_thru / α + alu_lat · alu_thru``.
 * :func:`arithmetic_time`, :func:`memory_time` — reciprocal throughputs of all-add and
@@ -31,9 +32,9 @@ def cuda_guide_warps(mem_lat, instruction_time, alpha):
 
         warps ≈ mem_lat / (instruction_time · α)
 
-    ``mem_lat`` in cycles, ``instruction_time`` in cycles per instruction per SM, ``alpha``
-    arithmetic instructions per memory instruction. With the guide's 600 cycles, 4 CPI and
-    α = 30 this is 5 warps.
+    ``mem_lat`` in cycles, ``instruction_time`` in cycles per instruction per SM,
+    ``alpha`` arithmetic instructions per memory instruction. With the guide's 600
+    cycles, 4 CPI and α = 30 this is 5 warps.
 
     >>> cuda_guide_warps(600, 4, 30)
     5.0
@@ -56,7 +57,8 @@ def cuda_guide_warps(mem_lat, instruction_time, alpha):
 
 
 def cuda_guide_refined_warps(mem_lat, instruction_time, alpha):
-    """The guide's estimate counting the stalled warp and the memory instruction (§4.8)::
+    """The guide's estimate counting the stalled warp and the memory instruction
+    (§4.8)::
 
         warps = mem_lat / (instruction_time · (α + 1)) + 1
 
@@ -84,8 +86,8 @@ def better_estimate_warps(p: Params, alpha):
 
         warps = mem_lat · alu_thru / α + alu_lat · alu_thru
 
-    (the number of memory plus the number of arithmetic instructions in execution when the
-    add throughput is at its peak).
+    (the number of memory plus the number of arithmetic instructions in execution when
+    the add throughput is at its peak).
     """
     p = check_params(p)
     a = as_array("alpha", alpha, lo_open=True, allow_inf=True)
@@ -93,21 +95,24 @@ def better_estimate_warps(p: Params, alpha):
 
 
 def arithmetic_time(p: Params, n):
-    """Cycles per add instruction per SM when only adds run: ``max(alu_lat / n, 1 / alu_thru)`` (§4.10)."""
+    """Cycles per add instruction per SM when only adds run: ``max(alu_lat / n, 1 /
+    alu_thru)`` (§4.10)."""
     p = check_params(p)
     n_ = as_array("n", n, lo_open=True)
     return out(np.maximum(p.alu_lat / n_, 1.0 / p.alu_thru))
 
 
 def memory_time(p: Params, n):
-    """Cycles per memory instruction per SM when only loads run: ``max(mem_lat / n, 1 / mem_thru)`` (§4.11)."""
+    """Cycles per memory instruction per SM when only loads run: ``max(mem_lat / n, 1 /
+    mem_thru)`` (§4.11)."""
     p = check_params(p)
     n_ = as_array("n", n, lo_open=True)
     return out(np.maximum(p.mem_lat / n_, 1.0 / p.mem_thru))
 
 
 def _merged_throughput(p: Params, n, alpha, merge):
-    """``32·α / merge(α·arithmetic_time(n), memory_time(n))``, with the all-add limit at α = ∞."""
+    """``32·α / merge(α·arithmetic_time(n), memory_time(n))``, with the all-add limit at
+    α = ∞."""
     a = as_array("alpha", alpha, allow_inf=True)
     at, mt = np.asarray(arithmetic_time(p, n)), np.asarray(memory_time(p, n))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -138,9 +143,11 @@ def times_add_throughput(p: Params, n, alpha):
 
 
 def table_4_3():
-    """Table 4.3 inputs (α and instruction time per GPU) with the guide's and the better estimate.
+    """Table 4.3 inputs (α and instruction time per GPU) with the guide's and the better
+    estimate.
 
-    Columns: ``gpu, alpha, mem_lat, instruction_time, guide_warps, better_warps, source``.
+    Columns: ``gpu, alpha, mem_lat, instruction_time, guide_warps, better_warps,
+    source``.
     """
     import pandas as pd
 

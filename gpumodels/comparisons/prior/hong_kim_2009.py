@@ -1,7 +1,7 @@
 """Hong & Kim (2009) as Volkov (2016) §7.1 reduces it for the α-workload.
 
-Per repeating group of one load and α adds, with ``issue`` the cycles a CUDA-core instruction
-occupies the SM (4 on GT200) and ``n`` warps per SM::
+Per repeating group of one load and α adds, with ``issue`` the cycles a CUDA-core
+instruction occupies the SM (4 on GT200) and ``n`` warps per SM::
 
     MWP_peak_bw = mem_lat · peak_GB/s / (clock_GHz · SMs · 128 B)      (HK Eq. 6–7)
     MWP         = min(n, MWP_peak_bw)
@@ -11,16 +11,17 @@ occupies the SM (4 on GT200) and ``n`` warps per SM::
                 = issue · n · (α+1)              otherwise            compute-bound (HK Eq. 24)
     throughput  = n · (α+1) / Time   instructions per cycle per SM
 
-Every line is the full model's own equation (:mod:`gpumodels.engines.mwp_cwp`: Eqs. 6–8 and
-22–24) applied to one group, ``Mem_cycles = mem_lat`` and ``Comp_cycles = issue·(α+1)``, in the
-long-warp limit: the small terms ε₁, ε₂ of §7.1 (``Comp_p × (MWP − 1)`` over many groups, and
-``Mem_L`` in Eq. 24) vanish and are left out; so is the departure-delay cap of MWP, which §7.4
-notes is loose for coalesced accesses. The one real difference is the case selection. Hong &
-Kim's §3.4.2 also sends kernels with ``Comp_cycles > Mem_cycles`` to Eq. 23, the memory-bound
-formula; the dissertation's reduction, the default here (``cases="volkov"``), uses the
-compute-bound one there (it is what gives the flat 4 CPI §7.1 describes at α = ∞).
-``cases="printed"`` applies Hong & Kim's selection instead; the two part where computation
-dominates and CWP < N (on the GTX280 at α = 256: by 4.7× at two warps up to 29× at 12).
+Every line is the full model's own equation (:mod:`gpumodels.engines.mwp_cwp`: Eqs. 6–8
+and 22–24) applied to one group, ``Mem_cycles = mem_lat`` and ``Comp_cycles =
+issue·(α+1)``, in the long-warp limit: the small terms ε₁, ε₂ of §7.1 (``Comp_p × (MWP −
+1)`` over many groups, and ``Mem_L`` in Eq. 24) vanish and are left out; so is the
+departure-delay cap of MWP, which §7.4 notes is loose for coalesced accesses. The one
+real difference is the case selection. Hong & Kim's §3.4.2 also sends kernels with
+``Comp_cycles > Mem_cycles`` to Eq. 23, the memory-bound formula; the dissertation's
+reduction, the default here (``cases="volkov"``), uses the compute-bound one there (it
+is what gives the flat 4 CPI §7.1 describes at α = ∞). ``cases="printed"`` applies Hong
+& Kim's selection instead; the two part where computation dominates and CWP < N (on the
+GTX280 at α = 256: by 4.7× at two warps up to 29× at 12).
 """
 
 from __future__ import annotations
@@ -46,12 +47,14 @@ MODEL = "Hong & Kim 2009"
 def mwp_peak_bw(
     peak_gbs, sm_count, clock_ghz, mem_lat, bytes_per_warp=BYTES_PER_LOAD
 ) -> float:
-    """Warps per SM that keep ``peak_gbs`` busy by Little's law (Hong & Kim Eq. 6–7; Volkov §7.1)::
+    """Warps per SM that keep ``peak_gbs`` busy by Little's law (Hong & Kim Eq. 6–7;
+    Volkov §7.1)::
 
         MWP_peak_bw = mem_lat · peak_gbs / (clock_ghz · sm_count · bytes_per_warp)
 
-    The number of memory instructions in flight per SM at peak throughput; Hong & Kim read it
-    as a number of warps (§3.3 explains why that is misleading). GTX280, pin bandwidth:
+    The number of memory instructions in flight per SM at peak throughput; Hong & Kim
+    read it as a number of warps (§3.3 explains why that is misleading). GTX280, pin
+    bandwidth:
 
     >>> round(mwp_peak_bw(141.7, 30, 1.296, 434), 1)
     12.4
@@ -63,7 +66,8 @@ def mwp_peak_bw(
     b = check_real("bytes_per_warp", bytes_per_warp, 0.0, lo_open=True)
     with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
         per_warp = hk.bw_per_warp(clk, b, lat)
-        # Eq. 6-7 as Hong & Kim write them; in one quotient where BW_per_warp under- or overflows
+        # Eq. 6-7 as Hong & Kim write them; in one quotient where BW_per_warp under- or
+        # overflows
         mwp = (
             hk.mwp_peak_bw(bw, per_warp, sms)
             if 0 < per_warp < np.inf
@@ -104,12 +108,14 @@ def hong_kim2009(
     issue_cycles: float | None = None,
     cases: str = "volkov",
 ) -> Estimate:
-    """Hong & Kim (2009) throughput for the α-workload (Volkov 2016 §7.1; module docstring).
+    """Hong & Kim (2009) throughput for the α-workload (Volkov 2016 §7.1; module
+    docstring).
 
-    ``peak_gbs`` defaults to the pin bandwidth (as Hong & Kim use it) and ``issue_cycles`` to
-    ``1 / alu_thru`` (4 cycles on G80/GT200). ``cases``: ``"volkov"`` (the dissertation's case
-    selection, default) or ``"printed"`` (Hong & Kim's §3.4.2). Regimes: ``"latency"`` (Eq. 22),
-    ``"memory"`` (Eq. 23), ``"compute"`` (Eq. 24).
+    ``peak_gbs`` defaults to the pin bandwidth (as Hong & Kim use it) and
+    ``issue_cycles`` to ``1 / alu_thru`` (4 cycles on G80/GT200). ``cases``:
+    ``"volkov"`` (the dissertation's case selection, default) or ``"printed"`` (Hong &
+    Kim's §3.4.2). Regimes: ``"latency"`` (Eq. 22), ``"memory"`` (Eq. 23), ``"compute"``
+    (Eq. 24).
     """
     p = check_params(p)
     check_choice("cases", cases, ("volkov", "printed"))
@@ -124,7 +130,8 @@ def hong_kim2009(
         else check_real("issue_cycles", issue_cycles, 0.0, lo_open=True)
     )
     mwp_bw = mwp_peak_bw(bw, p.sm_count, p.clock_ghz, p.mem_lat)
-    # one group per instruction: Mem_cycles and Comp_cycles of a group divided by its α + 1 instructions
+    # one group per instruction: Mem_cycles and Comp_cycles of a group divided by its α
+    # + 1 instructions
     mem_c = load_fraction(a_) * p.mem_lat
     comp_c = np.full(n_.shape, issue)
     mwp = np.minimum(n_, mwp_bw)  # Eq. 5 without the departure cap
@@ -150,9 +157,9 @@ def hong_kim2009(
 
 
 def case_rule_comparison(p: Params, n, alpha):
-    """The §7.1 reduction beside Hong & Kim's printed case rule (``cases="printed"``) at one α: IPC, the
-    equation each picks, their ratio and the printed rule's flags (its impossible outputs are shown, not
-    warned about)."""
+    """The §7.1 reduction beside Hong & Kim's printed case rule (``cases="printed"``) at
+    one α: IPC, the equation each picks, their ratio and the printed rule's flags (its
+    impossible outputs are shown, not warned about)."""
     p = check_params(p)
     import pandas as pd
 

@@ -1,21 +1,23 @@
 """Huang et al. (2014, GPUMech) as Volkov (2016) §7.5–7.8 reduces it for the α-workload.
 
-Every instruction of the workload depends on the previous one, so each is an interval of one
-instruction. With ``n`` warps per scheduler (Kepler, Maxwell: four per SM; one elsewhere)::
+Every instruction of the workload depends on the previous one, so each is an interval of
+one instruction. With ``n`` warps per scheduler (Kepler, Maxwell: four per SM; one
+elsewhere)::
 
     total_cycles = mem_lat + α·alu_lat
     p            = (1 + α) / (mem_lat + α·alu_lat)          (their Eq. 9)
     IPC_mt       = n·(1 + α) / (total_cycles + NO)          (their Eq. 7, typo fixed)
 
-Round-robin policy (their Eq. 10–11): ``NO = 0``. Greedy-then-oldest (their Eq. 12–16, with the
-max/min typos of Eq. 15–16 fixed as §7.6 says)::
+Round-robin policy (their Eq. 10–11): ``NO = 0``. Greedy-then-oldest (their Eq. 12–16,
+with the max/min typos of Eq. 15–16 fixed as §7.6 says)::
 
     NO_i = max(0, min(p·stall_i, 1)·(n − 1) − stall_i),   stall_i = latency_i − 1
     NO   = NO_mem + α·NO_alu
 
-Neither bounds throughput by the hardware: at α = 0 RR gives ``n/mem_lat`` at any n, and at
-α = ∞ GTO tends to ``1/(1 − 1/alu_lat)`` instructions per cycle per scheduler, 20 % above the
-issue rate on Maxwell. Such outputs are flagged (:mod:`gpumodels.comparisons.prior.estimate`).
+Neither bounds throughput by the hardware: at α = 0 RR gives ``n/mem_lat`` at any n, and
+at α = ∞ GTO tends to ``1/(1 − 1/alu_lat)`` instructions per cycle per scheduler, 20 %
+above the issue rate on Maxwell. Such outputs are flagged
+(:mod:`gpumodels.comparisons.prior.estimate`).
 
 The bandwidth term (§7.7–7.8; their Eq. 17–23), meant for diverging accesses::
 
@@ -26,14 +28,14 @@ The bandwidth term (§7.7–7.8; their Eq. 17–23), meant for diverging accesse
     ρ         = λ·s                                               (their Eq. 22)
     Bandwidth_delay = min(λ·s² / (2·(1 − ρ)), s·k·n·#cores / 2)  (their Eq. 21)
 
-The extracted Eq. 21 is garbled (its first term reads ``s²/(2(1 − ρ))``). The reading above —
-the M/D/1 mean wait ``ρ·s/(2(1 − ρ))`` — is the one that reproduces every printed number: ρ ≈
-1.14 at n = 32 and ρ ≈ 1.03, Bandwidth_delay ≈ −11, CPI ≈ −0.7 at n = 29 on the paper's
-synthetic GPU (with s = 2/3, printed "0.667"), a singularity at n ≈ 28.1, −12 adds/cycle at
-n = 34 on Fermi with α = 32, and Bandwidth_delay ≈ −120, CPI ≈ −89 with stride-2 accesses.
-MSHR_delay is zero whenever ``k·n`` does not exceed the MSHR count (their Eq. 20), which holds
-in every case of the dissertation; beyond it the book returns NaN, flagged, because the rest of
-Eq. 20 is not printed in the seeds.
+The extracted Eq. 21 is garbled (its first term reads ``s²/(2(1 − ρ))``). The reading
+above — the M/D/1 mean wait ``ρ·s/(2(1 − ρ))`` — is the one that reproduces every
+printed number: ρ ≈ 1.14 at n = 32 and ρ ≈ 1.03, Bandwidth_delay ≈ −11, CPI ≈ −0.7 at n
+= 29 on the paper's synthetic GPU (with s = 2/3, printed "0.667"), a singularity at n ≈
+28.1, −12 adds/cycle at n = 34 on Fermi with α = 32, and Bandwidth_delay ≈ −120, CPI ≈
+−89 with stride-2 accesses. MSHR_delay is zero whenever ``k·n`` does not exceed the MSHR
+count (their Eq. 20), which holds in every case of the dissertation; beyond it the book
+returns NaN, flagged, because the rest of Eq. 20 is not printed in the seeds.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ _PARAMS = "volkov/chapter7_parameters.csv"
 
 
 def parameters(context: str) -> dict[str, float]:
-    """Chapter-7 inputs quoted by Volkov for ``context`` (``"synthetic"``: Huang et al.'s GPU; ``"Fermi"``)."""
+    """Chapter-7 inputs quoted by Volkov for ``context`` (``"synthetic"``: Huang et
+    al.'s GPU; ``"Fermi"``)."""
     rows = {
         r["parameter"]: float(r["value"])
         for r in read_rows(_PARAMS)
@@ -83,14 +86,17 @@ def _policy(policy: str) -> str:
 
 
 def _no(prob, stall, n):
-    """Non-overlapped instructions of one interval of size one (GTO, their Eq. 12–16 fixed)."""
+    """Non-overlapped instructions of one interval of size one (GTO, their Eq. 12–16
+    fixed)."""
     return np.maximum(0.0, np.minimum(prob * stall, 1.0) * (n - 1.0) - stall)
 
 
 def cpi_multithreading(n, alpha, *, mem_lat, alu_lat, policy: str = "rr"):
-    """``CPI_mt = 1 / IPC_mt`` cycles per instruction per scheduler (their Eq. 7–16 as §7.5–7.6 reduce them).
+    """``CPI_mt = 1 / IPC_mt`` cycles per instruction per scheduler (their Eq. 7–16 as
+    §7.5–7.6 reduce them).
 
-    ``n`` warps per scheduler (> 0), ``alpha`` adds per load (may be ``inf``). Always positive.
+    ``n`` warps per scheduler (> 0), ``alpha`` adds per load (may be ``inf``). Always
+    positive.
 
     >>> round(1 / cpi_multithreading(16, float("inf"), mem_lat=368, alu_lat=6, policy="gto"), 3)
     1.185
@@ -110,7 +116,8 @@ def cpi_multithreading(n, alpha, *, mem_lat, alu_lat, policy: str = "rr"):
 
 
 def service_time(clock_ghz, peak_gbs, bytes_per_transaction=BYTES_PER_LOAD) -> float:
-    """``s = clock · bytes / bandwidth``: cycles the memory system spends per transaction (§7.7).
+    """``s = clock · bytes / bandwidth``: cycles the memory system spends per
+    transaction (§7.7).
 
     >>> round(service_time(1.4, 177.4), 4)       # GTX480, pin bandwidth
     1.0101
@@ -124,7 +131,8 @@ def service_time(clock_ghz, peak_gbs, bytes_per_transaction=BYTES_PER_LOAD) -> f
 
 
 def utilization(n, cores, mem_lat, s, transactions_per_access=1):
-    """``ρ = λ·s`` with ``λ = k·n·cores/mem_lat`` (their Eq. 22–23). It exceeds 1 freely — the model's flaw.
+    """``ρ = λ·s`` with ``λ = k·n·cores/mem_lat`` (their Eq. 22–23). It exceeds 1 freely
+    — the model's flaw.
 
     >>> round(utilization(32, 16, 300, 2 / 3), 2)     # Huang et al.'s synthetic GPU at full occupancy
     1.14
@@ -168,13 +176,15 @@ def _bandwidth_delay(n, cores, mem_lat, s, k):
 
 
 def huang2014_bandwidth_delay(n, cores, mem_lat, s, transactions_per_access=1):
-    """The §7.7 ``Bandwidth_delay`` term in cycles (their Eq. 21–23, read as in the module docstring)::
+    """The §7.7 ``Bandwidth_delay`` term in cycles (their Eq. 21–23, read as in the
+    module docstring)::
 
         min(λ·s² / (2·(1 − ρ)), s·k·n·cores / 2),   λ = k·n·cores / mem_lat,   ρ = λ·s
 
-    ``n`` warps per SM (> 0, array allowed), ``cores`` the number of SMs, ``mem_lat`` and ``s`` in
-    cycles, ``transactions_per_access`` k (2 for §7.8's stride-2 loads). The value is negative
-    when ρ > 1 and unbounded near ρ = 1; that is the point of §7.7, so it is returned, with a
+    ``n`` warps per SM (> 0, array allowed), ``cores`` the number of SMs, ``mem_lat``
+    and ``s`` in cycles, ``transactions_per_access`` k (2 for §7.8's stride-2 loads).
+    The value is negative when ρ > 1 and unbounded near ρ = 1; that is the point of
+    §7.7, so it is returned, with a
     :class:`~gpumodels.comparisons.prior.estimate.ModelValidityWarning`.
 
     >>> from gpumodels.comparisons.prior import expected_invalid
@@ -206,10 +216,12 @@ def cpi_final(
     s=None,
     transactions_per_access=1,
 ):
-    """``CPI_final = CPI_mt + Bandwidth_delay / (1 + α)`` per SM with one scheduler (their Eq. 3, 17).
+    """``CPI_final = CPI_mt + Bandwidth_delay / (1 + α)`` per SM with one scheduler
+    (their Eq. 3, 17).
 
-    Without ``cores`` and ``s`` it is ``CPI_mt`` (coalesced accesses: no contention term, their
-    §IV.B). MSHR_delay is taken as zero. Can be negative (with a warning from the delay term).
+    Without ``cores`` and ``s`` it is ``CPI_mt`` (coalesced accesses: no contention
+    term, their §IV.B). MSHR_delay is taken as zero. Can be negative (with a warning
+    from the delay term).
     """
     mt = np.asarray(
         cpi_multithreading(n, alpha, mem_lat=mem_lat, alu_lat=alu_lat, policy=policy)
@@ -238,8 +250,9 @@ def cpi_final(
 
 
 def issue_units(p: Params) -> int:
-    """Schedulers the model is applied to separately: ``max(1, floor(issue_thru))`` — 4 on Kepler and
-    Maxwell (§7.5: n per scheduler), 1 on Fermi (1 issue per cycle per SM) and on G80/GT200."""
+    """Schedulers the model is applied to separately: ``max(1, floor(issue_thru))`` — 4
+    on Kepler and Maxwell (§7.5: n per scheduler), 1 on Fermi (1 issue per cycle per SM)
+    and on G80/GT200."""
     p = check_params(p)
     return max(1, int(p.issue_thru))
 
@@ -255,15 +268,19 @@ def huang2014(
     transactions_per_access: int = 1,
     mshr: int | None = None,
 ) -> Estimate:
-    """Huang et al. (2014) throughput for the α-workload (Volkov 2016 §7.5–7.8; module docstring).
+    """Huang et al. (2014) throughput for the α-workload (Volkov 2016 §7.5–7.8; module
+    docstring).
 
-    ``n`` warps per SM, split over :func:`gpumodels.comparisons.prior.huang_2014.issue_units` schedulers. ``bandwidth=True`` adds the
-    §7.7 term with ``s`` from ``peak_gbs`` (default: pin bandwidth) and ``#cores`` = SMs; it is
-    added to the SM's CPI, as on the one-scheduler Fermi of §7.7 (applying it to Kepler and
-    Maxwell is the book's extension). ``mshr`` (MSHRs per SM; ``None``: enough for every
-    request, the dissertation's assumption) bounds where MSHR_delay = 0; beyond it the estimate is
-    NaN and flagged. Flags added here: ``"utilisation above 1"``, ``"negative Bandwidth_delay"``,
-    ``"MSHR_delay not modelled"``. Regime: the policy, with ``"+bandwidth"`` when the term is on.
+    ``n`` warps per SM, split over
+    :func:`gpumodels.comparisons.prior.huang_2014.issue_units` schedulers.
+    ``bandwidth=True`` adds the §7.7 term with ``s`` from ``peak_gbs`` (default: pin
+    bandwidth) and ``#cores`` = SMs; it is added to the SM's CPI, as on the
+    one-scheduler Fermi of §7.7 (applying it to Kepler and Maxwell is the book's
+    extension). ``mshr`` (MSHRs per SM; ``None``: enough for every request, the
+    dissertation's assumption) bounds where MSHR_delay = 0; beyond it the estimate is
+    NaN and flagged. Flags added here: ``"utilisation above 1"``, ``"negative
+    Bandwidth_delay"``, ``"MSHR_delay not modelled"``. Regime: the policy, with
+    ``"+bandwidth"`` when the term is on.
     """
     p = check_params(p)
     n_, a_ = grid(n, alpha)

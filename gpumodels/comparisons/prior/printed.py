@@ -1,8 +1,9 @@
-"""Volkov (2016) chapters 4 and 7: the producers of the printed values that follow from the prior
-models (the CUDA guide's estimate of §4.8 and the models of chapter 7).
+"""Volkov (2016) chapters 4 and 7: the producers of the printed values that follow from
+the prior models (the CUDA guide's estimate of §4.8 and the models of chapter 7).
 
 Each producer returns ``{published key: computed value}`` with keys of
-``data/published/published_values.csv``; :mod:`gpumodels.scoreboard` collects :data:`PRODUCERS`.
+``data/published/published_values.csv``; :mod:`gpumodels.scoreboard` collects
+:data:`PRODUCERS`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from gpumodels.papers.volkov import parameters as p6
 
 
 def section_4_8() -> dict[str, float]:
-    """§4.8–4.13: the guide's worked example, Table 4.3, the better estimate, §4.13's 2048 GB/s."""
+    """§4.8–4.13: the guide's worked example, Table 4.3, the better estimate, §4.13's
+    2048 GB/s."""
     e = volkov.worked_example_inputs()
     g = {k: e[f"s4_8_{k}"] for k in ("mem_lat", "instruction_time", "alpha")}
     t43 = prior.table_4_3()
@@ -41,7 +43,8 @@ def section_4_8() -> dict[str, float]:
 
 
 def chapter_7() -> dict[str, float]:
-    """Chapter 7: the printed numbers that follow from the prior models and printed inputs."""
+    """Chapter 7: the printed numbers that follow from the prior models and printed
+    inputs."""
 
     P = {g: _p(g) for g in volkov.GENERATIONS}
     G80, GT200, FERMI, KEPLER, MAXWELL = P.values()
@@ -129,7 +132,8 @@ def chapter_7() -> dict[str, float]:
 
 
 def section_7_7() -> dict[str, float]:
-    """§7.7–7.8: Huang et al.'s utilisation above 1, the singularity and the negative times."""
+    """§7.7–7.8: Huang et al.'s utilisation above 1, the singularity and the negative
+    times."""
 
     FERMI = _p("Fermi")
     syn = prior.huang2014_parameters("synthetic")

@@ -1,20 +1,21 @@
 """The simulated reference against which chapter 7's comparisons are made in this book.
 
-Volkov compares each model with *measured* throughputs (the largest sample at each occupancy
-with a whole number of warps per scheduler). Those measurements are shown only as dots in
-figures that did not survive extraction, so the book measures every model against a
-**simulated reference** instead: ``gpumodels.engines.sim.volkov_sm`` with ``contention=True`` — an SM
-with the Table 4.1 latencies and throughput limits, issue limits per scheduler, contention for
-the adders, and a memory latency that grows with memory throughput as Table 6.5's
-``a + b·x/(c − x)``. It shows gradual saturation, as hardware does, but it is a model too: it
-shares Volkov's assumptions, so Volkov's models are *expected* to agree with it better than
-prior models do, and agreement with it is not agreement with hardware. Every figure and table
-calls it "simulated reference".
+Volkov compares each model with *measured* throughputs (the largest sample at each
+occupancy with a whole number of warps per scheduler). Those measurements are shown only
+as dots in figures that did not survive extraction, so the book measures every model
+against a **simulated reference** instead: ``gpumodels.engines.sim.volkov_sm`` with
+``contention=True`` — an SM with the Table 4.1 latencies and throughput limits, issue
+limits per scheduler, contention for the adders, and a memory latency that grows with
+memory throughput as Table 6.5's ``a + b·x/(c − x)``. It shows gradual saturation, as
+hardware does, but it is a model too: it shares Volkov's assumptions, so Volkov's models
+are *expected* to agree with it better than prior models do, and agreement with it is
+not agreement with hardware. Every figure and table calls it "simulated reference".
 
-The sweep — the five GPUs of the dissertation, ``ALPHAS`` (1 to 512 at about every power of
-√2, §7.9) plus α = 0 and α = ∞, at every whole number of warps per scheduler — takes minutes,
-so it is cached in ``data/simulated/prior_reference.csv`` (``tools/simulate_reference.py``
-regenerates it; a test re-simulates sample rows and requires identical numbers).
+The sweep — the five GPUs of the dissertation, ``ALPHAS`` (1 to 512 at about every power
+of √2, §7.9) plus α = 0 and α = ∞, at every whole number of warps per scheduler — takes
+minutes, so it is cached in ``data/simulated/prior_reference.csv``
+(``tools/simulate_reference.py`` regenerates it; a test re-simulates sample rows and
+requires identical numbers).
 """
 
 from __future__ import annotations
@@ -40,18 +41,21 @@ SOURCE = (
 
 
 def occupancies(p: Params) -> np.ndarray:
-    """Warps per SM with a whole number of warps per scheduler, up to the GPU's maximum (§7, §7.9)."""
+    """Warps per SM with a whole number of warps per scheduler, up to the GPU's maximum
+    (§7, §7.9)."""
     p = check_params(p)
     return np.arange(p.schedulers, p.max_warps_per_sm + 1, p.schedulers, dtype=float)
 
 
 def window(p: Params, alpha: float, n: int | None = None) -> tuple[int, int]:
-    """Cycles ``(start, stop)`` within which a run with ``n`` warps is measured (:func:`measure`).
+    """Cycles ``(start, stop)`` within which a run with ``n`` warps is measured
+    (:func:`measure`).
 
-    The run is measured after two unloaded round trips of a warp (``mem_lat + α·alu_lat``, at
-    least 2000 cycles), for at least 4000 cycles and ``max(3, 120 × schedulers / n)`` round trips:
-    the fewer the warps, the more trips (120 at one warp per scheduler), so that the rate is steady
-    to 0.3 % where a warp's latency is the whole story (tested against Little's law).
+    The run is measured after two unloaded round trips of a warp (``mem_lat +
+    α·alu_lat``, at least 2000 cycles), for at least 4000 cycles and ``max(3, 120 ×
+    schedulers / n)`` round trips: the fewer the warps, the more trips (120 at one warp
+    per scheduler), so that the rate is steady to 0.3 % where a warp's latency is the
+    whole story (tested against Little's law).
     """
     p = check_params(p)
     trip = p.alu_lat if np.isinf(alpha) else p.mem_lat + alpha * p.alu_lat
@@ -73,12 +77,13 @@ def _body(alpha: float) -> int:
 def measure(p: Params, n: int, alpha: float) -> tuple[float, float, int]:
     """One deterministic run: ``(ipc, little, trips)``.
 
-    ``ipc`` counts every instruction the SM issued between the first and the last cycle in
-    :func:`window` at which warp 0 began a loop trip, over that span: whole trips of the leading
-    warp, so that a window does not cut a round trip short (a fixed window was off by −9 % to
-    +6 % at one warp per scheduler). ``little`` is the sum over warps of instructions per trip over
-    each warp's own mean trip time in the window — Little's law, the rate the latencies allow —
-    and ``trips`` the number of warp 0's whole trips measured.
+    ``ipc`` counts every instruction the SM issued between the first and the last cycle
+    in :func:`window` at which warp 0 began a loop trip, over that span: whole trips of
+    the leading warp, so that a window does not cut a round trip short (a fixed window
+    was off by −9 % to +6 % at one warp per scheduler). ``little`` is the sum over warps
+    of instructions per trip over each warp's own mean trip time in the window —
+    Little's law, the rate the latencies allow — and ``trips`` the number of warp 0's
+    whole trips measured.
     """
     p = check_params(p)
     n = check_int("n", n, 1, p.max_warps_per_sm, context=p.gpu)
@@ -105,8 +110,8 @@ def measure(p: Params, n: int, alpha: float) -> tuple[float, float, int]:
 
 
 def simulate(p: Params, n: int, alpha: float) -> float:
-    """Simulated instructions per cycle per SM of the α-workload with ``n`` warps (one run, deterministic;
-    measured over whole loop trips, :func:`measure`)."""
+    """Simulated instructions per cycle per SM of the α-workload with ``n`` warps (one
+    run, deterministic; measured over whole loop trips, :func:`measure`)."""
     p = check_params(p)
     return measure(p, n, alpha)[0]
 
@@ -141,7 +146,8 @@ def _cache() -> dict[tuple[str, float, float], float]:
 
 
 def table():
-    """The cached reference as a DataFrame: ``gpu, n, alpha, ipc, adds, mem_ipc`` (simulated)."""
+    """The cached reference as a DataFrame: ``gpu, n, alpha, ipc, adds, mem_ipc``
+    (simulated)."""
     import pandas as pd
 
     df = pd.DataFrame(
@@ -154,7 +160,8 @@ def table():
 
 
 def ipc(p: Params, n, alpha) -> np.ndarray:
-    """Cached simulated IPC per SM at occupancies ``n`` (must be among :func:`occupancies`) and one ``alpha``."""
+    """Cached simulated IPC per SM at occupancies ``n`` (must be among
+    :func:`occupancies`) and one ``alpha``."""
     p = check_params(p)
     alpha = float(as_array("alpha", alpha, allow_inf=True))
     cache = _cache()
@@ -173,7 +180,8 @@ def ipc(p: Params, n, alpha) -> np.ndarray:
 
 
 def curve(p: Params, alpha: float):
-    """A function of ``n`` giving the cached simulated IPC at one ``alpha`` (Zhang & Owens' input curves)."""
+    """A function of ``n`` giving the cached simulated IPC at one ``alpha`` (Zhang &
+    Owens' input curves)."""
     p = check_params(p)
 
     def f(n):

@@ -1,7 +1,8 @@
 """Sim et al. (2012) as Volkov (2016) §7.4 reduces it for the α-workload.
 
-Hong & Kim's MWP/CWP with arithmetic latency. With ``alu = max(alu_lat/n, 1/alu_thru)`` cycles
-per add at occupancy ``n`` (their Eq. 2–6), per repeating group of one load and α adds::
+Hong & Kim's MWP/CWP with arithmetic latency. With ``alu = max(alu_lat/n, 1/alu_thru)``
+cycles per add at occupancy ``n`` (their Eq. 2–6), per repeating group of one load and α
+adds::
 
     T_comp = (α+1) · n · alu
     CWP    = min(n, 1 + mem_lat / ((α+1)·alu))                      (their Eq. 4, 5, A.1–A.4)
@@ -11,11 +12,11 @@ per add at occupancy ``n`` (their Eq. 2–6), per repeating group of one load an
            = max(T_comp, T_mem + T_comp/n)   if CWP ≤ MWP
     throughput = n · (α+1) / T_exec   instructions per cycle per SM
 
-``MWP_peak_bw`` comes from the best *sustained* throughput of Table 6.4 (Table 7.1: 30.7, 40.3 and
-29.9 warps on Fermi, Kepler, Maxwell), not from pin bandwidth, and the departure-delay cap
-``avg_DRAM_lat / Δ`` is dropped: §7.4 explains both choices. ``cwp_minus_one=False`` replaces
-``CWP − 1`` by ``CWP``, the variant §7.4 mentions that removes the factor-2 underestimate at
-two warps.
+``MWP_peak_bw`` comes from the best *sustained* throughput of Table 6.4 (Table 7.1:
+30.7, 40.3 and 29.9 warps on Fermi, Kepler, Maxwell), not from pin bandwidth, and the
+departure-delay cap ``avg_DRAM_lat / Δ`` is dropped: §7.4 explains both choices.
+``cwp_minus_one=False`` replaces ``CWP − 1`` by ``CWP``, the variant §7.4 mentions that
+removes the factor-2 underestimate at two warps.
 """
 
 from __future__ import annotations
@@ -34,11 +35,13 @@ MODEL = "Sim et al. 2012"
 
 
 def sim2012_mwp_peak_bw(peak_gbs, sm_count, clock_ghz, mem_lat) -> float:
-    """``MWP_peak_bw`` in warps per SM (Sim et al. Eq. A.5 via Hong & Kim Eq. 6–7; Volkov Table 7.1)::
+    """``MWP_peak_bw`` in warps per SM (Sim et al. Eq. A.5 via Hong & Kim Eq. 6–7;
+    Volkov Table 7.1)::
 
         mem_lat · peak_gbs / (clock_ghz · sm_count · 128 B)
 
-    With Table 6.4's best sustained 161 GB/s on the GTX480 (15 SMs, 1.4 GHz, 513 cycles):
+    With Table 6.4's best sustained 161 GB/s on the GTX480 (15 SMs, 1.4 GHz, 513
+    cycles):
 
     >>> round(sim2012_mwp_peak_bw(161, 15, 1.4, 513), 1)
     30.7
@@ -47,7 +50,8 @@ def sim2012_mwp_peak_bw(peak_gbs, sm_count, clock_ghz, mem_lat) -> float:
 
 
 def sustained_gbs(p: Params) -> float:
-    """Table 6.4's best sustained streaming throughput of ``p``'s GPU in GB/s (Volkov 2016)."""
+    """Table 6.4's best sustained streaming throughput of ``p``'s GPU in GB/s (Volkov
+    2016)."""
     p = check_params(p)
     try:
         return chapter6_value(p.gpu, "6.4", "peak")
@@ -64,10 +68,12 @@ def sustained_gbs(p: Params) -> float:
 def sim2012(
     p: Params, n, alpha, *, mwp_peak: float | None = None, cwp_minus_one: bool = True
 ) -> Estimate:
-    """Sim et al. (2012) throughput for the α-workload (Volkov 2016 §7.4; module docstring).
+    """Sim et al. (2012) throughput for the α-workload (Volkov 2016 §7.4; module
+    docstring).
 
     ``mwp_peak`` (warps per SM) defaults to :func:`sim2012_mwp_peak_bw` of Table 6.4's
-    sustained GB/s. Regimes: ``"CWP > MWP"`` or ``"CWP <= MWP"`` (which ``T_exec`` formula applies).
+    sustained GB/s. Regimes: ``"CWP > MWP"`` or ``"CWP <= MWP"`` (which ``T_exec``
+    formula applies).
     """
     p = check_params(p)
     n_, a_ = grid(n, alpha)

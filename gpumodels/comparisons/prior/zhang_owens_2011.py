@@ -1,22 +1,23 @@
 """Zhang & Owens (2011) as Volkov (2016) §7.3 reduces it for the α-workload.
 
-The model is driven by throughput curves measured with microbenchmarks: ``alu(n)``, the add
-throughput of all-add code at occupancy ``n``, and ``mem(n)``, the load throughput of all-load
-code. Adds and loads are assumed to proceed in parallel, so per repeating group of α adds and
-one load per warp::
+The model is driven by throughput curves measured with microbenchmarks: ``alu(n)``, the
+add throughput of all-add code at occupancy ``n``, and ``mem(n)``, the load throughput
+of all-load code. Adds and loads are assumed to proceed in parallel, so per repeating
+group of α adds and one load per warp::
 
     alu_time = α · n / alu(n),   mem_time = n / mem(n)       (instruction throughputs per SM)
     Time     = max(alu_time, mem_time)
     adds/cycle per SM = min(32·alu(n), 32·α·mem(n))
 
-The dissertation also plots ``Time = alu_time + mem_time`` (the thin line of Fig. 7.5), which is
-:func:`gpumodels.comparisons.prior.zhang_owens_2011.zhang_owens2011` with ``merge="add"``.
+The dissertation also plots ``Time = alu_time + mem_time`` (the thin line of Fig. 7.5),
+which is :func:`gpumodels.comparisons.prior.zhang_owens_2011.zhang_owens2011` with
+``merge="add"``.
 
-**What the book feeds in.** Volkov used measured curves (Fig. 7.4), which are not tabulated. The
-book offers two substitutes and says which one a figure uses: ``model_curves`` (the α = ∞
-and α = 0 limits of Volkov's basic model, which makes the result the §4.11 "times overlap"
-estimate) and ``simulated_curves`` (the α = ∞ and α = 0 runs of the simulated reference
-of :mod:`gpumodels.comparisons.prior.reference`).
+**What the book feeds in.** Volkov used measured curves (Fig. 7.4), which are not
+tabulated. The book offers two substitutes and says which one a figure uses:
+``model_curves`` (the α = ∞ and α = 0 limits of Volkov's basic model, which makes the
+result the §4.11 "times overlap" estimate) and ``simulated_curves`` (the α = ∞ and α = 0
+runs of the simulated reference of :mod:`gpumodels.comparisons.prior.reference`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ Curve = Callable[[np.ndarray], np.ndarray]
 
 
 def model_curves(p: Params) -> tuple[Curve, Curve]:
-    """``(alu, mem)`` from Volkov's basic model: instruction throughputs per SM at α = ∞ and α = 0 (§4.2)."""
+    """``(alu, mem)`` from Volkov's basic model: instruction throughputs per SM at α = ∞
+    and α = 0 (§4.2)."""
     p = check_params(p)
 
     def alu(n):
@@ -54,7 +56,8 @@ def model_curves(p: Params) -> tuple[Curve, Curve]:
 
 
 def simulated_curves(p: Params) -> tuple[Curve, Curve]:
-    """``(alu, mem)`` from the cached simulated reference (α = ∞ and α = 0), at its occupancies only."""
+    """``(alu, mem)`` from the cached simulated reference (α = ∞ and α = 0), at its
+    occupancies only."""
     p = check_params(p)
 
     return reference.curve(p, np.inf), reference.curve(p, 0.0)
@@ -69,12 +72,14 @@ def zhang_owens2011(
     merge: str = "overlap",
     inputs: str = "basic model",
 ) -> Estimate:
-    """Zhang & Owens (2011) throughput for the α-workload (Volkov 2016 §7.3; module docstring).
+    """Zhang & Owens (2011) throughput for the α-workload (Volkov 2016 §7.3; module
+    docstring).
 
-    ``curves`` is an ``(alu, mem)`` pair of functions of ``n`` giving instruction throughputs per
-    SM; the default is ``model_curves`` of ``p``. ``merge`` is ``"overlap"`` (``max`` of the
-    two times, the model) or ``"add"`` (their sum). ``inputs`` names the curves in the model label.
-    Regimes: ``"alu"`` or ``"memory"`` (the longer time) with ``"overlap"``; ``"sum"`` with ``"add"``.
+    ``curves`` is an ``(alu, mem)`` pair of functions of ``n`` giving instruction
+    throughputs per SM; the default is ``model_curves`` of ``p``. ``merge`` is
+    ``"overlap"`` (``max`` of the two times, the model) or ``"add"`` (their sum).
+    ``inputs`` names the curves in the model label. Regimes: ``"alu"`` or ``"memory"``
+    (the longer time) with ``"overlap"``; ``"sum"`` with ``"add"``.
     """
     p = check_params(p)
     if merge not in ("overlap", "add"):

@@ -1,4 +1,5 @@
-"""The simulated reference GPU of the Huang & Li chapters (ground truth for their model).
+"""The simulated reference GPU of the Huang & Li chapters (ground truth for their
+model).
 
 simulator   the compiled (numba) simulator of SMs, caches and DRAM banks
 kernels     synthetic kernels of Huang & Li's Table IV, Fig. 2 and Table I, traced per placement

@@ -1,20 +1,21 @@
 """DRAM address mappings, row-buffer state and Algorithm 1 of Huang & Li (2017) §III-C2.
 
-An address mapping names which bits of a byte address select the column, the row and the bank
-(and, optionally, a channel taken modulo a controller count). Mappings are data:
+An address mapping names which bits of a byte address select the column, the row and the
+bank (and, optionally, a channel taken modulo a controller count). Mappings are data:
 ``data/huang_li/address_maps.csv`` holds the presets, each row with its source —
 
-* ``k80_printed_row_low`` / ``k80_printed_col_low``: the paper's K80 result read literally,
-  with its two row/column groups ("8th–21st and 30th–32nd bits") assigned either way [A13];
-  every other bit above the 3 byte bits is a bank bit (2^18 bank ids over 40 address bits);
+* ``k80_printed_row_low`` / ``k80_printed_col_low``: the paper's K80 result read
+  literally, with its two row/column groups ("8th–21st and 30th–32nd bits") assigned
+  either way [A13]; every other bit above the 3 byte bits is a bank bit (2^18 bank ids
+  over 40 address bits);
 * ``gddr5_6x16``: the book's physical assumption, 6 controllers × 16 banks = 96 banks.
 
-:func:`row_buffer_outcomes` classifies a request stream per bank (open-page: the first access
-to a bank misses, the same row hits, another row conflicts) — vectorised. :func:`detect_mapping`
-is Algorithm 1: flip one address bit at a time, time the second of two uncached accesses, and
-split the bits into three latency groups. It sees the memory only through a latency oracle,
-such as :class:`SimulatedDRAM` (an isolated-access model calibrated to the printed
-352/742/1008 ns) or a real GPU.
+:func:`row_buffer_outcomes` classifies a request stream per bank (open-page: the first
+access to a bank misses, the same row hits, another row conflicts) — vectorised.
+:func:`detect_mapping` is Algorithm 1: flip one address bit at a time, time the second
+of two uncached accesses, and split the bits into three latency groups. It sees the
+memory only through a latency oracle, such as :class:`SimulatedDRAM` (an isolated-access
+model calibrated to the printed 352/742/1008 ns) or a real GPU.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ class AddressMap:
     """Which address bits select column, row, bank and channel (0-based bit positions).
 
     The global bank id combines the channel (``channel_bits`` read as a number, modulo
-    ``channels`` when given) and the bank bits; two addresses are in one bank when both agree.
+    ``channels`` when given) and the bank bits; two addresses are in one bank when both
+    agree.
     """
 
     name: str
@@ -91,7 +93,8 @@ class AddressMap:
         return out
 
     def decode(self, addresses) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(bank, row, column)`` arrays of byte addresses; ``bank`` is the global bank id."""
+        """``(bank, row, column)`` arrays of byte addresses; ``bank`` is the global bank
+        id."""
         a = np.asarray(addresses, dtype=np.int64)
         if a.size and a.min() < 0:
             raise ValueError("addresses must be non-negative byte addresses")
@@ -152,9 +155,9 @@ def address_map(preset: str) -> AddressMap:
 def row_buffer_outcomes(bank, row) -> np.ndarray:
     """Open-page outcome of each request, in stream order: 0 hit, 1 miss, 2 conflict.
 
-    Per bank, the first request finds no open row (miss), a request to the open row hits, and
-    one to another row conflicts (write back, then open). No time-outs or refresh: a row stays
-    open until another row of its bank is opened.
+    Per bank, the first request finds no open row (miss), a request to the open row
+    hits, and one to another row conflicts (write back, then open). No time-outs or
+    refresh: a row stays open until another row of its bank is opened.
 
     >>> row_buffer_outcomes([0, 0, 1, 0, 0], [5, 5, 5, 7, 7]).tolist()
     [1, 0, 1, 2, 0]
@@ -181,12 +184,14 @@ def row_buffer_outcomes(bank, row) -> np.ndarray:
 
 @dataclass(frozen=True)
 class DetectedMapping:
-    """Algorithm 1's result: the bit groups and the latency of each group (oracle units, e.g. ns).
+    """Algorithm 1's result: the bit groups and the latency of each group (oracle units,
+    e.g. ns).
 
-    ``column_bits`` (shortest latency: a row-buffer hit), ``row_bits`` (longest: a row conflict)
-    and ``other_bits`` (the middle group: another bank, a miss) are sorted tuples of 0-based bit
-    positions; ``latencies`` maps ``"column"``, ``"row"``, ``"other"`` to the mean latency of the
-    group (NaN for an empty group); ``per_bit`` maps each probed bit to its second-access latency.
+    ``column_bits`` (shortest latency: a row-buffer hit), ``row_bits`` (longest: a row
+    conflict) and ``other_bits`` (the middle group: another bank, a miss) are sorted
+    tuples of 0-based bit positions; ``latencies`` maps ``"column"``, ``"row"``,
+    ``"other"`` to the mean latency of the group (NaN for an empty group); ``per_bit``
+    maps each probed bit to its second-access latency.
     """
 
     column_bits: tuple[int, ...]
@@ -196,7 +201,8 @@ class DetectedMapping:
     per_bit: dict[int, float]
 
     def as_map(self, name: str = "detected") -> AddressMap:
-        """An :class:`AddressMap` with the detected groups (the "other" bits identify the bank)."""
+        """An :class:`AddressMap` with the detected groups (the "other" bits identify
+        the bank)."""
         return AddressMap(
             name=name,
             column_bits=self.column_bits,
@@ -206,7 +212,8 @@ class DetectedMapping:
 
 
 def _three_groups(values: np.ndarray) -> np.ndarray:
-    """Group labels 0 (low), 1 (middle), 2 (high) by the two largest gaps of the sorted distinct values."""
+    """Group labels 0 (low), 1 (middle), 2 (high) by the two largest gaps of the sorted
+    distinct values."""
     u = np.unique(values)
     if u.size == 1:
         return np.ones(values.size, dtype=int)
@@ -227,16 +234,17 @@ def detect_mapping(
 ) -> DetectedMapping:
     """Algorithm 1 (§III-C2): find the row and column bits from access latencies.
 
-    For each bit x of ``address_bits`` the two addresses ``base_address`` with bit x cleared and
-    set are accessed one after the other; ``second_access_latency(addr0, addr1)`` must return the
-    latency of the access to ``addr1`` made right after one to ``addr0`` on an otherwise idle
-    memory (the first access always misses). The bits then fall into three latency groups:
-    shortest = column bits (same row: hit), longest = row bits (same bank, other row: conflict),
-    middle = the other bits (another bank: miss). Groups are split at the two largest gaps of
-    the sorted distinct latencies, so the oracle's units do not matter. With exactly two
-    distinct latencies (no column or no row bit among those probed) the book reads a ratio above
-    2.5 between them as hit and conflict (1008/352 on the K80), else as the lower group and a
-    miss; with noisy latencies all three groups must be present.
+    For each bit x of ``address_bits`` the two addresses ``base_address`` with bit x
+    cleared and set are accessed one after the other; ``second_access_latency(addr0,
+    addr1)`` must return the latency of the access to ``addr1`` made right after one to
+    ``addr0`` on an otherwise idle memory (the first access always misses). The bits
+    then fall into three latency groups: shortest = column bits (same row: hit), longest
+    = row bits (same bank, other row: conflict), middle = the other bits (another bank:
+    miss). Groups are split at the two largest gaps of the sorted distinct latencies, so
+    the oracle's units do not matter. With exactly two distinct latencies (no column or
+    no row bit among those probed) the book reads a ratio above 2.5 between them as hit
+    and conflict (1008/352 on the K80), else as the lower group and a miss; with noisy
+    latencies all three groups must be present.
 
     >>> dram = SimulatedDRAM(address_map("k80_printed_row_low"))
     >>> found = detect_mapping(dram.second_access_latency, range(3, 40))
@@ -275,13 +283,15 @@ def detect_mapping(
 
 @dataclass
 class SimulatedDRAM:
-    """An isolated-access DRAM model: the latency oracle Algorithm 1 is run against in the book.
+    """An isolated-access DRAM model: the latency oracle Algorithm 1 is run against in
+    the book.
 
-    Every bank starts precharged (no open row). An access returns ``lat_hit`` if its bank has
-    its row open, ``lat_miss`` if the bank has no open row, ``lat_conflict`` if another row is
-    open; it then leaves its row open. ``second_access_latency`` resets the banks, accesses
-    ``addr0`` and times ``addr1``. Defaults: the printed K80 latencies in ns. Optional Gaussian
-    ``noise`` (same units, seeded) imitates measurement jitter.
+    Every bank starts precharged (no open row). An access returns ``lat_hit`` if its
+    bank has its row open, ``lat_miss`` if the bank has no open row, ``lat_conflict`` if
+    another row is open; it then leaves its row open. ``second_access_latency`` resets
+    the banks, accesses ``addr0`` and times ``addr1``. Defaults: the printed K80
+    latencies in ns. Optional Gaussian ``noise`` (same units, seeded) imitates
+    measurement jitter.
     """
 
     mapping: AddressMap
@@ -321,10 +331,11 @@ class SimulatedDRAM:
 def lindley(interarrival, service) -> np.ndarray:
     """Waits in queue of a FCFS single server, by the Lindley recursion, vectorised.
 
-    ``interarrival[i]`` is the gap between customer i−1 and customer i (``interarrival[0]`` is
-    ignored: the first customer finds the server idle); ``service[i]`` is customer i's service
-    time. With ``U_i = S_{i-1} − A_i`` and ``P`` the partial sums of U,
-    ``W_i = max(0, W_{i-1} + U_i) = P_i − min_{k ≤ i} P_k`` (one cumsum and one running minimum).
+    ``interarrival[i]`` is the gap between customer i−1 and customer i
+    (``interarrival[0]`` is ignored: the first customer finds the server idle);
+    ``service[i]`` is customer i's service time. With ``U_i = S_{i-1} − A_i`` and ``P``
+    the partial sums of U, ``W_i = max(0, W_{i-1} + U_i) = P_i − min_{k ≤ i} P_k`` (one
+    cumsum and one running minimum).
 
     >>> lindley([0, 1, 1, 5], [2, 2, 2, 2]).tolist()
     [0.0, 1.0, 2.0, 0.0]

@@ -1,27 +1,30 @@
-"""Synthetic kernels and their per-warp traces under any legal data placement (§III-B, §III-E).
+"""Synthetic kernels and their per-warp traces under any legal data placement (§III-B,
+§III-E).
 
-The paper traces real SHOC, SDK and Rodinia kernels with SASSI on a K80. CI has neither, so the
-book writes one small, deterministic generator per kernel that reproduces the kernel's memory
-access pattern — which arrays, which index expression, in which order, how much arithmetic in
-between — and nothing else. :func:`simplifications` says for each kernel what was kept and what
-was simplified. A generator returns a :class:`Kernel`: the launch, the arrays
-(:class:`ArraySpec`) and a list of warp-level memory instructions (:class:`Op`), each holding
-the element index of every lane of every warp (``-1``: lane inactive). Everything is numpy.
+The paper traces real SHOC, SDK and Rodinia kernels with SASSI on a K80. CI has neither,
+so the book writes one small, deterministic generator per kernel that reproduces the
+kernel's memory access pattern — which arrays, which index expression, in which order,
+how much arithmetic in between — and nothing else. :func:`simplifications` says for each
+kernel what was kept and what was simplified. A generator returns a :class:`Kernel`: the
+launch, the arrays (:class:`ArraySpec`) and a list of warp-level memory instructions
+(:class:`Op`), each holding the element index of every lane of every warp (``-1``: lane
+inactive). Everything is numpy.
 
 :meth:`Kernel.trace` applies a placement (array → G, T, 2T, C or S) and returns a
 :class:`Trace` with byte addresses, following §III-E:
 
 * moves among the off-chip memories (G, T, 2T, C) keep the addresses;
-* an array moved between off-chip and shared memory gets a new range, aligned, after the last
-  array already in the target memory;
-* an array that is block-scoped in shared memory and moves off-chip indexes with the global
-  thread id (block offset + shared index) — §III-B's "replaced with a global thread ID";
-* an off-chip array moved into shared memory keeps its index (no algorithm change), and each
-  block holds a whole copy (the one-off copy is charged by the model, [A19]).
+* an array moved between off-chip and shared memory gets a new range, aligned, after the
+  last array already in the target memory;
+* an array that is block-scoped in shared memory and moves off-chip indexes with the
+  global thread id (block offset + shared index) — §III-B's "replaced with a global
+  thread ID";
+* an off-chip array moved into shared memory keeps its index (no algorithm change), and
+  each block holds a whole copy (the one-off copy is charged by the model, [A19]).
 
-Illegal placements raise ``ValueError`` naming the array, the rule and the value: writes to
-C, T or 2T; constant data over 64 KB; shared data over 48 KB per block; texture extents over the
-compute capability 3.x limits; 2T for an array without 2D extents.
+Illegal placements raise ``ValueError`` naming the array, the rule and the value: writes
+to C, T or 2T; constant data over 64 KB; shared data over 48 KB per block; texture
+extents over the compute capability 3.x limits; 2T for an array without 2D extents.
 """
 
 from __future__ import annotations
@@ -66,9 +69,9 @@ REGISTERS_PER_THREAD = 32  # the book's assumption for the occupancy calculation
 class ArraySpec:
     """One array of a kernel: elements, type, its memory in the sample, and its shape.
 
-    ``per_block`` arrays are block-scoped (shared memory in the sample): their element indices are
-    local to the block. ``dims`` = (width, height) in elements, needed for a 2D texture.
-    ``writable`` arrays are written by the kernel.
+    ``per_block`` arrays are block-scoped (shared memory in the sample): their element
+    indices are local to the block. ``dims`` = (width, height) in elements, needed for a
+    2D texture. ``writable`` arrays are written by the kernel.
     """
 
     name: str
@@ -95,11 +98,13 @@ class ArraySpec:
 
 @dataclass(frozen=True)
 class Op:
-    """One warp-level memory instruction: ``idx[w, lane]`` is the element each lane accesses (-1: inactive).
+    """One warp-level memory instruction: ``idx[w, lane]`` is the element each lane
+    accesses (-1: inactive).
 
-    ``alu`` counts the other instructions each warp executes before it (a scalar or one per warp),
-    addressing excluded (that depends on the placement). They run whether or not any lane of
-    the memory instruction is active, unless ``guarded`` (the arithmetic sits in the same branch).
+    ``alu`` counts the other instructions each warp executes before it (a scalar or one
+    per warp), addressing excluded (that depends on the placement). They run whether or
+    not any lane of the memory instruction is active, unless ``guarded`` (the arithmetic
+    sits in the same branch).
     """
 
     array: str
@@ -111,7 +116,8 @@ class Op:
 
 @dataclass(frozen=True)
 class Kernel:
-    """A synthetic kernel: launch, arrays, the warp-level memory instructions and the trailing arithmetic."""
+    """A synthetic kernel: launch, arrays, the warp-level memory instructions and the
+    trailing arithmetic."""
 
     name: str
     blocks: int
@@ -134,7 +140,8 @@ class Kernel:
         return {a.name: a.space for a in self.arrays.values()}
 
     def placement(self, moves: Mapping[str, str] | None = None) -> dict[str, str]:
-        """The sample placement with ``moves`` (array → space) applied, checked for legality."""
+        """The sample placement with ``moves`` (array → space) applied, checked for
+        legality."""
         p = self.sample_placement()
         for name, space in (moves or {}).items():
             if name not in self.arrays:
@@ -146,12 +153,14 @@ class Kernel:
         return p
 
     def trace(self, moves: Mapping[str, str] | None = None) -> Trace:
-        """The per-warp trace under the sample placement with ``moves`` applied (see the module docstring)."""
+        """The per-warp trace under the sample placement with ``moves`` applied (see the
+        module docstring)."""
         return _build_trace(self, self.placement(moves))
 
 
 def check_placement(kernel: Kernel, placement: Mapping[str, str]) -> None:
-    """Raise ``ValueError`` if ``placement`` breaks a rule of compute capability 3.x (module docstring)."""
+    """Raise ``ValueError`` if ``placement`` breaks a rule of compute capability 3.x
+    (module docstring)."""
     const_total = 0
     shared_total = 0
     for name, spec in kernel.arrays.items():
@@ -191,13 +200,15 @@ def check_placement(kernel: Kernel, placement: Mapping[str, str]) -> None:
 
 @dataclass(frozen=True)
 class Trace:
-    """A kernel's warp-level memory instructions under one placement, with byte addresses.
+    """A kernel's warp-level memory instructions under one placement, with byte
+    addresses.
 
-    Per memory instruction (row r): ``warp``, ``pos`` (its index in the warp's instruction
-    stream), ``array`` (index into ``array_names``), ``space`` (index into ``SPACES``),
-    ``store``, ``word_bytes`` and ``addr[r, lane]`` (-1: inactive). Rows whose lanes are all
-    inactive are dropped (not executed). Per warp: ``block``, ``executed`` instructions.
-    ``addressing`` is each row's addressing instruction count in its space.
+    Per memory instruction (row r): ``warp``, ``pos`` (its index in the warp's
+    instruction stream), ``array`` (index into ``array_names``), ``space`` (index into
+    ``SPACES``), ``store``, ``word_bytes`` and ``addr[r, lane]`` (-1: inactive). Rows
+    whose lanes are all inactive are dropped (not executed). Per warp: ``block``,
+    ``executed`` instructions. ``addressing`` is each row's addressing instruction count
+    in its space.
     """
 
     kernel: Kernel
@@ -226,7 +237,8 @@ class Trace:
         return np.isin(self.space, codes)
 
     def resident_blocks_per_sm(self) -> int:
-        """Blocks per SM on compute capability 3.7 with 32 registers per thread (the book's assumption)."""
+        """Blocks per SM on compute capability 3.7 with 32 registers per thread (the
+        book's assumption)."""
         occ = occupancy(
             "3.7",
             self.kernel.threads_per_block,
@@ -245,7 +257,8 @@ def _align(x: int) -> int:
 def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
     names = tuple(k.arrays)
     sample = k.sample_placement()
-    # off-chip addresses: the sample's off-chip arrays in order, then arrays that leave shared memory
+    # off-chip addresses: the sample's off-chip arrays in order, then arrays that leave
+    # shared memory
     bases: dict[str, int] = {}
     nxt = GLOBAL_BASE
     offchip_order = [n for n in names if sample[n] in OFF_CHIP] + [
@@ -381,7 +394,8 @@ def _kernel(name, blocks, tpb, arrays, ops, tail_alu=0, syncs=0, description="")
 
 
 def vecadd(n: int = 4096, tpb: int = 256) -> Kernel:
-    """Fig. 2's vector addition ``v = a + b`` (float); n = 4096 so that a and b fit in constant and shared memory."""
+    """Fig. 2's vector addition ``v = a + b`` (float); n = 4096 so that a and b fit in
+    constant and shared memory."""
     n = check_int("n", n, WARP)
     blocks = -(-n // tpb)
     g, *_ = _lanes(blocks, tpb)
@@ -398,7 +412,8 @@ def vecadd(n: int = 4096, tpb: int = 256) -> Kernel:
 
 
 def bfs(n: int = 8192, degree: int = 8, chunk: int = 4, seed: int = 1) -> Kernel:
-    """SHOC BFS_kernel_warp: a warp per chunk of vertices, lanes over a frontier vertex's edges."""
+    """SHOC BFS_kernel_warp: a warp per chunk of vertices, lanes over a frontier
+    vertex's edges."""
     rng = np.random.default_rng(seed)
     deg = rng.integers(1, 2 * degree, n)
     offs = np.concatenate([[0], np.cumsum(deg)])
@@ -460,7 +475,8 @@ def bfs(n: int = 8192, degree: int = 8, chunk: int = 4, seed: int = 1) -> Kernel
 
 
 def fft(blocks: int = 256) -> Kernel:
-    """SHOC FFT512_device: 64 threads per 512-point FFT, 8 points per thread, two shared-memory transposes."""
+    """SHOC FFT512_device: 64 threads per 512-point FFT, 8 points per thread, two
+    shared-memory transposes."""
     tpb = 64
     g, tid, blk, act = _lanes(blocks, tpb)
     ops = [Op("data", blk * 512 + tid + 64 * k, alu=2) for k in range(8)]
@@ -504,7 +520,8 @@ def fft(blocks: int = 256) -> Kernel:
 
 
 def neuralnet(samples: int = 64, n_in: int = 64, n_out: int = 128) -> Kernel:
-    """SHOC kernelFeedForward1: a block per sample, a thread per output neuron, weights row-major by neuron."""
+    """SHOC kernelFeedForward1: a block per sample, a thread per output neuron, weights
+    row-major by neuron."""
     tpb = n_out
     g, tid, blk, act = _lanes(samples, tpb)
     ops = []
@@ -543,7 +560,8 @@ def _tree(ops, arr, tid, tpb, alu=1):
 
 
 def reduction(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
-    """SHOC reduce: grid-stride pairs into a register, then a shared-memory tree per block."""
+    """SHOC reduce: grid-stride pairs into a register, then a shared-memory tree per
+    block."""
     g, tid, blk, act = _lanes(blocks, tpb)
     grid = blocks * tpb * 2
     ops = []
@@ -571,7 +589,8 @@ def reduction(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
 
 
 def scan_reduce(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
-    """SHOC scan's reduce kernel: each block sums one contiguous chunk, then a shared-memory tree."""
+    """SHOC scan's reduce kernel: each block sums one contiguous chunk, then a
+    shared-memory tree."""
     g, tid, blk, act = _lanes(blocks, tpb)
     chunk = n // blocks
     ops = [
@@ -598,7 +617,8 @@ def scan_reduce(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
 
 
 def sort(n: int = 1 << 16, tpb: int = 128, seed: int = 2) -> Kernel:
-    """SHOC reorderData: scatter keys and values to their radix-digit buckets using per-block offsets."""
+    """SHOC reorderData: scatter keys and values to their radix-digit buckets using
+    per-block offsets."""
     rng = np.random.default_rng(seed)
     blocks = n // (2 * tpb)
     g, tid, blk, act = _lanes(blocks, tpb)
@@ -636,7 +656,8 @@ def sort(n: int = 1 << 16, tpb: int = 128, seed: int = 2) -> Kernel:
 
 
 def stencil2d(width: int = 256, height: int = 128) -> Kernel:
-    """SHOC StencilKernel: 9-point stencil, one thread per interior point, reads straight from data."""
+    """SHOC StencilKernel: 9-point stencil, one thread per interior point, reads
+    straight from data."""
     tpb = 256
     n = width * height
     blocks = n // tpb
@@ -669,7 +690,8 @@ def stencil2d(width: int = 256, height: int = 128) -> Kernel:
 
 
 def md5hash(blocks: int = 64, tpb: int = 256) -> Kernel:
-    """SHOC FindKeyWithDigest_Kernel: about 600 integer instructions per key; one thread writes foundKey."""
+    """SHOC FindKeyWithDigest_Kernel: about 600 integer instructions per key; one thread
+    writes foundKey."""
     g, tid, blk, act = _lanes(blocks, tpb)
     hit = g == (blocks * tpb) // 3
     ops = [
@@ -689,7 +711,8 @@ def md5hash(blocks: int = 64, tpb: int = 256) -> Kernel:
 
 
 def s3d(n: int = 1 << 14, species: int = 22, reactions: int = 8) -> Kernel:
-    """SHOC S3D gr_base: per grid point, read pressure, temperature and 22 mass fractions; write rates."""
+    """SHOC S3D gr_base: per grid point, read pressure, temperature and 22 mass
+    fractions; write rates."""
     tpb = 128
     blocks = n // tpb
     g, *_ = _lanes(blocks, tpb)
@@ -794,7 +817,8 @@ def convolution_columns(width: int = 256, height: int = 256) -> Kernel:
 
 
 def md(n: int = 4096, neighbors: int = 32, seed: int = 3) -> Kernel:
-    """SHOC compute_lj_force: per atom, neighbour indices (column-major list) and float4 position gathers."""
+    """SHOC compute_lj_force: per atom, neighbour indices (column-major list) and float4
+    position gathers."""
     rng = np.random.default_rng(seed)
     tpb = 128
     blocks = n // tpb
@@ -824,7 +848,8 @@ def md(n: int = 4096, neighbors: int = 32, seed: int = 3) -> Kernel:
 
 
 def matrixmul(ha: int = 128, wa: int = 128, wb: int = 64) -> Kernel:
-    """CUDA SDK matrixMul: 16 × 16 tiles of A and B through shared memory (As, Bs stay shared)."""
+    """CUDA SDK matrixMul: 16 × 16 tiles of A and B through shared memory (As, Bs stay
+    shared)."""
     B = 16
     tpb = B * B
     gx, gy = wb // B, ha // B
@@ -865,7 +890,8 @@ def matrixmul(ha: int = 128, wa: int = 128, wb: int = 64) -> Kernel:
 def spmv(
     rows: int = 2048, cols: int = 2048, mean_nnz: int = 32, seed: int = 4
 ) -> Kernel:
-    """SHOC spmv_csr_vector_kernel: a warp per row; lanes stride over the row's nonzeros, gather d_vec."""
+    """SHOC spmv_csr_vector_kernel: a warp per row; lanes stride over the row's
+    nonzeros, gather d_vec."""
     rng = np.random.default_rng(seed)
     nnz = rng.integers(mean_nnz // 2, 3 * mean_nnz // 2 + 1, rows)
     offs = np.concatenate([[0], np.cumsum(nnz)])
@@ -945,7 +971,8 @@ def transpose(width: int = 512, height: int = 512) -> Kernel:
 
 
 def cfd(nelr: int = 8192, seed: int = 5) -> Kernel:
-    """Rodinia cfd cuda_compute_flux: per cell, 5 variables of itself and of 4 neighbours (structure of arrays)."""
+    """Rodinia cfd cuda_compute_flux: per cell, 5 variables of itself and of 4
+    neighbours (structure of arrays)."""
     rng = np.random.default_rng(seed)
     tpb = 128
     blocks = nelr // tpb
@@ -984,7 +1011,8 @@ def cfd(nelr: int = 8192, seed: int = 5) -> Kernel:
 
 
 def triad(n: int = 12288, tpb: int = 128) -> Kernel:
-    """SHOC triad ``C = A + s·B``; n chosen so that B (48 KB) fits in shared memory for B→S."""
+    """SHOC triad ``C = A + s·B``; n chosen so that B (48 KB) fits in shared memory for
+    B→S."""
     blocks = n // tpb
     g, *_ = _lanes(blocks, tpb)
     ops = [Op("A", g, alu=2), Op("B", g), Op("C", g, store=True, alu=1)]
@@ -1042,12 +1070,14 @@ GENERATORS: dict[str, Callable[[], Kernel]] = {
     "triad": triad,
     "QTC": qtc,
 }
-"""Benchmark name (as in ``data/huang_li/placements.csv``) → generator with the book's default sizes."""
+"""Benchmark name (as in ``data/huang_li/placements.csv``) → generator with the book's
+default sizes."""
 
 
 @cache
 def kernel(benchmark: str) -> Kernel:
-    """The default-size synthetic kernel of a benchmark (cached; see :data:`GENERATORS`)."""
+    """The default-size synthetic kernel of a benchmark (cached; see
+    :data:`GENERATORS`)."""
     if benchmark not in GENERATORS:
         raise UnknownNameError(
             f"benchmark must be one of {', '.join(GENERATORS)}, got {benchmark!r}"

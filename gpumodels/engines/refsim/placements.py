@@ -1,4 +1,5 @@
-"""Table IV's placement tests as data (``data/huang_li/placements.csv``), every reading stated per row."""
+"""Table IV's placement tests as data (``data/huang_li/placements.csv``), every reading
+stated per row."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ def _rows() -> tuple[dict[str, str], ...]:
 
 
 def parse_moves(text: str) -> dict[str, str]:
-    """``"A:G->T;B:G->2T"`` → ``{"A": "T", "B": "2T"}`` (the target space of each moved array).
+    """``"A:G->T;B:G->2T"`` → ``{"A": "T", "B": "2T"}`` (the target space of each moved
+    array).
 
     >>> parse_moves("rowDelimiters:G->S;d_vec:T->G")
     {'rowDelimiters': 'S', 'd_vec': 'G'}
@@ -35,7 +37,8 @@ def parse_moves(text: str) -> dict[str, str]:
 
 
 def table(counted_only: bool = False):
-    """The placement tests as a DataFrame (``counted_only``: the 60 the paper counts: 38 training + 22 evaluation)."""
+    """The placement tests as a DataFrame (``counted_only``: the 60 the paper counts: 38
+    training + 22 evaluation)."""
     counted_only = check_flag("counted_only", counted_only)
     import pandas as pd
 
@@ -59,7 +62,8 @@ def tests(set_: str | None = None, counted_only: bool = True) -> list[dict[str, 
 
 
 def counts(set_: str) -> dict[str, int]:
-    """Counted placements per benchmark of a set, re-derived from the rows (compare with ``count_printed``)."""
+    """Counted placements per benchmark of a set, re-derived from the rows (compare with
+    ``count_printed``)."""
     out: dict[str, int] = {}
     for r in tests(set_):
         out[r["benchmark"]] = out.get(r["benchmark"], 0) + 1

@@ -1,45 +1,53 @@
-"""The book's simulated reference GPU for Huang & Li: ground truth that the model never sees inside.
+"""The book's simulated reference GPU for Huang & Li: ground truth that the model never
+sees inside.
 
-The paper measured a Tesla K80. CI has no GPU, so the book runs the synthetic kernel traces of
-:mod:`gpumodels.engines.refsim.kernels` on this event-driven simulator of one Kepler-like GPU and
-calls its times and counters the **simulated reference**. It is not a measurement, and it is
-built so that it does not share the model's simplifications (design notes):
+The paper measured a Tesla K80. CI has no GPU, so the book runs the synthetic kernel
+traces of :mod:`gpumodels.engines.refsim.kernels` on this event-driven simulator of one
+Kepler-like GPU and calls its times and counters the **simulated reference**. It is not
+a measurement, and it is built so that it does not share the model's simplifications
+(design notes):
 
-* **closed-loop warps**: a warp issues in order and blocks at its first arithmetic instruction
-  after a load until every load it has in flight has returned (the arithmetic consumes them),
-  so the memory system's delays feed back into the request rate;
-* **issue rules of** :mod:`gpumodels.engines.sim` restated (Volkov's Kepler parameters): warp slot i on
-  scheduler i mod 4, one issue per scheduler per cycle, oldest ready warp first, at most one
-  issue per warp per cycle, arithmetic throughput 4 warp instructions per cycle, latency 9;
-* **hardware coalescing**: a global access sends one request per distinct 32-B sector and holds
-  the load/store unit one cycle per distinct 128-B line (replays = lines − 1); a shared access
-  one cycle per pass (bank conflicts); a constant access one cycle per distinct address;
-* **caches in time order**: per-SM texture caches (sectored, 32-B sectors in 128-B lines) and
-  constant caches (64-B lines), a shared sectored L2 (128-B lines, 32-B sectors, LRU), each
-  looked up at the event's own time; stores write through the L2 to DRAM;
+* **closed-loop warps**: a warp issues in order and blocks at its first arithmetic
+  instruction after a load until every load it has in flight has returned (the
+  arithmetic consumes them), so the memory system's delays feed back into the request
+  rate;
+* **issue rules of** :mod:`gpumodels.engines.sim` restated (Volkov's Kepler parameters):
+  warp slot i on scheduler i mod 4, one issue per scheduler per cycle, oldest ready warp
+  first, at most one issue per warp per cycle, arithmetic throughput 4 warp instructions
+  per cycle, latency 9;
+* **hardware coalescing**: a global access sends one request per distinct 32-B sector
+  and holds the load/store unit one cycle per distinct 128-B line (replays = lines − 1);
+  a shared access one cycle per pass (bank conflicts); a constant access one cycle per
+  distinct address;
+* **caches in time order**: per-SM texture caches (sectored, 32-B sectors in 128-B
+  lines) and constant caches (64-B lines), a shared sectored L2 (128-B lines, 32-B
+  sectors, LRU), each looked up at the event's own time; stores write through the L2 to
+  DRAM;
 * **DRAM**: 6 channels × 16 banks with the address map chosen before any result was seen
-  (:data:`MAPPING`), FCFS queues per bank with open rows (open-page), bank occupancy (GDDR5
-  timings) separate from pipeline latency, and a data bus per channel that no burst can
-  exceed (so no run beats the pin bandwidth);
-* **2D textures in a block-linear layout** (tiles of 64 B × 8 rows); the model keeps the linear
-  addresses, as the paper does;
-* blocks go to SMs round-robin up to the occupancy limit, then to whichever SM frees a block
-  slot first; each block starts 0–7 cycles late, drawn from ``seed``.
+  (:data:`MAPPING`), FCFS queues per bank with open rows (open-page), bank occupancy
+  (GDDR5 timings) separate from pipeline latency, and a data bus per channel that no
+  burst can exceed (so no run beats the pin bandwidth);
+* **2D textures in a block-linear layout** (tiles of 64 B × 8 rows); the model keeps the
+  linear addresses, as the paper does;
+* blocks go to SMs round-robin up to the occupancy limit, then to whichever SM frees a
+  block slot first; each block starts 0–7 cycles late, drawn from ``seed``.
 
 Left out (and said in the book): barriers (``__syncthreads``), instruction-cache and
-register-bank effects, DRAM refresh and write-to-read turnarounds, L2 write-back (stores write
-through), the texture filtering pipeline.
+register-bank effects, DRAM refresh and write-to-read turnarounds, L2 write-back (stores
+write through), the texture filtering pipeline.
 
-Calibrated to the paper only where it prints numbers: an isolated uncached access takes exactly
-352 / 742 / 1008 ns (row hit / miss / conflict) from issue to data — crossbar and L2-to-DRAM
-delays, the bank's occupancy, then a return delay chosen to make the sum exact. Every other
-number is in ``data/huang_li/refsim_parameters.csv``, sourced or labelled as an assumption.
+Calibrated to the paper only where it prints numbers: an isolated uncached access takes
+exactly 352 / 742 / 1008 ns (row hit / miss / conflict) from issue to data — crossbar
+and L2-to-DRAM delays, the bank's occupancy, then a return delay chosen to make the sum
+exact. Every other number is in ``data/huang_li/refsim_parameters.csv``, sourced or
+labelled as an assumption.
 
-The sequential core (:func:`run_streams`) is compiled with numba and gives identical results
-with ``NUMBA_DISABLE_JIT=1``; numpy builds its inputs. Public entry points: :func:`simulate`
-(a kernel and a placement → :class:`Result` with ``time_ns``, ``counters`` and ``dram_log``),
-:func:`kernels`, :func:`second_access_latency` (the latency oracle for Algorithm 1) and
-:func:`run_streams` (explicit per-warp instruction streams, for tests and the Volkov check).
+The sequential core (:func:`run_streams`) is compiled with numba and gives identical
+results with ``NUMBA_DISABLE_JIT=1``; numpy builds its inputs. Public entry points:
+:func:`simulate` (a kernel and a placement → :class:`Result` with ``time_ns``,
+``counters`` and ``dram_log``), :func:`kernels`, :func:`second_access_latency` (the
+latency oracle for Algorithm 1) and :func:`run_streams` (explicit per-warp instruction
+streams, for tests and the Volkov check).
 """
 
 from __future__ import annotations
@@ -72,7 +80,8 @@ from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.validate import check_int, check_real
 
 MAPPING = "gddr5_6x16"
-"""The simulated GPU's address map (``data/huang_li/address_maps.csv``), fixed before any result."""
+"""The simulated GPU's address map (``data/huang_li/address_maps.csv``), fixed before
+any result."""
 
 # instruction kinds of a stream record
 ALU, LDG, STG, LDT, LDC, LDS, STS, LDU = 0, 1, 2, 3, 4, 5, 6, 7
@@ -113,7 +122,8 @@ COUNTERS = (
     "ldst_shared",
     "elapsed_cycles",
 )
-"""Names of the counters in a result's ``counters`` (nvprof's kind of event counts, totals over the grid)."""
+"""Names of the counters in a result's ``counters`` (nvprof's kind of event counts,
+totals over the grid)."""
 
 N_COUNTERS = len(COUNTERS)
 (
@@ -151,9 +161,10 @@ def _param_rows() -> dict[str, dict[str, str]]:
 
 @dataclass(frozen=True)
 class RefMachine:
-    """The simulated GPU's parameters (``data/huang_li/refsim_parameters.csv``; times in core cycles
-    unless named ``*_ns``). ``fixed_mem_lat`` > 0 replaces the whole memory system by a fixed
-    load latency (caches and DRAM off), for the cross-check with :mod:`gpumodels.engines.sim`."""
+    """The simulated GPU's parameters (``data/huang_li/refsim_parameters.csv``; times in
+    core cycles unless named ``*_ns``). ``fixed_mem_lat`` > 0 replaces the whole memory
+    system by a fixed load latency (caches and DRAM off), for the cross-check with
+    :mod:`gpumodels.engines.sim`."""
 
     sm_count: int
     clock_ghz: float
@@ -188,12 +199,14 @@ class RefMachine:
     )
 
     def with_(self, **changes) -> RefMachine:
-        """A copy with some parameters changed (e.g. ``fixed_mem_lat=301`` or ``sm_count=1``)."""
+        """A copy with some parameters changed (e.g. ``fixed_mem_lat=301`` or
+        ``sm_count=1``)."""
         return replace(self, **changes)
 
 
 def machine() -> RefMachine:
-    """The simulated K80 (one GK210) of the book, from ``data/huang_li/refsim_parameters.csv``."""
+    """The simulated K80 (one GK210) of the book, from
+    ``data/huang_li/refsim_parameters.csv``."""
     r = _param_rows()
     v = lambda k: float(r[k]["value"])
     sets = lambda total, line, ways: int(v(total) // (line * v(ways)))
@@ -234,14 +247,16 @@ def machine() -> RefMachine:
 
 @dataclass(frozen=True)
 class Streams:
-    """Per-warp instruction streams (CSR), the requests of each memory record, and the launch.
+    """Per-warp instruction streams (CSR), the requests of each memory record, and the
+    launch.
 
-    A record is a run of ``count`` instructions of one ``kind`` (runs only for ALU; memory
-    records have count 1); ``dep``: the run's first instruction waits for every result the warp
-    has in flight; ``lsu``: cycles the record holds the load/store unit (1 + replays);
-    ``req0:req1`` its requests in ``req_addr`` (32-B sectors for global and texture records,
-    lines for constant records). ``warp_rec`` holds each warp's first record (CSR with one
-    more entry at the end); warps are numbered block by block.
+    A record is a run of ``count`` instructions of one ``kind`` (runs only for ALU;
+    memory records have count 1); ``dep``: the run's first instruction waits for every
+    result the warp has in flight; ``lsu``: cycles the record holds the load/store unit
+    (1 + replays); ``req0:req1`` its requests in ``req_addr`` (32-B sectors for global
+    and texture records, lines for constant records). ``warp_rec`` holds each warp's
+    first record (CSR with one more entry at the end); warps are numbered block by
+    block.
     """
 
     kind: np.ndarray
@@ -264,10 +279,12 @@ class Streams:
 def streams_from_records(
     records_per_warp, warps_per_block: int = 1, resident_blocks_per_sm: int = 1
 ) -> Streams:
-    """Build :class:`Streams` from Python lists: per warp, a list of ``(kind, count, dep, lsu, addresses)``.
+    """Build :class:`Streams` from Python lists: per warp, a list of ``(kind, count,
+    dep, lsu, addresses)``.
 
-    ``addresses`` are the record's request addresses (empty for ALU and shared records). Used by
-    the tests and the Volkov cross-check; kernels go through :func:`kernel_streams`.
+    ``addresses`` are the record's request addresses (empty for ALU and shared records).
+    Used by the tests and the Volkov cross-check; kernels go through
+    :func:`kernel_streams`.
     """
     kinds, counts, deps, lsus, r0, r1, addrs, wrec = [], [], [], [], [], [], [], [0]
     n_req = 0
@@ -332,7 +349,8 @@ def block_linear(tr: Trace, rm: RefMachine) -> np.ndarray:
 
 
 def _distinct(addr: np.ndarray, unit: int):
-    """Per row, the distinct ``addr // unit`` among active lanes: (row, key) pairs in row order, and counts."""
+    """Per row, the distinct ``addr // unit`` among active lanes: (row, key) pairs in
+    row order, and counts."""
     big = np.iinfo(np.int64).max
     k = np.where(addr >= 0, addr // unit, big)
     k.sort(axis=1)
@@ -344,13 +362,14 @@ def _distinct(addr: np.ndarray, unit: int):
 
 
 def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
-    """The :class:`Streams` of a placement's trace under the hardware rules (module docstring).
+    """The :class:`Streams` of a placement's trace under the hardware rules (module
+    docstring).
 
-    Per memory row r of the trace: a run of the arithmetic before it (its first instruction
-    waits for the warp's loads), a run of its addressing instructions (no wait), the memory
-    record; then the warp's trailing arithmetic (waiting). Elements wider than 4 B are read as
-    one access per lane (``word_bytes`` ≤ 16 never spans two 32-B sectors in these kernels,
-    which align every array).
+    Per memory row r of the trace: a run of the arithmetic before it (its first
+    instruction waits for the warp's loads), a run of its addressing instructions (no
+    wait), the memory record; then the warp's trailing arithmetic (waiting). Elements
+    wider than 4 B are read as one access per lane (``word_bytes`` ≤ 16 never spans two
+    32-B sectors in these kernels, which align every array).
     """
     rm = rm or machine()
     addr = block_linear(tr, rm)
@@ -398,7 +417,8 @@ def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
     q0 = np.searchsorted(rr, np.arange(n), "left")
     q1 = np.searchsorted(rr, np.arange(n), "right")
 
-    # interleave ALU runs: per row, arithmetic (waits) then addressing (no wait), then the memory record
+    # interleave ALU runs: per row, arithmetic (waits) then addressing (no wait), then
+    # the memory record
     W = tr.kernel.n_warps
     first_row = np.searchsorted(tr.warp, np.arange(W), "left")
     prev_end = np.zeros(n, np.int64)
@@ -441,7 +461,8 @@ def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
     r_dep[ts] = True
     r_warp[ts] = np.arange(W)
     r_ord[ts] = np.iinfo(np.int64).max
-    # copy-in of arrays moved into shared memory: each block loads its whole copy first [A19]
+    # copy-in of arrays moved into shared memory: each block loads its whole copy first
+    # [A19]
     ck, cw, cord, cdep, clsu, cq0, cq1, ra = _copy_in(tr, addr, ra)
     r_kind = np.concatenate([r_kind, ck])
     r_count = np.concatenate([r_count, np.ones(ck.size, np.int64)])
@@ -474,13 +495,15 @@ def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
 
 
 def _copy_in(tr: Trace, addr: np.ndarray, req_addr: np.ndarray):
-    """Records that copy every array moved into shared memory from its global home, block by block.
+    """Records that copy every array moved into shared memory from its global home,
+    block by block.
 
-    The sample keeps such an array in global memory; the target kernel must load it before use:
-    each block's threads stride over the whole array (element ``k·threads + tid`` in trip k), a
-    coalesced global load then a shared store that waits for it. The global copy sits after the
-    trace's last address. Returns the records (kind, warp, order, dep, lsu, request range) and the
-    request addresses with the copy's sectors appended.
+    The sample keeps such an array in global memory; the target kernel must load it
+    before use: each block's threads stride over the whole array (element ``k·threads +
+    tid`` in trip k), a coalesced global load then a shared store that waits for it. The
+    global copy sits after the trace's last address. Returns the records (kind, warp,
+    order, dep, lsu, request range) and the request addresses with the copy's sectors
+    appended.
     """
     k = tr.kernel
     sample = k.sample_placement()
@@ -599,7 +622,8 @@ def _heap_pop(ht, hs, hi, n):
 
 @njit(cache=True)
 def _lookup(tag, valid, stamp, row0, assoc, line, sector_bit, clock, allocate):
-    """Sectored LRU lookup in the set starting at row ``row0``: returns True on a hit of the sector."""
+    """Sectored LRU lookup in the set starting at row ``row0``: returns True on a hit of
+    the sector."""
     victim = 0
     oldest = stamp[row0, 0]
     for w in range(assoc):
@@ -621,7 +645,8 @@ def _lookup(tag, valid, stamp, row0, assoc, line, sector_bit, clock, allocate):
 
 @njit(cache=True)
 def _deliver(ret, w, rc, ready, rec_done, pending):  # pragma: no cover - compiled
-    """A load's request is back at ``ret``: the warp's results and the record's completion move on."""
+    """A load's request is back at ``ret``: the warp's results and the record's
+    completion move on."""
     ready[w] = max(ready[w], ret)
     rec_done[rc] = max(rec_done[rc], ret)
     pending[w] -= 1
@@ -649,7 +674,8 @@ def _core(
     ch_bits,
     n_channels,
 ):  # pragma: no cover - compiled; tested via run_streams
-    # parameters, in the order run_streams packs them (ip: integers, fp: floats, times in cycles)
+    # parameters, in the order run_streams packs them (ip: integers, fp: floats, times
+    # in cycles)
     n_sm = ip[0]
     S = ip[1]
     P = ip[2]
@@ -852,7 +878,8 @@ def _core(
                 else:
                     counters[C_DRAM_READS] += 1
                     _deliver(end + post[o], w, rc, ready, rec_done, pending)
-                # the bank's queue: this request leaves, the next one starts when this burst ends
+                # the bank's queue: this request leaves, the next one starts when this
+                # burst ends
                 q_head[b] = q_next[it]
                 q_len[b] -= 1
                 free_items[n_free] = it
@@ -886,7 +913,8 @@ def _core(
                     if bs_left[sm, bsl] == 0:
                         bs_block[sm, bsl] = -1
                         bs_free[sm, bsl] = math.ceil(bs_end[sm, bsl])
-        # block slots refilled slot-major, so that the first wave goes round-robin over the SMs
+        # block slots refilled slot-major, so that the first wave goes round-robin over
+        # the SMs
         for bsl in range(res):
             for sm in range(n_sm):
                 if (
@@ -1110,14 +1138,15 @@ def _core(
 class Result:
     """One simulated run (the **simulated reference**; nothing here is measured).
 
-    ``time_ns``: kernel time from the first issue to the last warp's last result or the last
-    DRAM write, in ns at the simulated clock; ``cycles`` the same in core cycles. ``counters``:
-    :data:`COUNTERS` → totals over the grid. ``dram_log``: one row per DRAM request in the
-    order the banks served it (per bank that is arrival order: FCFS) with ``bank``,
-    ``arrival_ns``, ``service_ns`` (the bank's busy time, bus wait included), ``wait_ns`` (arrival
-    to start of service), ``outcome`` (hit / miss / conflict), ``write`` and ``warp``.
-    ``record_issue`` and ``record_done`` give each stream record's issue and data-ready cycle
-    (memory records; -1 for arithmetic runs); ``warp_finish`` each warp's finishing cycle.
+    ``time_ns``: kernel time from the first issue to the last warp's last result or the
+    last DRAM write, in ns at the simulated clock; ``cycles`` the same in core cycles.
+    ``counters``: :data:`COUNTERS` → totals over the grid. ``dram_log``: one row per
+    DRAM request in the order the banks served it (per bank that is arrival order: FCFS)
+    with ``bank``, ``arrival_ns``, ``service_ns`` (the bank's busy time, bus wait
+    included), ``wait_ns`` (arrival to start of service), ``outcome`` (hit / miss /
+    conflict), ``write`` and ``warp``. ``record_issue`` and ``record_done`` give each
+    stream record's issue and data-ready cycle (memory records; -1 for arithmetic runs);
+    ``warp_finish`` each warp's finishing cycle.
     """
 
     time_ns: float
@@ -1132,7 +1161,8 @@ class Result:
     seed: int = 0
 
     def per_warp(self, n_warps: int) -> dict[str, float]:
-        """``inst_executed`` and ``inst_issued`` per warp (what :func:`gpumodels.papers.huang_li.model.profile` takes)."""
+        """``inst_executed`` and ``inst_issued`` per warp (what
+        :func:`gpumodels.papers.huang_li.model.profile` takes)."""
         n = check_int("n_warps", n_warps, 1)
         return {
             "inst_executed": self.counters["inst_executed"] / n,
@@ -1145,7 +1175,8 @@ def _bits(t) -> np.ndarray:
 
 
 def run_streams(st: Streams, rm: RefMachine | None = None, seed: int = 0) -> Result:
-    """Run :class:`Streams` on the simulated GPU ``rm`` (default :func:`machine`) and collect the result."""
+    """Run :class:`Streams` on the simulated GPU ``rm`` (default :func:`machine`) and
+    collect the result."""
     import pandas as pd
 
     rm = rm or machine()
@@ -1269,7 +1300,8 @@ def run_streams(st: Streams, rm: RefMachine | None = None, seed: int = 0) -> Res
 
 
 def kernels() -> list[str]:
-    """The kernel names :func:`simulate` accepts: Table IV's kernels and ``"vecAdd"`` (benchmark names work too)."""
+    """The kernel names :func:`simulate` accepts: Table IV's kernels and ``"vecAdd"``
+    (benchmark names work too)."""
     return [_kernel_of(b).name for b in GENERATORS]
 
 
@@ -1309,14 +1341,15 @@ def _moves(k: Kernel, placement) -> dict[str, str]:
 
 
 def simulate(kernel: str, placement=None, seed: int = 0, **options) -> Result:
-    """Simulate a Table IV kernel (or ``"vecAdd"``) under a placement; the **simulated reference**.
+    """Simulate a Table IV kernel (or ``"vecAdd"``) under a placement; the **simulated
+    reference**.
 
-    ``placement``: a test name of ``data/huang_li/placements.csv`` (e.g. ``"NN_T"``), a mapping
-    array → memory space applied on top of the kernel's sample placement, or ``None`` (the
-    sample). ``options`` change :class:`RefMachine` parameters (e.g. ``sm_count=1``). Illegal
-    placements raise ``ValueError`` naming the array, the rule and the value (writes to C, T or
-    2T; constant data over 64 KB; shared data over 48 KB per block or beyond an SM; texture
-    extents).
+    ``placement``: a test name of ``data/huang_li/placements.csv`` (e.g. ``"NN_T"``), a
+    mapping array → memory space applied on top of the kernel's sample placement, or
+    ``None`` (the sample). ``options`` change :class:`RefMachine` parameters (e.g.
+    ``sm_count=1``). Illegal placements raise ``ValueError`` naming the array, the rule
+    and the value (writes to C, T or 2T; constant data over 64 KB; shared data over 48
+    KB per block or beyond an SM; texture extents).
     """
     k = _resolve(kernel)
     moves = _moves(k, placement)
@@ -1331,8 +1364,9 @@ def simulate(kernel: str, placement=None, seed: int = 0, **options) -> Result:
 def second_access_latency(
     addr0: int, addr1: int, rm: RefMachine | None = None
 ) -> float:
-    """Latency (ns) of an uncached load of ``addr1`` issued right after one of ``addr0`` has returned,
-    on an idle simulated GPU: the oracle Algorithm 1 (:func:`gpumodels.engines.refsim.dram.detect_mapping`) runs against."""
+    """Latency (ns) of an uncached load of ``addr1`` issued right after one of ``addr0``
+    has returned, on an idle simulated GPU: the oracle Algorithm 1
+    (:func:`gpumodels.engines.refsim.dram.detect_mapping`) runs against."""
     a0 = check_int("addr0", addr0, 0)
     a1 = check_int("addr1", addr1, 0)
     rm = rm or machine()
@@ -1345,8 +1379,9 @@ def second_access_latency(
 
 def lindley_waits(log) -> np.ndarray:
     """Per-bank waits of a ``dram_log`` recomputed by the Lindley recursion
-    (:func:`gpumodels.engines.refsim.dram.lindley`) from its arrivals and services, bank by bank in the
-    log's order (ns). For an FCFS bank this equals the logged ``wait_ns`` (the test of the simulator's queues).
+    (:func:`gpumodels.engines.refsim.dram.lindley`) from its arrivals and services, bank
+    by bank in the log's order (ns). For an FCFS bank this equals the logged ``wait_ns``
+    (the test of the simulator's queues).
     """
     bank = np.asarray(log["bank"])
     a = np.asarray(log["arrival_ns"], dtype=float)
@@ -1361,9 +1396,10 @@ def lindley_waits(log) -> np.ndarray:
 def littles_law(log, start_ns: float, stop_ns: float) -> tuple[float, float]:
     """``(L, λ·W)`` for the DRAM (queue + service) in a time window of a ``dram_log``.
 
-    L is the time-average number of requests in the banks over ``[start_ns, stop_ns)`` (the
-    step function of arrivals and departures integrated exactly); λ the arrivals per ns in the
-    window; W the mean time in the banks of the requests that arrived in it.
+    L is the time-average number of requests in the banks over ``[start_ns, stop_ns)``
+    (the step function of arrivals and departures integrated exactly); λ the arrivals
+    per ns in the window; W the mean time in the banks of the requests that arrived in
+    it.
     """
     a = np.asarray(log["arrival_ns"], dtype=float)
     d = (
@@ -1384,9 +1420,10 @@ def littles_law(log, start_ns: float, stop_ns: float) -> tuple[float, float]:
 
 
 def window_ipc(warp, seq, issue, body: int, k1: int, k2: int) -> float:
-    """Instructions per cycle issued between warp 0's ``k1``-th and ``k2``-th trips of a loop of ``body``
-    instructions (:func:`gpumodels.engines.sim.trip_starts`, :func:`gpumodels.engines.sim.rate_between`): whole periods of
-    the leading warp. Used for both simulators in the cross-check (:func:`alpha_ipc`)."""
+    """Instructions per cycle issued between warp 0's ``k1``-th and ``k2``-th trips of a
+    loop of ``body`` instructions (:func:`gpumodels.engines.sim.trip_starts`,
+    :func:`gpumodels.engines.sim.rate_between`): whole periods of the leading warp. Used
+    for both simulators in the cross-check (:func:`alpha_ipc`)."""
 
     k1 = check_int("k1", k1, 0)
     k2 = check_int("k2", k2, k1 + 1)
@@ -1401,11 +1438,13 @@ def window_ipc(warp, seq, issue, body: int, k1: int, k2: int) -> float:
 def alpha_ipc(
     n: int, alpha: int, params=None, window: tuple[int, int] = (10, 30)
 ) -> float:
-    """IPC per SM of Volkov's α-workload (a load, then α dependent adds, looped) on this simulator with the
-    memory system replaced by Volkov's fixed latency and caches off — the cross-check with :mod:`gpumodels.engines.sim`.
+    """IPC per SM of Volkov's α-workload (a load, then α dependent adds, looped) on this
+    simulator with the memory system replaced by Volkov's fixed latency and caches off —
+    the cross-check with :mod:`gpumodels.engines.sim`.
 
-    ``params``: a :func:`gpumodels.facts.param_sets.params` record (default Kepler). Every warp runs
-    ``window[1] + 10`` trips; the rate is :func:`window_ipc` over warp 0's trips ``window``.
+    ``params``: a :func:`gpumodels.facts.param_sets.params` record (default Kepler).
+    Every warp runs ``window[1] + 10`` trips; the rate is :func:`window_ipc` over warp
+    0's trips ``window``.
     """
 
     p = params or volkov_params("Kepler")
@@ -1445,11 +1484,13 @@ ALGORITHM1_CACHE = "simulated/huang_li_algorithm1.csv"
 VOLKOV_CACHE = "simulated/huang_li_volkov_check.csv"
 SOURCE = "simulated reference: gpumodels.engines.refsim.simulator (book's own simulator, not measured), seed {seed}"
 ALGORITHM1_BITS = range(3, 34)
-"""The bits Algorithm 1 probes, from above the 3 byte bits up to the 12 GB of one K80 GPU (2^34 B)."""
+"""The bits Algorithm 1 probes, from above the 3 byte bits up to the 12 GB of one K80
+GPU (2^34 B)."""
 
 
 def reference_row(test: Mapping[str, str], seed: int = 0) -> dict:
-    """One row of ``CACHE``: a placement test of ``data/huang_li/placements.csv`` simulated."""
+    """One row of ``CACHE``: a placement test of ``data/huang_li/placements.csv``
+    simulated."""
     k = _resolve(test["kernel"])
     res = simulate(k.name, test["test"], seed=seed)
     row = {
@@ -1475,7 +1516,8 @@ def reference_row(test: Mapping[str, str], seed: int = 0) -> dict:
 
 
 def algorithm1_rows() -> list[dict]:
-    """Algorithm 1's per-bit second-access latencies measured on the simulator (rows of ``ALGORITHM1_CACHE``)."""
+    """Algorithm 1's per-bit second-access latencies measured on the simulator (rows of
+    ``ALGORITHM1_CACHE``)."""
     base = 1 << 32
     out = []
     for x in ALGORITHM1_BITS:
@@ -1495,14 +1537,16 @@ def algorithm1_rows() -> list[dict]:
 
 
 def parameters_table():
-    """``data/huang_li/refsim_parameters.csv`` as a DataFrame (value, unit, printed/sourced/assumption, source)."""
+    """``data/huang_li/refsim_parameters.csv`` as a DataFrame (value, unit,
+    printed/sourced/assumption, source)."""
     import pandas as pd
 
     return pd.DataFrame(read_rows("huang_li/refsim_parameters.csv"))
 
 
 def volkov_check():
-    """The cached cross-check with :mod:`gpumodels.engines.sim` (``VOLKOV_CACHE``) with the difference in %."""
+    """The cached cross-check with :mod:`gpumodels.engines.sim` (``VOLKOV_CACHE``) with
+    the difference in %."""
     import pandas as pd
 
     df = pd.DataFrame(read_rows(VOLKOV_CACHE)).astype(

@@ -1,23 +1,26 @@
-"""Issued-instruction rules of Huang & Li (2017) §III-B: addressing modes and replays (1)–(4).
+"""Issued-instruction rules of Huang & Li (2017) §III-B: addressing modes and replays
+(1)–(4).
 
-*Addressing* (:func:`addressing_instructions`): the instructions that turn an element index
-into an address. The paper prints 2, 0, 1, 1 for a 1D float in global, 1D texture, constant and
-shared memory (Fig. 2); the other types and the 2D texture are the book's reading, in
-``data/huang_li/addressing.csv`` with the reasoning per row.
+*Addressing* (:func:`addressing_instructions`): the instructions that turn an element
+index into an address. The paper prints 2, 0, 1, 1 for a 1D float in global, 1D texture,
+constant and shared memory (Fig. 2); the other types and the 2D texture are the book's
+reading, in ``data/huang_li/addressing.csv`` with the reasoning per row.
 
-*Replays* of the four memory-related causes, one warp-level memory instruction at a time:
+*Replays* of the four memory-related causes, one warp-level memory instruction at a
+time:
 
-1. global address divergence (:func:`global_replays`): the printed rule "total words of the
-   warp divided by the transaction size, minus 1" (``rule="printed"``, the model's default), or
-   the distinct transaction-sized segments touched minus 1 (``rule="segments"``, the book's
-   labelled reading of "address divergence" [A6]);
+1. global address divergence (:func:`global_replays`): the printed rule "total words of
+   the warp divided by the transaction size, minus 1" (``rule="printed"``, the model's
+   default), or the distinct transaction-sized segments touched minus 1
+   (``rule="segments"``, the book's labelled reading of "address divergence" [A6]);
 2. constant-cache misses: one replay per missing line (counted by the cache model);
-3. constant address divergence (:func:`constant_divergence_replays`): distinct addresses − 1;
-4. shared-memory bank conflicts (:func:`shared_conflict_replays`): the most distinct words any
-   bank must serve, minus 1 (threads reading one word share it: a broadcast).
+3. constant address divergence (:func:`constant_divergence_replays`): distinct addresses
+   − 1;
+4. shared-memory bank conflicts (:func:`shared_conflict_replays`): the most distinct
+   words any bank must serve, minus 1 (threads reading one word share it: a broadcast).
 
-Every rule has a batch form over a ``(warps, 32)`` array of byte addresses, where a negative
-address marks an inactive lane.
+Every rule has a batch form over a ``(warps, 32)`` array of byte addresses, where a
+negative address marks an inactive lane.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from gpumodels.ground.data import read_rows
 from gpumodels.ground.validate import check_choice, check_int
 
 SPACES = ("G", "T", "2T", "C", "S")
-"""The memory spaces (global, 1D texture, 2D texture, constant, shared) by Table IV's letters."""
+"""The memory spaces (global, 1D texture, 2D texture, constant, shared) by Table IV's
+letters."""
 
 OFF_CHIP = ("G", "T", "2T", "C")
 READ_ONLY = ("T", "2T", "C")
@@ -45,7 +49,8 @@ DTYPE_BYTES = {
     "int2": 8,
     "int4": 16,
 }
-"""Element sizes. Vector types take the addressing counts of their scalar (``float4`` as ``float``)."""
+"""Element sizes. Vector types take the addressing counts of their scalar (``float4`` as
+``float``)."""
 
 _BASE_DTYPE = {
     "float": "float",
@@ -87,7 +92,8 @@ def addressing_instructions(space: str, dtype: str = "float") -> int:
 
 
 def addressing_table():
-    """``data/huang_li/addressing.csv`` as a DataFrame: count, printed or the book's reading, and why."""
+    """``data/huang_li/addressing.csv`` as a DataFrame: count, printed or the book's
+    reading, and why."""
     import pandas as pd
 
     return pd.DataFrame(read_rows("huang_li/addressing.csv"))
@@ -122,7 +128,8 @@ def _warps(addresses, name: str = "addresses") -> np.ndarray:
 
 
 def _word_bytes(word_bytes, rows: int) -> np.ndarray:
-    """``word_bytes`` (one size, or one per row) as a ``(rows, 1)`` integer column, each in [1, 64]."""
+    """``word_bytes`` (one size, or one per row) as a ``(rows, 1)`` integer column, each
+    in [1, 64]."""
     if np.ndim(word_bytes) == 0:
         return np.full(
             (rows, 1), check_int("word_bytes", word_bytes, 1, 64), dtype=np.int64
@@ -152,7 +159,8 @@ def _distinct_per_row(keys: np.ndarray, active: np.ndarray) -> np.ndarray:
 def global_replays_batch(
     addresses, word_bytes: int, transaction_bytes: int, rule: str = "printed"
 ) -> np.ndarray:
-    """Replays of cause (1) for each row (warp instruction) of a ``(warps, lanes)`` address array.
+    """Replays of cause (1) for each row (warp instruction) of a ``(warps, lanes)``
+    address array.
 
     ``word_bytes`` is one size for every row or one per row."""
     a = _warps(addresses)
@@ -176,10 +184,10 @@ def global_replays(
 ) -> int:
     """Replays of one warp's global load or store, cause (1) of §III-B.
 
-    ``addresses`` are the warp's byte addresses (up to 32; a negative one marks an inactive lane).
-    ``rule="printed"``: ``ceil(active lanes × word_bytes / transaction_bytes) − 1``, the paper's
-    words-per-transaction rule (at least 0). ``rule="segments"``: distinct ``transaction_bytes``
-    segments touched − 1.
+    ``addresses`` are the warp's byte addresses (up to 32; a negative one marks an
+    inactive lane). ``rule="printed"``: ``ceil(active lanes × word_bytes /
+    transaction_bytes) − 1``, the paper's words-per-transaction rule (at least 0).
+    ``rule="segments"``: distinct ``transaction_bytes`` segments touched − 1.
 
     >>> stride32 = [32 * 4 * i for i in range(32)]                # one float per 128-B segment
     >>> global_replays(stride32), global_replays(stride32, rule="segments")
@@ -227,11 +235,13 @@ def shared_conflict_replays_batch(
 
 
 def shared_conflict_replays(addresses, banks: int = 32, bank_bytes: int = 4) -> int:
-    """Replays of one warp's shared-memory access from bank conflicts, cause (4) of §III-B.
+    """Replays of one warp's shared-memory access from bank conflicts, cause (4) of
+    §III-B.
 
-    The bank of a byte address is ``(address // bank_bytes) % banks``; the access needs as many
-    passes as the largest number of *distinct* words any one bank must deliver, so the replays
-    are that maximum minus 1. Lanes reading the same word do not conflict (broadcast).
+    The bank of a byte address is ``(address // bank_bytes) % banks``; the access needs
+    as many passes as the largest number of *distinct* words any one bank must deliver,
+    so the replays are that maximum minus 1. Lanes reading the same word do not conflict
+    (broadcast).
 
     >>> shared_conflict_replays([4 * i for i in range(32)])        # unit stride: conflict-free
     0
@@ -244,13 +254,15 @@ def shared_conflict_replays(addresses, banks: int = 32, bank_bytes: int = 4) -> 
 
 
 def constant_divergence_replays_batch(addresses) -> np.ndarray:
-    """Replays of cause (3) per row: distinct addresses among the active lanes − 1 (the book's reading)."""
+    """Replays of cause (3) per row: distinct addresses among the active lanes − 1 (the
+    book's reading)."""
     a = _warps(addresses)
     return np.maximum(_distinct_per_row(a, a >= 0) - 1, 0)
 
 
 def constant_divergence_replays(addresses) -> int:
-    """Replays of one indexed constant load from address divergence, cause (3): distinct addresses − 1.
+    """Replays of one indexed constant load from address divergence, cause (3): distinct
+    addresses − 1.
 
     >>> constant_divergence_replays([64] * 32), constant_divergence_replays([4 * i for i in range(32)])
     (0, 31)
@@ -261,9 +273,11 @@ def constant_divergence_replays(addresses) -> int:
 def distinct_lines_batch(
     addresses, line_bytes: int, word_bytes=4
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct ``line_bytes`` lines each row touches: ``(row index, line address)`` pairs, in row order.
+    """The distinct ``line_bytes`` lines each row touches: ``(row index, line address)``
+    pairs, in row order.
 
-    ``word_bytes`` (one size, or one per row) is what each lane reads from its address."""
+    ``word_bytes`` (one size, or one per row) is what each lane reads from its address.
+    """
     a = _warps(addresses)
     lb = check_int("line_bytes", line_bytes, 1, 1 << 20)
     wb = _word_bytes(word_bytes, a.shape[0])

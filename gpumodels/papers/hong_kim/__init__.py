@@ -1,10 +1,12 @@
-"""Hong & Kim (ISCA 2009), the MWP/CWP model: equations 1–31, Tables 2–7 and the appendix.
+"""Hong & Kim (ISCA 2009), the MWP/CWP model: equations 1–31, Tables 2–7 and the
+appendix.
 
-The public names live here; the implementation is split into ``gpumodels.engines.mwp_cwp``
-(:func:`predict` and the §3.2 equations), ``gpumodels.papers.hong_kim.coalescing`` (Algorithms 1
-and 2 and the CUDA guide's rules), ``gpumodels.papers.hong_kim.timelines`` (Figures 5–8 on the
-simulator) and ``gpumodels.papers.hong_kim.benchmarks`` (the inputs of Tables 2, 4 and 5 and the
-figure sweeps).
+The public names live here; the implementation is split into
+``gpumodels.engines.mwp_cwp`` (:func:`predict` and the §3.2 equations),
+``gpumodels.papers.hong_kim.coalescing`` (Algorithms 1 and 2 and the CUDA guide's
+rules), ``gpumodels.papers.hong_kim.timelines`` (Figures 5–8 on the simulator) and
+``gpumodels.papers.hong_kim.benchmarks`` (the inputs of Tables 2, 4 and 5 and the figure
+sweeps).
 
 >>> from gpumodels import hong_kim
 >>> r = hong_kim.predict(**hong_kim.table_2_inputs())

@@ -1,4 +1,5 @@
-"""Inputs of Hong & Kim's worked example and benchmarks, and the sweeps behind the book's figures.
+"""Inputs of Hong & Kim's worked example and benchmarks, and the sweeps behind the
+book's figures.
 
 The paper prints the Table 2 example completely, and the instruction counts of its
 micro-benchmarks (Table 4) and Merge benchmarks (Table 5). Launch configurations, access
@@ -22,8 +23,9 @@ from gpumodels.papers.hong_kim.coalescing import transactions_cc13
 
 _CC13_ASSUMED = transactions_cc13(1, aligned=False, element_size=4)
 GTX280_UNCOAL_PER_MW = _CC13_ASSUMED.per_warp
-"""Transactions per warp the book assumes for "uncoalesced" loads on the GTX280: Algorithm 2 for
-a unit-stride 4-byte load whose half-warps start off a 16-element boundary (2 per half-warp)."""
+"""Transactions per warp the book assumes for "uncoalesced" loads on the GTX280:
+Algorithm 2 for a unit-stride 4-byte load whose half-warps start off a 16-element
+boundary (2 per half-warp)."""
 
 BENCHMARK_ASSUMPTIONS: Mapping[str, str] = MappingProxyType(
     {
@@ -89,7 +91,8 @@ def _num(s: str):
 
 
 def _uncoal_per_mw(m, threads_per_block: int, given: float | None) -> float:
-    """Transactions of an uncoalesced warp access (``BENCHMARK_ASSUMPTIONS["partial_warps"]``)."""
+    """Transactions of an uncoalesced warp access
+    (``BENCHMARK_ASSUMPTIONS["partial_warps"]``)."""
     if given is not None:
         return given
     active = min(threads_per_block, m.threads_per_warp)
@@ -118,16 +121,19 @@ TABLE_2_ROWS = (
     ("Synch_cost", "synch_cost", "synch_cost", "26"),
     ("Final time", "exec_cycles_with_synch", "exec_cycles_with_synch", "28"),
 )
-"""Table 2's computed rows: (printed name, :class:`Prediction` field, published key stem, equation)."""
+"""Table 2's computed rows: (printed name, :class:`Prediction` field, published key
+stem, equation)."""
 
 TABLE_2_DECIMALS = MappingProxyType(
     {"mwp_without_bw_full": 2, "bw_per_warp": 3, "mwp_peak_bw": 2}
 )
-"""The precision Table 2 prints the MWP inputs with; carrying these rounded values reproduces its totals."""
+"""The precision Table 2 prints the MWP inputs with; carrying these rounded values
+reproduces its totals."""
 
 
 def table_2_inputs() -> dict:
-    """Keyword arguments of :func:`predict` for the §3.5 example (``data/hong_kim/table_2_inputs.csv``)."""
+    """Keyword arguments of :func:`predict` for the §3.5 example
+    (``data/hong_kim/table_2_inputs.csv``)."""
     return {
         r["parameter"]: _num(r["value"])
         for r in read_rows("hong_kim/table_2_inputs.csv")
@@ -142,7 +148,8 @@ def table_2_input_table():
 
 
 def table_2_rows(prediction) -> dict[str, float]:
-    """``{published key: computed value}`` for the rows of Table 2, from a :class:`Prediction`."""
+    """``{published key: computed value}`` for the rows of Table 2, from a
+    :class:`Prediction`."""
     return {
         f"hk09.t2.{key}.generic": float(getattr(prediction, attr))
         for _, attr, key, _ in TABLE_2_ROWS
@@ -169,7 +176,8 @@ def micro_inputs(
     threads_per_block: int = 256,
     uncoal_per_mw: float | None = None,
 ) -> dict:
-    """:func:`predict` arguments for micro-benchmark ``name`` (``"Mb1"``–``"Mb7"``) on ``gpu``.
+    """:func:`predict` arguments for micro-benchmark ``name`` (``"Mb1"``–``"Mb7"``) on
+    ``gpu``.
 
     See ``BENCHMARK_ASSUMPTIONS["micro"]``; on the GTX280 ``uncoal_per_mw`` defaults to
     ``GTX280_UNCOAL_PER_MW``.
@@ -206,11 +214,13 @@ def merge_benchmarks():
 
 
 MAT_TILES = (4, 5, 8, 10, 16, 20)
-"""Tile widths t (t x t threads per block) that divide the 2000 x 2000 matrices and fit a cc 1.x block."""
+"""Tile widths t (t x t threads per block) that divide the 2000 x 2000 matrices and fit
+a cc 1.x block."""
 
 
 def mat_tiled_counts(tile: int) -> dict:
-    """Per-thread counts of Mat. (tiled) with ``tile`` x ``tile`` blocks (``BENCHMARK_ASSUMPTIONS["mat_tiled"]``).
+    """Per-thread counts of Mat. (tiled) with ``tile`` x ``tile`` blocks
+    (``BENCHMARK_ASSUMPTIONS["mat_tiled"]``).
 
     >>> mat_tiled_counts(4)["uncoal_mem_insts"], mat_tiled_counts(20)["comp_insts"]
     (1001, 9780.0)
@@ -242,9 +252,11 @@ MERGE_THREADS = (4, 8, 16, 32, 64, 128, 256, 512)
 def merge_inputs(
     benchmark: str, threads_per_block: int, gpu: str, uncoal_per_mw: float | None = None
 ) -> dict:
-    """:func:`predict` arguments for a Merge benchmark of Table 5 (``BENCHMARK_ASSUMPTIONS["merge"]``).
+    """:func:`predict` arguments for a Merge benchmark of Table 5
+    (``BENCHMARK_ASSUMPTIONS["merge"]``).
 
-    For ``"Mat. (tiled)"`` ``threads_per_block`` must be a square t² with t in ``MAT_TILES``.
+    For ``"Mat. (tiled)"`` ``threads_per_block`` must be a square t² with t in
+    ``MAT_TILES``.
     """
     rows = {r["benchmark"]: r for r in read_rows("hong_kim/table_5.csv")}
     if benchmark not in rows:
@@ -319,7 +331,8 @@ def merge_sweep(
     threads: Sequence[int] | None = None,
     uncoal_per_mw: float | None = None,
 ):
-    """Model output of a Merge benchmark for each block size: one row per configuration (a DataFrame)."""
+    """Model output of a Merge benchmark for each block size: one row per configuration
+    (a DataFrame)."""
     if threads is None:
         threads = (
             [t * t for t in MAT_TILES] if benchmark == "Mat. (tiled)" else MERGE_THREADS
@@ -333,11 +346,12 @@ def merge_sweep(
 def mwp_vs_warps(
     gpu: str, coalesced: bool, warps: Sequence[int], uncoal_per_mw: float | None = None
 ):
-    """Figure 21's curves: N, MWP_without_BW, MWP_peak_BW and MWP as the active warps per SM grow.
+    """Figure 21's curves: N, MWP_without_BW, MWP_peak_BW and MWP as the active warps
+    per SM grow.
 
-    N one-warp blocks per SM on every SM, one 4-byte load per thread (the computation does not
-    enter MWP). The warp slots of the compute capability are not checked, so the curves can be
-    drawn past them.
+    N one-warp blocks per SM on every SM, one 4-byte load per thread (the computation
+    does not enter MWP). The warp slots of the compute capability are not checked, so
+    the curves can be drawn past them.
     """
     m = machine(gpu)
     preds = [
@@ -352,7 +366,8 @@ def mwp_vs_warps(
 
 
 def svm_sweep(variant: str, threads: Sequence[int] = MERGE_THREADS):
-    """Figures 22–23: N, MWP terms and CWP of the SVM kernel on the FX5600 (``"optimized"`` or ``"naive"``)."""
+    """Figures 22–23: N, MWP terms and CWP of the SVM kernel on the FX5600
+    (``"optimized"`` or ``"naive"``)."""
     if variant not in ("optimized", "naive"):
         raise ValueError(f"variant must be 'optimized' or 'naive', got {variant!r}")
     preds = []
@@ -367,7 +382,8 @@ def svm_sweep(variant: str, threads: Sequence[int] = MERGE_THREADS):
 
 
 def dependence_sweep(warps: Sequence[int], independent: bool, use_npw: bool = True):
-    """§6.1 (Figures 25–26): the book's DEP/INDEP stand-in kernel for 1, 2, ... warps per SM.
+    """§6.1 (Figures 25–26): the book's DEP/INDEP stand-in kernel for 1, 2, ... warps
+    per SM.
 
     ``use_npw=False`` is the original model (MODEL_NOPW), which ignores independence.
     """
@@ -410,11 +426,13 @@ DIVERGENCE_PATHS = (
     ("B1", "B2", "B5", "B6", "B7"),
     ("B1", "B3", "B7"),
 )
-"""Figure 27's three paths; the block sizes are the book's stand-in (``BENCHMARK_ASSUMPTIONS["divergence"]``)."""
+"""Figure 27's three paths; the block sizes are the book's stand-in
+(``BENCHMARK_ASSUMPTIONS["divergence"]``)."""
 
 
 def divergence_example():
-    """Figure 28's model bars for the book's stand-in: each path alone, and all paths serialised (a DataFrame)."""
+    """Figure 28's model bars for the book's stand-in: each path alone, and all paths
+    serialised (a DataFrame)."""
     import pandas as pd
 
     d = divergent_counts(DIVERGENCE_BLOCKS, DIVERGENCE_PATHS)
@@ -444,7 +462,8 @@ def sync_inputs(
     blocks_per_sm: int = 1,
     all_sms: bool = False,
 ) -> dict:
-    """:func:`predict` arguments for Figure 29's programs A (``synchronised``) and B (``BENCHMARK_ASSUMPTIONS["sync"]``)."""
+    """:func:`predict` arguments for Figure 29's programs A (``synchronised``) and B
+    (``BENCHMARK_ASSUMPTIONS["sync"]``)."""
     m = machine("FX5600")
     check_flag("synchronised", synchronised)
     sms = m.sm_count if check_flag("all_sms", all_sms) else 1
@@ -469,11 +488,12 @@ def explorer_inputs(
     coalesced_share: float = 1.0,
     uncoal_per_mw: float | None = None,
 ) -> dict:
-    """:func:`predict` arguments for the chapter's explorer: ``warps`` one-warp blocks on every SM.
+    """:func:`predict` arguments for the chapter's explorer: ``warps`` one-warp blocks
+    on every SM.
 
     ``mem_insts`` loads per thread, of which ``coalesced_share`` are coalesced (the rest
-    uncoalesced, with the GPU's transactions per warp). Warp slots are not checked, so N can
-    be explored past the hardware limit.
+    uncoalesced, with the GPU's transactions per warp). Warp slots are not checked, so N
+    can be explored past the hardware limit.
     """
     m = machine(gpu)
     w = check_int("warps", warps, 1, 64)
@@ -497,7 +517,8 @@ def explorer_inputs(
 def sync_delta(
     threads_per_block: int, blocks_per_sm: int = 1, all_sms: bool = False
 ) -> float:
-    """Cycles Figure 29's program A (synchronised) takes beyond program B: the quantity of Figs. 30–31.
+    """Cycles Figure 29's program A (synchronised) takes beyond program B: the quantity
+    of Figs. 30–31.
 
     ``Exec_cycles_with_synch`` of A minus that of B, both from :func:`sync_inputs`.
     """

@@ -1,19 +1,22 @@
-"""Coalescing of global loads on compute capability 1.x: Hong & Kim's Algorithms 1 and 2.
+"""Coalescing of global loads on compute capability 1.x: Hong & Kim's Algorithms 1 and
+2.
 
 The paper's appendix decides statically, from a load's index expression, whether the
-accesses of a warp coalesce (Algorithm 1, compute capability < 1.3) and how many transactions
-of which size they need (Algorithm 2, compute capability ≥ 1.3). Both look at three things:
-the element size, the derivative of the index with respect to ``tx`` and whether the index at
-the first thread of every half-warp (``tx = 16 t``) is a multiple of 16.
+accesses of a warp coalesce (Algorithm 1, compute capability < 1.3) and how many
+transactions of which size they need (Algorithm 2, compute capability ≥ 1.3). Both look
+at three things: the element size, the derivative of the index with respect to ``tx``
+and whether the index at the first thread of every half-warp (``tx = 16 t``) is a
+multiple of 16.
 
-For checking them, :func:`guide_transactions` applies the rules of the CUDA C Programming
-Guide (versions 2.x-3.0, section "Coalesced Access to Global Memory", compute capabilities
-1.0/1.1 and 1.2/1.3) to the byte addresses of one half-warp. The two algorithms are a static
-summary of those rules. Where they differ the tests and the book say so: Algorithm 2 counts
-one extra transaction for every misaligned pattern, does not cap the count at one per
-thread, and for 1-, 2- and 4-byte elements its alignment test (index a multiple of 16) is
-weaker than alignment to the 32-, 64- or 128-byte segment, so a half-warp that starts in the
-middle of a segment can need one transaction more than it counts.
+For checking them, :func:`guide_transactions` applies the rules of the CUDA C
+Programming Guide (versions 2.x-3.0, section "Coalesced Access to Global Memory",
+compute capabilities 1.0/1.1 and 1.2/1.3) to the byte addresses of one half-warp. The
+two algorithms are a static summary of those rules. Where they differ the tests and the
+book say so: Algorithm 2 counts one extra transaction for every misaligned pattern, does
+not cap the count at one per thread, and for 1-, 2- and 4-byte elements its alignment
+test (index a multiple of 16) is weaker than alignment to the 32-, 64- or 128-byte
+segment, so a half-warp that starts in the middle of a segment can need one transaction
+more than it counts.
 """
 
 from __future__ import annotations
@@ -31,10 +34,10 @@ HALF_WARP = 16
 def index_terms(index: Callable[[int], int], threads: int) -> tuple[int, bool]:
     """The inputs of Algorithms 1 and 2 for an index expression ``index(tx)``.
 
-    Returns ``(derivative, aligned)``: the increment of ``index`` per thread (it must be the
-    same for every ``tx < threads``, i.e. the index is affine in ``tx``) and whether the index
-    at every half-warp start ``tx = 16 t < threads`` is a multiple of 16 (STEP3 of both
-    algorithms).
+    Returns ``(derivative, aligned)``: the increment of ``index`` per thread (it must be
+    the same for every ``tx < threads``, i.e. the index is affine in ``tx``) and whether
+    the index at every half-warp start ``tx = 16 t < threads`` is a multiple of 16
+    (STEP3 of both algorithms).
 
     >>> index_terms(lambda tx: 5 * 64 + tx, 128)      # e.g. a + wM*ty + tx with a = 320
     (1, True)
@@ -63,9 +66,10 @@ def _check(derivative: int, element_size: int) -> tuple[int, int]:
 def coalesced_cc1x(derivative: int, aligned: bool, element_size: int = 4) -> bool:
     """Algorithm 1 (compute capability < 1.3): is the load coalesced?
 
-    STEP1: the element is 4, 8 or 16 bytes; STEP2: ``d Index / d tx == 1``; STEP3: the index
-    at every half-warp start is a multiple of 16 (``aligned``). Coalesced if all three hold;
-    otherwise every thread's access is a separate transaction (32 per warp, Table 3).
+    STEP1: the element is 4, 8 or 16 bytes; STEP2: ``d Index / d tx == 1``; STEP3: the
+    index at every half-warp start is a multiple of 16 (``aligned``). Coalesced if all
+    three hold; otherwise every thread's access is a separate transaction (32 per warp,
+    Table 3).
 
     >>> coalesced_cc1x(1, True, 4), coalesced_cc1x(1, False, 4), coalesced_cc1x(2, True, 4)
     (True, False, False)
@@ -78,8 +82,8 @@ def coalesced_cc1x(derivative: int, aligned: bool, element_size: int = 4) -> boo
 class Transactions:
     """Algorithm 2's output for one half-warp: ``count`` transactions of ``size`` bytes.
 
-    ``per_warp`` doubles the count: a warp is two half-warps on compute capability 1.x, and
-    Hong & Kim's ``#Uncoal_per_mw`` counts transactions per warp.
+    ``per_warp`` doubles the count: a warp is two half-warps on compute capability 1.x,
+    and Hong & Kim's ``#Uncoal_per_mw`` counts transactions per warp.
     """
 
     count: int
@@ -93,13 +97,14 @@ class Transactions:
 def transactions_cc13(
     derivative: int, aligned: bool, element_size: int = 4
 ) -> Transactions:
-    """Algorithm 2 (compute capability ≥ 1.3): number and size of a half-warp's transactions.
+    """Algorithm 2 (compute capability ≥ 1.3): number and size of a half-warp's
+    transactions.
 
-    STEP2 adds one transaction if some half-warp start is not a multiple of 16; STEP3 picks
-    the segment (32 B for 1-byte, 64 B for 2-byte, 128 B for 4-, 8- and 16-byte elements);
-    STEP4 adds ``ceil(derivative × 16 × element_size / segment)``. Defined for increasing
-    indices (``derivative ≥ 1``): for a broadcast (derivative 0) the printed formula would
-    give zero transactions.
+    STEP2 adds one transaction if some half-warp start is not a multiple of 16; STEP3
+    picks the segment (32 B for 1-byte, 64 B for 2-byte, 128 B for 4-, 8- and 16-byte
+    elements); STEP4 adds ``ceil(derivative × 16 × element_size / segment)``. Defined
+    for increasing indices (``derivative ≥ 1``): for a broadcast (derivative 0) the
+    printed formula would give zero transactions.
 
     >>> transactions_cc13(1, True), transactions_cc13(1, False), transactions_cc13(32, True)
     (Transactions(count=1, size=128), Transactions(count=2, size=128), Transactions(count=16, size=128))
@@ -118,18 +123,20 @@ def transactions_cc13(
 def guide_transactions(
     addresses: Sequence[int | None], element_size: int, cc: str
 ) -> list[tuple[int, int]]:
-    """The CUDA Programming Guide's coalescing rules for one half-warp: ``[(start, bytes), ...]``.
+    """The CUDA Programming Guide's coalescing rules for one half-warp: ``[(start,
+    bytes), ...]``.
 
-    ``addresses`` are the 16 threads' byte addresses (``None`` for a thread that does not
-    load). ``cc`` is ``"1.0"``, ``"1.1"``, ``"1.2"`` or ``"1.3"``.
+    ``addresses`` are the 16 threads' byte addresses (``None`` for a thread that does
+    not load). ``cc`` is ``"1.0"``, ``"1.1"``, ``"1.2"`` or ``"1.3"``.
 
     * cc 1.0/1.1: the half-warp coalesces into one 64-byte (4-byte words), one 128-byte
       (8-byte) or two 128-byte (16-byte) transactions if thread k accesses word k of a
-      segment aligned to 16 words; otherwise each loading thread gets its own transaction
-      (32 bytes here, the minimum transaction size).
-    * cc 1.2/1.3: take the lowest-numbered thread still waiting, its segment (32 B for 1-byte,
-      64 B for 2-byte, 128 B for larger words), serve every waiting thread in that segment,
-      halve the transaction while only one half of it is used (down to 32 B); repeat.
+      segment aligned to 16 words; otherwise each loading thread gets its own
+      transaction (32 bytes here, the minimum transaction size).
+    * cc 1.2/1.3: take the lowest-numbered thread still waiting, its segment (32 B for
+      1-byte, 64 B for 2-byte, 128 B for larger words), serve every waiting thread in
+      that segment, halve the transaction while only one half of it is used (down to 32
+      B); repeat.
 
     >>> guide_transactions([4 * k for k in range(16)], 4, "1.0")
     [(0, 64)]

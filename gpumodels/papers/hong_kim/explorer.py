@@ -1,6 +1,8 @@
-"""Explorer of Hong & Kim's model (live kernel only): MWP, CWP, the case and the time at one point.
+"""Explorer of Hong & Kim's model (live kernel only): MWP, CWP, the case and the time at
+one point.
 
-The HTML comes from :func:`summary_html`, which the tests call; the static chapter shows the same numbers.
+The HTML comes from :func:`summary_html`, which the tests call; the static chapter shows
+the same numbers.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from gpumodels.papers import hong_kim
 def summary_html(
     gpu: str, warps: int, comp_insts: float, mem_insts: float, coalesced_share: float
 ) -> str:
-    """HTML summary of Hong & Kim's model at one point: MWP and its limits, CWP, the case and the time."""
+    """HTML summary of Hong & Kim's model at one point: MWP and its limits, CWP, the
+    case and the time."""
 
     r = hong_kim.predict(
         **hong_kim.explorer_inputs(gpu, warps, comp_insts, mem_insts, coalesced_share)
@@ -42,7 +45,8 @@ def summary_html(
 
 
 def explorer(gpu: str = "FX5600"):
-    """GPU, warps per SM, instruction mix and coalescing: MWP, CWP, the case of §3.4.2 and the time."""
+    """GPU, warps per SM, instruction mix and coalescing: MWP, CWP, the case of §3.4.2
+    and the time."""
     import ipywidgets as W
 
     pick = W.Dropdown(options=hong_kim.machines(), value=gpu, description="GPU")

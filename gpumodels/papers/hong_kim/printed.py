@@ -1,7 +1,8 @@
 """Hong & Kim (2009): the producers of the printed values the book re-derives.
 
 Each producer returns ``{published key: computed value}`` with the keys of
-``data/published/published_values.csv``; :mod:`gpumodels.scoreboard` collects :data:`PRODUCERS`.
+``data/published/published_values.csv``; :mod:`gpumodels.scoreboard` collects
+:data:`PRODUCERS`.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ HK_TABLE_3 = ("8800GTX", "FX5600", "8800GT", "GTX280")
 def hong_kim_table_3() -> dict[str, float]:
     """Table 3's peak GFLOP/s: cores × shader clock × flops per core per cycle.
 
-    Flops per core per cycle from :func:`hk_flops_per_cycle`: 2 (a multiply-add) on G80-class GPUs,
-    3 (multiply-add plus a dual-issued multiply) on GT200.
+    Flops per core per cycle from :func:`hk_flops_per_cycle`: 2 (a multiply-add) on
+    G80-class GPUs, 3 (multiply-add plus a dual-issued multiply) on GT200.
     """
     return {
         f"hk09.t3.peak_gflops.{g}": hardware.get_gpu(g).peak_gflops(
@@ -31,12 +32,14 @@ def hong_kim_table_3() -> dict[str, float]:
 
 
 def hk_flops_per_cycle(gpu: str) -> int:
-    """Flops per core per cycle Hong & Kim's Table 3 counts: 3 on compute capability 1.3 (GT200), else 2."""
+    """Flops per core per cycle Hong & Kim's Table 3 counts: 3 on compute capability 1.3
+    (GT200), else 2."""
     return 3 if hardware.get_gpu(gpu).compute_capability == "1.3" else 2
 
 
 def hong_kim() -> dict[str, float]:
-    """Table 2 (with the paper's rounding replayed), §3.4.1's #Rep, Table 5's intensities, §5.3's MWP terms."""
+    """Table 2 (with the paper's rounding replayed), §3.4.1's #Rep, Table 5's
+    intensities, §5.3's MWP terms."""
     rounded = hk.predict(**hk.table_2_inputs(), decimals=hk.benchmarks.TABLE_2_DECIMALS)
     out = hk.table_2_rows(rounded)
     ex = {

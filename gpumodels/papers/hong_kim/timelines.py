@@ -1,14 +1,15 @@
-"""The seven execution scenarios of Hong & Kim's Figures 5–8, run on :mod:`gpumodels.engines.sim`.
+"""The seven execution scenarios of Hong & Kim's Figures 5–8, run on
+:mod:`gpumodels.engines.sim`.
 
 Each warp alternates computation periods and memory waiting periods. In the simulator a
-computation period is one op on a unit ``"comp"`` that the SM executes one warp at a time
-(latency = throughput⁻¹ = ``comp_p`` cycles) and a memory period is one op on a unit ``"mem"``
-with latency ``mem_l`` and at most MWP ops in flight (the memory system serves MWP warps at
-once, first come first served). Every period depends on the warp's previous one. The
-simulated totals are compared with the paper's Eqs. (1), (3) and (4); the figures' period
-lengths are not printed, so the book picks round numbers with the ratios the text describes
-(a computation period about a third of a memory period for Cases 1–4; computation longer than
-memory for Case 5).
+computation period is one op on a unit ``"comp"`` that the SM executes one warp at a
+time (latency = throughput⁻¹ = ``comp_p`` cycles) and a memory period is one op on a
+unit ``"mem"`` with latency ``mem_l`` and at most MWP ops in flight (the memory system
+serves MWP warps at once, first come first served). Every period depends on the warp's
+previous one. The simulated totals are compared with the paper's Eqs. (1), (3) and (4);
+the figures' period lengths are not printed, so the book picks round numbers with the
+ratios the text describes (a computation period about a third of a memory period for
+Cases 1–4; computation longer than memory for Case 5).
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ class Case:
 
     @property
     def cwp(self) -> float:
-        """CWP by Eqs. (8) and (9), ``min((Mem_cycles + Comp_cycles) / Comp_cycles, N)``."""
+        """CWP by Eqs. (8) and (9), ``min((Mem_cycles + Comp_cycles) / Comp_cycles,
+        N)``."""
         return min((self.mem_cycles + self.comp_cycles) / self.comp_cycles, self.n)
 
     def predicted(self) -> float:
@@ -86,7 +88,8 @@ CASES: Mapping[int, Case] = MappingProxyType(
 
 
 def case_sm(comp_p: float, mem_l: float, mwp: int) -> SM:
-    """The simulated SM of §3.2: one computation at a time, MWP memory periods at a time."""
+    """The simulated SM of §3.2: one computation at a time, MWP memory periods at a
+    time."""
     comp_p = check_real("comp_p", comp_p, 0.0, lo_open=True)
     mem_l = check_real("mem_l", mem_l, 0.0, lo_open=True)
     mwp = check_int("mwp", mwp, 1)
@@ -97,7 +100,8 @@ def case_sm(comp_p: float, mem_l: float, mwp: int) -> SM:
 
 
 def case_program(periods: int) -> tuple[Op, ...]:
-    """``periods`` pairs of (computation period, memory period), each depending on the previous."""
+    """``periods`` pairs of (computation period, memory period), each depending on the
+    previous."""
     periods = check_int("periods", periods, 1)
     return (
         Op("comp", "c", ("m",), "computation"),
@@ -107,7 +111,8 @@ def case_program(periods: int) -> tuple[Op, ...]:
 
 @dataclass(frozen=True)
 class CaseRun:
-    """A simulated :class:`Case`: the trace, its total cycles and the equation's prediction."""
+    """A simulated :class:`Case`: the trace, its total cycles and the equation's
+    prediction."""
 
     case: Case
     trace: Trace

@@ -1,8 +1,9 @@
-"""Huang & Li (CLUSTER 2017): performance modelling for data placement on a GPU's memories.
+"""Huang & Li (CLUSTER 2017): performance modelling for data placement on a GPU's
+memories.
 
-T = T_comp + T_mem − T_overlap (their Eq. 1), predicted for a *target* placement of a kernel's
-arrays among global (G), 1D/2D texture (T, 2T), constant (C) and shared (S) memory from the
-profile of a *sample* placement. Modules:
+T = T_comp + T_mem − T_overlap (their Eq. 1), predicted for a *target* placement of a
+kernel's arrays among global (G), 1D/2D texture (T, 2T), constant (C) and shared (S)
+memory from the profile of a *sample* placement. Modules:
 
 queueing    Kingman's G/G/1 (standard and as printed), M/M/1, M/D/1, Pollaczek–Khinchine, Eqs. 6–10
 cache       set-associative LRU caches (texture, constant, L2)
@@ -14,11 +15,13 @@ evaluation  Figs. 5–9: the model end to end against the cached simulated refer
 explorer    the chapter's explorer
 printed     the producer of the printed values the book re-derives
 
-The kernels, their address traces, the placements, the DRAM and the simulated reference GPU are
-the engine :mod:`gpumodels.engines.refsim`, shared with nothing of the model; this package
-re-exports ``kernels``, ``trace``, ``placements`` and ``dram`` for the chapters.
+The kernels, their address traces, the placements, the DRAM and the simulated reference
+GPU are the engine :mod:`gpumodels.engines.refsim`, shared with nothing of the model;
+this package re-exports ``kernels``, ``trace``, ``placements`` and ``dram`` for the
+chapters.
 
-Not to be confused with :mod:`gpumodels.comparisons.prior.huang_2014`, GPUMech by J.-C. Huang et al. (2014).
+Not to be confused with :mod:`gpumodels.comparisons.prior.huang_2014`, GPUMech by J.-C.
+Huang et al. (2014).
 """
 
 PAPER = "Huang & Li 2017"

@@ -1,27 +1,31 @@
-"""Trace analysis of Huang & Li (2017) §III and §IV: from a placement's trace to the model's counts.
+"""Trace analysis of Huang & Li (2017) §III and §IV: from a placement's trace to the
+model's counts.
 
 :func:`analyze` takes a :class:`~gpumodels.engines.refsim.kernels.Trace` and the machine
-(:class:`Machine`, the K80 by default) and returns an :class:`Analysis` with every count the
-model uses — executed and issued instructions, replays by cause (1)–(4), requests per memory,
-texture/constant/L2 hits and misses, DRAM requests with their banks and row-buffer outcomes,
-per-bank queue statistics and the DRAM latency of Eqs. 6–10 in each variant.
+(:class:`Machine`, the K80 by default) and returns an :class:`Analysis` with every count
+the model uses — executed and issued instructions, replays by cause (1)–(4), requests
+per memory, texture/constant/L2 hits and misses, DRAM requests with their banks and
+row-buffer outcomes, per-bank queue statistics and the DRAM latency of Eqs. 6–10 in each
+variant.
 
 Readings the book chose (each also stated where it is used):
 
-* **Issue order** [A3]: warps resident on an SM advance together; blocks go to SMs round-robin
-  and run in waves of the occupancy limit. An instruction's *position* on its SM is its index
-  in that interleaved stream, and its arrival time is ``position × avg_inst_lat / ITILP``
-  cycles (Eq. 13's cycles per warp instruction): the paper measures τ_a in instructions and
-  gives no rate, so the book uses the model's own issue rate.
-* **Requests**: a global access sends one request per distinct 32-B sector to the L2 (Kepler
-  does not cache global loads in L1); a texture or constant access looks up each distinct line
-  in its per-SM cache, and a miss fetches the whole line from the L2 in 32-B sectors; shared
-  memory never leaves the SM. Stores allocate in the L2 and a store miss counts as one DRAM
-  request (its eventual write-back).
-* **Row buffers**: open-page, per bank, in arrival order (:func:`~gpumodels.engines.refsim.dram.row_buffer_outcomes`).
-* **Even distribution** [A18]: the "queuing model (even mem requests)" variant deals requests
-  round-robin to ``controllers × banks`` banks and, knowing no mapping, serves every request
-  with the row-miss latency.
+* **Issue order** [A3]: warps resident on an SM advance together; blocks go to SMs
+  round-robin and run in waves of the occupancy limit. An instruction's *position* on
+  its SM is its index in that interleaved stream, and its arrival time is ``position ×
+  avg_inst_lat / ITILP`` cycles (Eq. 13's cycles per warp instruction): the paper
+  measures τ_a in instructions and gives no rate, so the book uses the model's own issue
+  rate.
+* **Requests**: a global access sends one request per distinct 32-B sector to the L2
+  (Kepler does not cache global loads in L1); a texture or constant access looks up each
+  distinct line in its per-SM cache, and a miss fetches the whole line from the L2 in
+  32-B sectors; shared memory never leaves the SM. Stores allocate in the L2 and a store
+  miss counts as one DRAM request (its eventual write-back).
+* **Row buffers**: open-page, per bank, in arrival order
+  (:func:`~gpumodels.engines.refsim.dram.row_buffer_outcomes`).
+* **Even distribution** [A18]: the "queuing model (even mem requests)" variant deals
+  requests round-robin to ``controllers × banks`` banks and, knowing no mapping, serves
+  every request with the row-miss latency.
 """
 
 from __future__ import annotations
@@ -65,10 +69,11 @@ def _k80_rows() -> dict[str, dict[str, str]]:
 class Machine:
     """The machine the Huang & Li model runs on (defaults: one GPU of a Tesla K80).
 
-    Latencies ``lat_*`` in ns (Algorithm 1's output on the K80: 352/742/1008); ``hit_lat`` and
-    ``shmem_lat`` in cycles; cache geometries per SM (texture, constant) and for the whole GPU
-    (L2). ``sources`` says where every value came from (``data/huang_li/k80_parameters.csv``,
-    ``data/hardware.csv``, Volkov's Table 4.1 for ``avg_inst_lat``).
+    Latencies ``lat_*`` in ns (Algorithm 1's output on the K80: 352/742/1008);
+    ``hit_lat`` and ``shmem_lat`` in cycles; cache geometries per SM (texture, constant)
+    and for the whole GPU (L2). ``sources`` says where every value came from
+    (``data/huang_li/k80_parameters.csv``, ``data/hardware.csv``, Volkov's Table 4.1 for
+    ``avg_inst_lat``).
     """
 
     name: str
@@ -107,7 +112,8 @@ class Machine:
 
 
 def k80(clock: str = "boost") -> Machine:
-    """The K80 machine; ``clock`` ``"boost"`` (875 MHz, default) or ``"base"`` (562 MHz) [A12]."""
+    """The K80 machine; ``clock`` ``"boost"`` (875 MHz, default) or ``"base"`` (562 MHz)
+    [A12]."""
     check_choice("clock", clock, ("boost", "base"))
     r = _k80_rows()
     v = lambda k: float(r[k]["value"])
@@ -171,16 +177,19 @@ def k80(clock: str = "boost") -> Machine:
 
 
 def parameters_table():
-    """``data/huang_li/k80_parameters.csv`` as a DataFrame (value, unit, printed/sourced/assumption, source)."""
+    """``data/huang_li/k80_parameters.csv`` as a DataFrame (value, unit,
+    printed/sourced/assumption, source)."""
     import pandas as pd
 
     return pd.DataFrame(read_rows("huang_li/k80_parameters.csv"))
 
 
 def itilp(machine: Machine, n_warps: float) -> float:
-    """Eqs. 14–15: ``ITILP = min(ILP × N, ITILP_max)``, ``ITILP_max = avg_inst_lat / (warp_size / SIMD_width)``.
+    """Eqs. 14–15: ``ITILP = min(ILP × N, ITILP_max)``, ``ITILP_max = avg_inst_lat /
+    (warp_size / SIMD_width)``.
 
-    SIMD_width is the SM's lane count (192 on Kepler), so ITILP_max = 9 × 6 = 54 on the K80.
+    SIMD_width is the SM's lane count (192 on Kepler), so ITILP_max = 9 × 6 = 54 on the
+    K80.
     """
     n = check_real("n_warps", n_warps, 0.0, lo_open=True)
     itilp_max = machine.avg_inst_lat / (32.0 / machine.cores_per_sm)
@@ -188,15 +197,16 @@ def itilp(machine: Machine, n_warps: float) -> float:
 
 
 def cycles_per_instruction(machine: Machine, n_warps: float) -> float:
-    """Eq. 13: ``Effective_instruction_throughput = avg_inst_lat / ITILP`` cycles per warp instruction per SM
-    (the garbled "vortex" of the extracted text is ITILP, as in Sim et al. 2012)."""
+    """Eq. 13: ``Effective_instruction_throughput = avg_inst_lat / ITILP`` cycles per
+    warp instruction per SM (the garbled "vortex" of the extracted text is ITILP, as in
+    Sim et al. 2012)."""
     return machine.avg_inst_lat / itilp(machine, n_warps)
 
 
 @dataclass(frozen=True)
 class Analysis:
-    """Every count of one placement the model uses (see :func:`analyze`). Counts are totals over the grid
-    unless named ``*_per_warp``; times are in core cycles."""
+    """Every count of one placement the model uses (see :func:`analyze`). Counts are
+    totals over the grid unless named ``*_per_warp``; times are in core cycles."""
 
     kernel: str
     placement: Mapping[str, str]
@@ -253,9 +263,9 @@ class Analysis:
 
     @property
     def miss_ratio(self) -> float:
-        """Eq. 5's miss ratio, the share of the bytes requested from off-chip memory (global sectors,
-        texture and constant lines looked up) that DRAM had to supply (the book's reading; a texture
-        or constant hit never reaches the L2)."""
+        """Eq. 5's miss ratio, the share of the bytes requested from off-chip memory
+        (global sectors, texture and constant lines looked up) that DRAM had to supply
+        (the book's reading; a texture or constant hit never reaches the L2)."""
         return (
             min(1.0, self.dram_bytes / self.offchip_bytes)
             if self.offchip_bytes
@@ -293,18 +303,20 @@ def analyze(
     saturation: str = "cap",
     service: str = "occupancy",
 ) -> Analysis:
-    """Count everything the model needs for one placement's trace (module docstring for the readings).
+    """Count everything the model needs for one placement's trace (module docstring for
+    the readings).
 
-    ``rule`` picks replay rule (1) (``"printed"`` or ``"segments"``). ``mapping`` is the address
-    map the model believes: by default the paper's K80 bits with 8–21 as the column and 30–32 as
-    the row [A13] (read the other way round, every streaming access would be a row conflict in
-    one of 8 banks); pass ``DetectedMapping.as_map()`` to use what Algorithm 1 found.
-    ``service`` is what a bank queue serves: ``"occupancy"`` (the book's reading: bank busy times
-    from GDDR5 timings feed Kingman, Eq. 8's latencies are added after) or ``"latency"`` (the
-    printed end-to-end latencies as service times, the literal reading, which saturates every
-    loaded bank [A3]). ``queue_form`` and ``saturation`` go to
-    :func:`gpumodels.papers.huang_li.queueing.bank_latency` (``"cap"``: the book's bound at ρ ≥ 1;
-    ``"nan"``: the faithful flagged NaN).
+    ``rule`` picks replay rule (1) (``"printed"`` or ``"segments"``). ``mapping`` is the
+    address map the model believes: by default the paper's K80 bits with 8–21 as the
+    column and 30–32 as the row [A13] (read the other way round, every streaming access
+    would be a row conflict in one of 8 banks); pass ``DetectedMapping.as_map()`` to use
+    what Algorithm 1 found. ``service`` is what a bank queue serves: ``"occupancy"``
+    (the book's reading: bank busy times from GDDR5 timings feed Kingman, Eq. 8's
+    latencies are added after) or ``"latency"`` (the printed end-to-end latencies as
+    service times, the literal reading, which saturates every loaded bank [A3]).
+    ``queue_form`` and ``saturation`` go to
+    :func:`gpumodels.papers.huang_li.queueing.bank_latency` (``"cap"``: the book's bound
+    at ρ ≥ 1; ``"nan"``: the faithful flagged NaN).
     """
     check_choice("service", service, SERVICE)
     m = machine or k80()
@@ -337,7 +349,8 @@ def analyze(
     }
     mem_insts = {name: int((sp == codes[name]).sum()) for name in SPACES}
 
-    # L2 accesses: global sectors, and the sectors of texture and constant lines that miss their per-SM cache
+    # L2 accesses: global sectors, and the sectors of texture and constant lines that
+    # miss their per-SM cache
     rows, lines = distinct_lines_batch(tr.addr[g], m.request_bytes, tr.word_bytes[g])
     gi = np.nonzero(g)[0][rows]
     l2_addr, l2_time, l2_global = [lines], [time[gi]], [np.ones(lines.size, bool)]

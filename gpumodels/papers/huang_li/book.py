@@ -1,4 +1,5 @@
-"""Tables and figures of the Huang & Li chapter, built from the package (the notebook only calls these)."""
+"""Tables and figures of the Huang & Li chapter, built from the package (the notebook
+only calls these)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,13 @@ VECADD_PLACEMENTS = {
 
 
 def vecadd_walkthrough(machine: analysis.Machine | None = None):
-    """Every step of the model for Fig. 2's four vecAdd placements, one column per placement.
+    """Every step of the model for Fig. 2's four vecAdd placements, one column per
+    placement.
 
-    The profile is vecAdd with a and b in global memory (the sample); each column is predicted
-    from it. T_overlap is Sim et al.'s F_overlap here, because Eq. 11 is trained only in the next
-    chapter (on the 38 training placements against the simulated reference).
+    The profile is vecAdd with a and b in global memory (the sample); each column is
+    predicted from it. T_overlap is Sim et al.'s F_overlap here, because Eq. 11 is
+    trained only in the next chapter (on the 38 training placements against the
+    simulated reference).
     """
     import pandas as pd
 
@@ -69,7 +72,8 @@ def kingman_grid(
     n: int = 1_000_000,
     seed: int = 2017,
 ):
-    """Simulated G/G/1 mean wait (Lindley) against Kingman (standard and printed) and M/M/1, per (c_a, ρ)."""
+    """Simulated G/G/1 mean wait (Lindley) against Kingman (standard and printed) and
+    M/M/1, per (c_a, ρ)."""
     import pandas as pd
 
     rows = []
@@ -94,7 +98,8 @@ def kingman_grid(
 
 
 def max_service_cv(lat=(352.0, 742.0, 1008.0), steps: int = 101) -> float:
-    """The largest c_s any mix of the three row-buffer latencies can have (grid over the mixes)."""
+    """The largest c_s any mix of the three row-buffer latencies can have (grid over the
+    mixes)."""
     v = np.asarray(lat)
     best = 0.0
     for p0 in np.linspace(0, 1, steps):
@@ -111,7 +116,8 @@ def algorithm1(
     noise: float = 0.0,
     seed: int = 0,
 ):
-    """Algorithm 1 on the simulated K80 DRAM: ``(per-bit table, DetectedMapping, true map)``."""
+    """Algorithm 1 on the simulated K80 DRAM: ``(per-bit table, DetectedMapping, true
+    map)``."""
     import pandas as pd
 
     amap = dram.address_map(preset)
@@ -134,7 +140,8 @@ def algorithm1(
 
 
 def fidelity() -> dict[str, float]:
-    """The printed numbers the book re-derives, keyed as in ``data/published/published_values.csv``."""
+    """The printed numbers the book re-derives, keyed as in
+    ``data/published/published_values.csv``."""
     _, found, _ = algorithm1()
     m = analysis.k80()
     train = placements.counts("train")
@@ -167,7 +174,8 @@ def fidelity() -> dict[str, float]:
 
 
 def implied_errors():
-    """Mean absolute error of each variant implied by the printed gains, read as percentage points [A16] (derived)."""
+    """Mean absolute error of each variant implied by the printed gains, read as
+    percentage points [A16] (derived)."""
     import pandas as pd
 
     v = pub.value

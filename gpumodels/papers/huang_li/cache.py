@@ -1,12 +1,13 @@
-"""Set-associative LRU caches for the texture, constant and L2 filters of Huang & Li (2017) §IV.
+"""Set-associative LRU caches for the texture, constant and L2 filters of Huang & Li
+(2017) §IV.
 
 The paper builds its cache models "based on the cache models in GPGPU-Sim" and prints no
-geometry; the K80 defaults (``data/huang_li/k80_parameters.csv``) come from GPGPU-Sim's Kepler
-configuration and the CUDA guide, each row with its source. A cache here is a geometry
-(:class:`Cache`: sets, line bytes, ways) and a pure function from an access stream to a hit
-vector (:func:`lru_hits`), so several independent caches (one per SM) run as one call with a
-cache id per access. The sequential loop is compiled with numba; ``NUMBA_DISABLE_JIT=1`` runs
-the same code in Python with identical results.
+geometry; the K80 defaults (``data/huang_li/k80_parameters.csv``) come from GPGPU-Sim's
+Kepler configuration and the CUDA guide, each row with its source. A cache here is a
+geometry (:class:`Cache`: sets, line bytes, ways) and a pure function from an access
+stream to a hit vector (:func:`lru_hits`), so several independent caches (one per SM)
+run as one call with a cache id per access. The sequential loop is compiled with numba;
+``NUMBA_DISABLE_JIT=1`` runs the same code in Python with identical results.
 """
 
 from __future__ import annotations
@@ -49,12 +50,13 @@ def _lru(
 def lru_hits(
     lines, n_sets: int, assoc: int, cache_id=None, n_caches: int | None = None
 ) -> np.ndarray:
-    """Hit (True) or miss of each access to LRU caches of ``n_sets`` sets and ``assoc`` ways.
+    """Hit (True) or miss of each access to LRU caches of ``n_sets`` sets and ``assoc``
+    ways.
 
     ``lines`` are line numbers (byte address // line size), in access order; the set is
-    ``line % n_sets``. ``cache_id`` (default all 0) sends each access to one of ``n_caches``
-    independent caches, all empty at the start. Misses allocate (every access allocates: the
-    read-only caches and a write-allocate L2).
+    ``line % n_sets``. ``cache_id`` (default all 0) sends each access to one of
+    ``n_caches`` independent caches, all empty at the start. Misses allocate (every
+    access allocates: the read-only caches and a write-allocate L2).
 
     >>> lru_hits([0, 1, 0, 2, 1], n_sets=1, assoc=2).tolist()    # 2 ways: 2 evicts 1
     [False, False, True, False, False]
@@ -91,7 +93,8 @@ def lru_hits(
 
 @dataclass(frozen=True)
 class Cache:
-    """A set-associative LRU cache geometry: ``sets`` × ``ways`` lines of ``line_bytes``."""
+    """A set-associative LRU cache geometry: ``sets`` × ``ways`` lines of
+    ``line_bytes``."""
 
     name: str
     sets: int
@@ -109,7 +112,8 @@ class Cache:
         return self.sets * self.line_bytes * self.ways
 
     def hits(self, addresses, cache_id=None, n_caches: int | None = None) -> np.ndarray:
-        """Hit vector of a stream of byte addresses (each one access; see :func:`lru_hits`)."""
+        """Hit vector of a stream of byte addresses (each one access; see
+        :func:`lru_hits`)."""
         a = np.asarray(addresses, dtype=np.int64)
         if a.size and a.min() < 0:
             raise ValueError("addresses must be non-negative byte addresses")

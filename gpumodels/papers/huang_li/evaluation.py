@@ -1,19 +1,22 @@
-"""End-to-end evaluation of the Huang & Li model against the book's simulated reference (§V, Figs. 5–9).
+"""End-to-end evaluation of the Huang & Li model against the book's simulated reference
+(§V, Figs. 5–9).
 
 The model side only: this module reads the cached simulated reference
-(``data/simulated/huang_li_reference.csv``) and the Algorithm 1 probe latencies measured on the
-simulator (``data/simulated/huang_li_algorithm1.csv``) as data, exactly as the paper read its
-K80 measurements, and never imports :mod:`gpumodels.engines.refsim.simulator` (a test walks the imports).
+(``data/simulated/huang_li_reference.csv``) and the Algorithm 1 probe latencies measured
+on the simulator (``data/simulated/huang_li_algorithm1.csv``) as data, exactly as the
+paper read its K80 measurements, and never imports
+:mod:`gpumodels.engines.refsim.simulator` (a test walks the imports).
 
-What the model is given, per benchmark: the sample placement's trace (SASSI's role) and its
-counters ``inst_executed`` / ``inst_issued`` (nvprof's); the address mapping Algorithm 1 found
-from the probe latencies; and, for the 38 training placements only, their times, to fit
-Eq. 11. Each of the 22 evaluation placements is predicted from its own benchmark's sample;
-the sample's own time is never an input to its prediction.
+What the model is given, per benchmark: the sample placement's trace (SASSI's role) and
+its counters ``inst_executed`` / ``inst_issued`` (nvprof's); the address mapping
+Algorithm 1 found from the probe latencies; and, for the 38 training placements only,
+their times, to fit Eq. 11. Each of the 22 evaluation placements is predicted from its
+own benchmark's sample; the sample's own time is never an input to its prediction.
 
-:func:`run` evaluates every variant of :data:`gpumodels.papers.huang_li.model.VARIANTS`, refitting
-T_overlap for each (its target depends on the variant's T_comp and T_mem). Errors are
-``|predicted / reference − 1|``; :func:`bootstrap_ci` gives 95 % intervals over placements.
+:func:`run` evaluates every variant of :data:`gpumodels.papers.huang_li.model.VARIANTS`,
+refitting T_overlap for each (its target depends on the variant's T_comp and T_mem).
+Errors are ``|predicted / reference − 1|``; :func:`bootstrap_ci` gives 95 % intervals
+over placements.
 """
 
 from __future__ import annotations
@@ -59,7 +62,8 @@ def _ref_rows() -> dict[str, dict[str, str]]:
 
 
 def reference():
-    """The simulated reference as a DataFrame (one row per placement test; times in ns, counters as totals)."""
+    """The simulated reference as a DataFrame (one row per placement test; times in ns,
+    counters as totals)."""
     import pandas as pd
 
     df = pd.DataFrame(list(_ref_rows().values()))
@@ -81,7 +85,8 @@ def reference_time_ns(test: str) -> float:
 
 @cache
 def detected_mapping() -> DetectedMapping:
-    """Algorithm 1 run on the probe latencies the simulator returned (a lookup oracle over the cached table)."""
+    """Algorithm 1 run on the probe latencies the simulator returned (a lookup oracle
+    over the cached table)."""
     lat = {
         (int(r["addr0"]), int(r["addr1"])): float(r["latency_ns"])
         for r in read_rows(ALGORITHM1)
@@ -112,8 +117,9 @@ def _sample_counters(benchmark: str) -> dict[str, float]:
 
 @cache
 def sample_profile(benchmark: str) -> Profile:
-    """The sample placement's :class:`~gpumodels.papers.huang_li.model.Profile`: its trace, the simulator's
-    instruction counters, and the Algorithm 1 mapping as the model's belief."""
+    """The sample placement's :class:`~gpumodels.papers.huang_li.model.Profile`: its
+    trace, the simulator's instruction counters, and the Algorithm 1 mapping as the
+    model's belief."""
     return profile(
         kernel(benchmark),
         counters=_sample_counters(benchmark),
@@ -159,7 +165,8 @@ def _terms(
 
 
 def fit_overlap(variant: str, amat_form: str = "printed") -> OverlapModel:
-    """Eq. 11 fitted for ``variant`` on the 38 training placements (target ``(T_comp + T_mem − T_ref)/T_mem``)."""
+    """Eq. 11 fitted for ``variant`` on the 38 training placements (target ``(T_comp +
+    T_mem − T_ref)/T_mem``)."""
     check_choice(
         "variant",
         variant,
@@ -186,12 +193,14 @@ def fit_overlap(variant: str, amat_form: str = "printed") -> OverlapModel:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Predictions of every placement in every variant, with the fitted Eq. 11 per variant.
+    """Predictions of every placement in every variant, with the fitted Eq. 11 per
+    variant.
 
-    ``table``: one row per (variant, placement test) with ``set``, ``benchmark``, ``test``,
-    ``sample``, ``reference_ns``, ``predicted_ns``, ``ratio`` (predicted / reference), ``error``
-    (``|ratio − 1|``), the Eq. 1 terms in ns and whether T_overlap was clipped. ``overlap``:
-    variant → :class:`~gpumodels.papers.huang_li.model.OverlapModel` (absent for ``sim2012``).
+    ``table``: one row per (variant, placement test) with ``set``, ``benchmark``,
+    ``test``, ``sample``, ``reference_ns``, ``predicted_ns``, ``ratio`` (predicted /
+    reference), ``error`` (``|ratio − 1|``), the Eq. 1 terms in ns and whether T_overlap
+    was clipped. ``overlap``: variant →
+    :class:`~gpumodels.papers.huang_li.model.OverlapModel` (absent for ``sim2012``).
     """
 
     table: object
@@ -208,7 +217,8 @@ class Evaluation:
 
 @cache
 def run(amat_form: str = "printed") -> Evaluation:
-    """Evaluate every variant on the 38 training and 22 evaluation placements (cached; a few seconds).
+    """Evaluate every variant on the 38 training and 22 evaluation placements (cached; a
+    few seconds).
 
     ``amat_form``: Eq. 5 as printed (every request pays hit_lat, shared ones too) or
     ``"weighted"`` (shared requests pay only shmem_lat) [A1]."""
@@ -252,7 +262,8 @@ def run(amat_form: str = "printed") -> Evaluation:
 def bootstrap_ci(
     values, n_boot: int = 2000, seed: int = 0, level: float = 0.95
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean of ``values`` (resampling the values; seeded)."""
+    """Percentile bootstrap interval of the mean of ``values`` (resampling the values;
+    seeded)."""
     x = np.asarray(values, dtype=float)
     if x.ndim != 1 or x.size < 2 or not np.all(np.isfinite(x)):
         raise ValueError(f"values must be at least 2 finite numbers, got {x.size}")
@@ -271,12 +282,14 @@ IMPLIED = {
     "instr_queue_even": "Baseline + instr. + queuing (even)",
     "queue_mapped": "Baseline + queuing (mapping)",
 }
-"""Each variant's row in :func:`gpumodels.papers.huang_li.book.implied_errors` (the mean error the printed gains imply)."""
+"""Each variant's row in :func:`gpumodels.papers.huang_li.book.implied_errors` (the mean
+error the printed gains imply)."""
 
 
 def summary(ev: Evaluation | None = None, set_: str = "eval"):
-    """Mean error per variant (%) with its bootstrap 95 % interval over the placements of ``set_``, beside
-    the mean error the paper's printed gains imply (derived, :func:`gpumodels.papers.huang_li.book.implied_errors`)."""
+    """Mean error per variant (%) with its bootstrap 95 % interval over the placements
+    of ``set_``, beside the mean error the paper's printed gains imply (derived,
+    :func:`gpumodels.papers.huang_li.book.implied_errors`)."""
     import pandas as pd
 
     ev = ev or run()
@@ -300,8 +313,9 @@ def summary(ev: Evaluation | None = None, set_: str = "eval"):
 
 
 def coverage():
-    """Coverage of the counted placements per benchmark (the design notes' check before results): ranges of
-    the simulated time, row-buffer hit ratio, issued instructions per warp and busiest-bank busy fraction."""
+    """Coverage of the counted placements per benchmark (the design notes' check before
+    results): ranges of the simulated time, row-buffer hit ratio, issued instructions
+    per warp and busiest-bank busy fraction."""
     ref = reference()
     ref = ref[ref["test"].isin([t["test"] for t in tests()])]
     dram = (ref["row_hits"] + ref["row_misses"] + ref["row_conflicts"]).clip(lower=1)
@@ -324,8 +338,9 @@ def coverage():
 
 
 def latency_only_score(test: Mapping[str, str]) -> float:
-    """A PORPLE-style score (Chen et al. 2014): each memory instruction's unloaded latency summed,
-    no instruction counts, queues or overlap — ``mem_insts × AMAT(constant DRAM latency)`` (cycles)."""
+    """A PORPLE-style score (Chen et al. 2014): each memory instruction's unloaded
+    latency summed, no instruction counts, queues or overlap — ``mem_insts ×
+    AMAT(constant DRAM latency)`` (cycles)."""
     s = sample_profile(test["benchmark"])
     an = _analysis(test["benchmark"], test["moves"])
     m = s.machine
@@ -335,8 +350,9 @@ def latency_only_score(test: Mapping[str, str]) -> float:
 
 
 def ranking(benchmark: str = "neuralnet", ev: Evaluation | None = None):
-    """Fig. 6: the benchmark's placements ranked by the reference, the full model, Sim et al. 2012 and
-    the latency-only (PORPLE-style) score, with Kendall's τ of each ranking against the reference."""
+    """Fig. 6: the benchmark's placements ranked by the reference, the full model, Sim
+    et al. 2012 and the latency-only (PORPLE-style) score, with Kendall's τ of each
+    ranking against the reference."""
     import pandas as pd
     from scipy.stats import kendalltau
 
@@ -385,8 +401,9 @@ EVENT_COUNTERS = (
 
 
 def event_selection(min_placements: int = 3, threshold: float | None = None):
-    """§II-B's selection on the simulator's counters: per benchmark with at least ``min_placements``
-    placements, the cosine of each counter's vector with the time vector, and Pearson's r beside it."""
+    """§II-B's selection on the simulator's counters: per benchmark with at least
+    ``min_placements`` placements, the cosine of each counter's vector with the time
+    vector, and Pearson's r beside it."""
     import pandas as pd
 
     th = THRESHOLD if threshold is None else threshold
@@ -418,12 +435,14 @@ def event_selection(min_placements: int = 3, threshold: float | None = None):
 
 
 def kingman_vs_log(log, min_requests: int = 20):
-    """Kingman's per-bank mean wait from a DRAM log's own statistics, beside the wait the log records.
+    """Kingman's per-bank mean wait from a DRAM log's own statistics, beside the wait
+    the log records.
 
-    ``log`` has one row per request with ``bank``, ``arrival_ns``, ``service_ns``, ``wait_ns`` (for
-    instance the simulated reference's ``dram_log``). Per bank with at least ``min_requests``:
-    Eq. 10's τ_a, c_a, τ_s, c_s and ρ from the log, Kingman's wait (NaN at ρ ≥ 1) and the logged
-    mean wait, and their ratio. No fitting: the log's own statistics go into the standard formula.
+    ``log`` has one row per request with ``bank``, ``arrival_ns``, ``service_ns``,
+    ``wait_ns`` (for instance the simulated reference's ``dram_log``). Per bank with at
+    least ``min_requests``: Eq. 10's τ_a, c_a, τ_s, c_s and ρ from the log, Kingman's
+    wait (NaN at ρ ≥ 1) and the logged mean wait, and their ratio. No fitting: the log's
+    own statistics go into the standard formula.
     """
     import pandas as pd
 
@@ -476,15 +495,16 @@ GAINS = (
     ("hl17.s5b.diff.NN_S", "baseline", "instr", "NN_S"),
     ("hl17.s5b.diff.bfs_2", "baseline", "instr", "bfs_2"),
 )
-"""The printed gains of §V as tuples of published key, starting variant, final variant and placement
-(``None`` for the mean over the 22 evaluation placements). A gain is read as the drop in mean
-absolute error in percentage points [A16]."""
+"""The printed gains of §V as tuples of published key, starting variant, final variant
+and placement (``None`` for the mean over the 22 evaluation placements). A gain is read
+as the drop in mean absolute error in percentage points [A16]."""
 
 
 def gains(ev: Evaluation | None = None, n_boot: int = 2000, seed: int = 0):
-    """The book's gain for each printed one: ``error(from) − error(to)`` in percentage points, with a
-    paired bootstrap 95 % interval over the evaluation placements (mean gains only), beside the printed
-    value, and whether the signs agree. No tolerance: the paper's numbers come from a K80."""
+    """The book's gain for each printed one: ``error(from) − error(to)`` in percentage
+    points, with a paired bootstrap 95 % interval over the evaluation placements (mean
+    gains only), beside the printed value, and whether the signs agree. No tolerance:
+    the paper's numbers come from a K80."""
     import pandas as pd
 
     ev = ev or run()

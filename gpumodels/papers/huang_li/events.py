@@ -1,12 +1,13 @@
-"""Event selection of Huang & Li (2017) §II-B: cosine similarity against the time vector, threshold 0.94.
+"""Event selection of Huang & Li (2017) §II-B: cosine similarity against the time
+vector, threshold 0.94.
 
 For one kernel with N placements, the *time vector* holds the N execution times and each
-*event vector* one nvprof event's N values; events whose (uncentred) cosine similarity with the
-time vector exceeds 0.94 are selected (Table I). A property the paper does not mention: for
-positive vectors the cosine between t and a *constant* vector is ``mean(t)/rms(t) =
-1/sqrt(1 + CV(t)²)`` (:func:`cosine_of_constant`), so an event that never changes passes the
-threshold whenever the times vary by less than CV = sqrt(1/0.94² − 1) = 0.36295
-(:func:`threshold_cv`).
+*event vector* one nvprof event's N values; events whose (uncentred) cosine similarity
+with the time vector exceeds 0.94 are selected (Table I). A property the paper does not
+mention: for positive vectors the cosine between t and a *constant* vector is
+``mean(t)/rms(t) = 1/sqrt(1 + CV(t)²)`` (:func:`cosine_of_constant`), so an event that
+never changes passes the threshold whenever the times vary by less than CV =
+sqrt(1/0.94² − 1) = 0.36295 (:func:`threshold_cv`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ THRESHOLD = 0.94
 
 
 def cosine_similarity(a, b) -> float:
-    """Uncentred cosine similarity ``a·b / (|a| |b|)`` of two equally long non-zero vectors.
+    """Uncentred cosine similarity ``a·b / (|a| |b|)`` of two equally long non-zero
+    vectors.
 
     >>> cosine_similarity([1, 2, 3], [2, 4, 6])
     1.0
@@ -43,14 +45,16 @@ def cosine_similarity(a, b) -> float:
 
 
 def cosine_of_constant(times) -> float:
-    """Cosine between a positive time vector and any constant vector: ``1/sqrt(1 + CV²)`` (population CV)."""
+    """Cosine between a positive time vector and any constant vector: ``1/sqrt(1 +
+    CV²)`` (population CV)."""
     t = as_array("times", times, 0.0, lo_open=True)
     cv = t.std() / t.mean()
     return 1.0 / math.sqrt(1.0 + cv * cv)
 
 
 def threshold_cv(threshold: float = THRESHOLD) -> float:
-    """The CV of the times below which a constant event passes ``threshold``: ``sqrt(1/threshold² − 1)``.
+    """The CV of the times below which a constant event passes ``threshold``:
+    ``sqrt(1/threshold² − 1)``.
 
     >>> round(threshold_cv(), 5)
     0.36295
@@ -74,7 +78,8 @@ def _table_i() -> tuple[dict[str, str], ...]:
 
 
 def table_1():
-    """Table I as printed (``data/huang_li/table_1.csv``; empty = "N/A", i.e. below 0.94)."""
+    """Table I as printed (``data/huang_li/table_1.csv``; empty = "N/A", i.e. below
+    0.94)."""
     import pandas as pd
 
     df = pd.DataFrame(_table_i()).set_index("kernel")

@@ -1,4 +1,5 @@
-"""Explorers of Huang & Li's model (live kernel only): every term of T for a placement, and the evaluation."""
+"""Explorers of Huang & Li's model (live kernel only): every term of T for a placement,
+and the evaluation."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from gpumodels.papers.huang_li import evaluation, model
 
 
 def summary_html(benchmark: str, test: str, variant: str = "sim2012") -> str:
-    """HTML of every term of Huang & Li's T for one Table IV placement, predicted from its benchmark's sample.
+    """HTML of every term of Huang & Li's T for one Table IV placement, predicted from
+    its benchmark's sample.
 
-    ``variant`` is one of :data:`gpumodels.papers.huang_li.model.VARIANTS` that needs no trained overlap
-    (``"sim2012"``); the Eq. 11 variants are trained in the second Huang & Li chapter.
+    ``variant`` is one of :data:`gpumodels.papers.huang_li.model.VARIANTS` that needs no
+    trained overlap (``"sim2012"``); the Eq. 11 variants are trained in the second Huang
+    & Li chapter.
     """
 
     rows = [
@@ -79,7 +82,8 @@ def summary_html(benchmark: str, test: str, variant: str = "sim2012") -> str:
 
 
 def explorer(benchmark: str = "neuralnet"):
-    """Pick a benchmark and one of its placements; shows every term of T (model, Sim et al. overlap)."""
+    """Pick a benchmark and one of its placements; shows every term of T (model, Sim et
+    al. overlap)."""
     import ipywidgets as W
 
     benches = list(
@@ -114,7 +118,8 @@ def explorer(benchmark: str = "neuralnet"):
 
 
 def evaluation_html(variant: str = "full", benchmark: str = "neuralnet") -> str:
-    """HTML table: a benchmark's counted placements, simulated reference time and the variant's prediction."""
+    """HTML table: a benchmark's counted placements, simulated reference time and the
+    variant's prediction."""
 
     ev = evaluation.run()
     t = ev.table
@@ -141,7 +146,8 @@ def evaluation_html(variant: str = "full", benchmark: str = "neuralnet") -> str:
 
 
 def evaluation_explorer(variant: str = "full", benchmark: str = "neuralnet"):
-    """Pick an ablation variant and a benchmark; shows every placement's prediction beside the simulated reference."""
+    """Pick an ablation variant and a benchmark; shows every placement's prediction
+    beside the simulated reference."""
     import ipywidgets as W
 
     t = evaluation.run().table

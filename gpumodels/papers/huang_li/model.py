@@ -1,4 +1,5 @@
-"""The data-placement model of Huang & Li (2017): T = T_comp + T_mem − T_overlap (Eq. 1).
+"""The data-placement model of Huang & Li (2017): T = T_comp + T_mem − T_overlap (Eq.
+1).
 
 Equations, in core cycles per SM:
 
@@ -11,18 +12,21 @@ Equations, in core cycles per SM:
   (:func:`itmlp`) with MWP and CWP from :func:`gpumodels.engines.mwp_cwp.predict`;
 * Eq. 5:  ``AMAT = DRAM_lat × miss_ratio + hit_lat + shmem_lat × shmem_ratio`` (:func:`amat`,
   as printed; ``form="weighted"`` is the reading in which shared requests do not pay hit_lat [A1]);
-* Eqs. 11–12: ``T_overlap = T_overlap_ratio × T_mem``, the ratio linear in memory-event ratios,
-  fitted by least squares (:class:`OverlapModel`; target ``(T_comp + T_mem − T)/T_mem`` [A5]).
+* Eqs. 11–12: ``T_overlap = T_overlap_ratio × T_mem``, the ratio linear in memory-event
+  ratios, fitted by least squares (:class:`OverlapModel`; target ``(T_comp + T_mem −
+  T)/T_mem`` [A5]).
 
-The Fig. 5 baseline "[7]" is Sim et al. (2012), GPUPerf, whose general form the seed does not
-print: ``T = T_comp + T_mem − T_overlap`` with ``T_comp = W_parallel + W_serial`` (executed
-instructions), AMAT with a constant DRAM latency, and ``T_overlap = min(T_comp × F_overlap,
-T_mem)``, ``F_overlap = (N − ζ)/N``, ζ = 1 if CWP ≤ MWP else 0 (:func:`f_overlap`; Sim et al.
-2012, §3). This is not :mod:`gpumodels.comparisons.prior.sim_2012`, Volkov's reduction for his α-workload;
-nor is Huang & Li the GPUMech of J.-C. Huang et al. (2014, :mod:`gpumodels.comparisons.prior.huang_2014`).
+The Fig. 5 baseline "[7]" is Sim et al. (2012), GPUPerf, whose general form the seed
+does not print: ``T = T_comp + T_mem − T_overlap`` with ``T_comp = W_parallel +
+W_serial`` (executed instructions), AMAT with a constant DRAM latency, and ``T_overlap =
+min(T_comp × F_overlap, T_mem)``, ``F_overlap = (N − ζ)/N``, ζ = 1 if CWP ≤ MWP else 0
+(:func:`f_overlap`; Sim et al. 2012, §3). This is not
+:mod:`gpumodels.comparisons.prior.sim_2012`, Volkov's reduction for his α-workload; nor
+is Huang & Li the GPUMech of J.-C. Huang et al. (2014,
+:mod:`gpumodels.comparisons.prior.huang_2014`).
 
-:func:`predict` is the entry point: from a sample placement's :class:`Profile` to a target
-placement's time, in any of the :data:`VARIANTS` of the paper's ablations.
+:func:`predict` is the entry point: from a sample placement's :class:`Profile` to a
+target placement's time, in any of the :data:`VARIANTS` of the paper's ablations.
 """
 
 from __future__ import annotations
@@ -76,12 +80,14 @@ VARIANTS: Mapping[str, Mapping[str, str]] = {
         "label": "Our model (full)",
     },
 }
-"""The ablation variants of §V, with the instruction count, DRAM latency and overlap of each.
+"""The ablation variants of §V, with the instruction count, DRAM latency and overlap of
+each.
 
-``executed``: the sample's executed instructions, unchanged [A17]; ``issued``: Eq. 3 plus the
-addressing difference. ``constant``: the row-miss latency of an isolated access (what a
-micro-benchmark of unloaded accesses measures); ``even``: Kingman with requests dealt evenly to
-the physical banks [A18]; ``mapped``: Kingman per bank of the detected mapping."""
+``executed``: the sample's executed instructions, unchanged [A17]; ``issued``: Eq. 3
+plus the addressing difference. ``constant``: the row-miss latency of an isolated access
+(what a micro-benchmark of unloaded accesses measures); ``even``: Kingman with requests
+dealt evenly to the physical banks [A18]; ``mapped``: Kingman per bank of the detected
+mapping."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -89,7 +95,8 @@ the physical banks [A18]; ``mapped``: Kingman per bank of the detected mapping."
 
 
 def t_comp(inst_per_warp, total_warps, active_sms, cpi, w_serial=0.0) -> float:
-    """Eq. 2: ``#inst × #total_warps / #active_SMs × Effective_instruction_throughput + W_serial`` (cycles)."""
+    """Eq. 2: ``#inst × #total_warps / #active_SMs × Effective_instruction_throughput +
+    W_serial`` (cycles)."""
     i = check_real("inst_per_warp", inst_per_warp, 0.0)
     w = check_real("total_warps", total_warps, 1.0)
     s = check_real("active_sms", active_sms, 1.0)
@@ -102,9 +109,9 @@ def amat(
 ) -> float:
     """Eq. 5: average memory access latency per memory instruction (cycles).
 
-    ``form="printed"``: ``DRAM_lat × miss_ratio + hit_lat + shmem_lat × shmem_ratio`` — every
-    request pays hit_lat, shared ones too. ``form="weighted"`` [A1]:
-    ``(1 − shmem_ratio)(hit_lat + DRAM_lat × miss_ratio) + shmem_ratio × shmem_lat``.
+    ``form="printed"``: ``DRAM_lat × miss_ratio + hit_lat + shmem_lat × shmem_ratio`` —
+    every request pays hit_lat, shared ones too. ``form="weighted"`` [A1]: ``(1 −
+    shmem_ratio)(hit_lat + DRAM_lat × miss_ratio) + shmem_ratio × shmem_lat``.
 
     >>> amat(600, 0.5, 120, 24, 0.25), amat(600, 0.5, 120, 24, 0.25, form="weighted")
     (426.0, 321.0)
@@ -122,7 +129,8 @@ def amat(
 
 
 def itmlp(mlp, mwp, cwp, mwp_peak_bw) -> tuple[float, float]:
-    """Eqs. 18–19: ``(ITMLP, MWP_cp)`` with ``MWP_cp = min(max(1, CWP − 1), MWP)``, ``ITMLP = min(MLP × MWP_cp, MWP_peak_bw)``.
+    """Eqs. 18–19: ``(ITMLP, MWP_cp)`` with ``MWP_cp = min(max(1, CWP − 1), MWP)``,
+    ``ITMLP = min(MLP × MWP_cp, MWP_peak_bw)``.
 
     >>> itmlp(1, 8, 20, 30), itmlp(2, 8, 3, 3.5)
     ((8.0, 8.0), (3.5, 2.0))
@@ -138,7 +146,8 @@ def itmlp(mlp, mwp, cwp, mwp_peak_bw) -> tuple[float, float]:
 def effective_requests(
     mem_insts_per_warp, total_warps, active_sms, itmlp_value
 ) -> float:
-    """Eq. 17: ``#mem_instrs × #total_warps / (active_SMs × ITMLP)``, memory instructions per SM not overlapped."""
+    """Eq. 17: ``#mem_instrs × #total_warps / (active_SMs × ITMLP)``, memory
+    instructions per SM not overlapped."""
     m = check_real("mem_insts_per_warp", mem_insts_per_warp, 0.0)
     w = check_real("total_warps", total_warps, 1.0)
     s = check_real("active_sms", active_sms, 1.0)
@@ -165,10 +174,12 @@ def f_overlap(n, cwp, mwp) -> float:
 
 
 def t_total(t_comp_value, t_mem_value, t_overlap_value) -> tuple[float, bool]:
-    """Eq. 1, ``T = T_comp + T_mem − T_overlap``, with T_overlap held to ``[0, min(T_comp, T_mem)]``.
+    """Eq. 1, ``T = T_comp + T_mem − T_overlap``, with T_overlap held to ``[0,
+    min(T_comp, T_mem)]``.
 
-    Returns ``(T, clipped)``: a fitted overlap outside that range would make T smaller than
-    either cost or larger than their sum; it is clipped and flagged, never returned silently.
+    Returns ``(T, clipped)``: a fitted overlap outside that range would make T smaller
+    than either cost or larger than their sum; it is clipped and flagged, never returned
+    silently.
     """
     tc = check_real("t_comp", t_comp_value, 0.0)
     tm = check_real("t_mem", t_mem_value, 0.0)
@@ -194,13 +205,15 @@ FEATURES = (
     "row_conflicts",
     "warps_per_sm",
 )
-"""Eq. 11's regressors in the book's reading [A4], each memory's requests and its critical misses
-as two features (e_i, e_j, e_m, e_n), row-buffer misses and conflicts (e_k), all as ratios to the
-placement's memory instructions, and the warps per SM; with the constant c that is 12 coefficients."""
+"""Eq. 11's regressors in the book's reading [A4], each memory's requests and its
+critical misses as two features (e_i, e_j, e_m, e_n), row-buffer misses and conflicts
+(e_k), all as ratios to the placement's memory instructions, and the warps per SM; with
+the constant c that is 12 coefficients."""
 
 
 def overlap_features(an: Analysis) -> np.ndarray:
-    """The :data:`FEATURES` of one analysed placement, as ratios to its memory instructions."""
+    """The :data:`FEATURES` of one analysed placement, as ratios to its memory
+    instructions."""
     tot = max(sum(an.mem_insts.values()), 1)
     vals = [
         an.requests["G"],
@@ -219,12 +232,14 @@ def overlap_features(an: Analysis) -> np.ndarray:
 
 @dataclass(frozen=True)
 class OverlapModel:
-    """A fitted Eq. 11: coefficients (one per :data:`FEATURES` entry, then the constant c) and diagnostics.
+    """A fitted Eq. 11: coefficients (one per :data:`FEATURES` entry, then the constant
+    c) and diagnostics.
 
-    ``r2`` on the training rows; ``lobo_error`` the mean absolute error of T_overlap_ratio when
-    each group (benchmark) is predicted by a fit without it; ``condition`` the condition number
-    of the design matrix (intercept included); ``rank`` its rank; ``zero_columns`` the features
-    that are zero on every training row (their coefficients are set to 0 and reported).
+    ``r2`` on the training rows; ``lobo_error`` the mean absolute error of
+    T_overlap_ratio when each group (benchmark) is predicted by a fit without it;
+    ``condition`` the condition number of the design matrix (intercept included);
+    ``rank`` its rank; ``zero_columns`` the features that are zero on every training row
+    (their coefficients are set to 0 and reported).
     """
 
     coef: np.ndarray
@@ -251,8 +266,9 @@ class OverlapModel:
     def fit(x, y, groups: Sequence[str] | None = None) -> OverlapModel:
         """Least-squares fit of ``y = x · g + c`` (Eq. 11) with diagnostics.
 
-        ``x`` is ``(n, len(FEATURES))``, ``y`` the targets ``(T_comp + T_mem − T_measured)/T_mem``.
-        Rank deficiency is detected (the minimum-norm solution is used and ``rank`` reported).
+        ``x`` is ``(n, len(FEATURES))``, ``y`` the targets ``(T_comp + T_mem −
+        T_measured)/T_mem``. Rank deficiency is detected (the minimum-norm solution is
+        used and ``rank`` reported).
         """
         X = np.asarray(x, dtype=float)
         Y = np.asarray(y, dtype=float)
@@ -316,13 +332,15 @@ class OverlapModel:
 
 @dataclass(frozen=True)
 class Profile:
-    """What the model knows of the sample placement: its trace (SASSI's role) and its counters (nvprof's).
+    """What the model knows of the sample placement: its trace (SASSI's role) and its
+    counters (nvprof's).
 
-    ``counters``: ``inst_executed`` and ``inst_issued`` per warp, ``w_serial`` (cycles). Missing
-    counters are filled by :func:`profile` from the trace by the model's own rules (labelled
-    ``source="model rules"``); a simulator or a GPU supplies measured ones. ``analysis`` is the
-    sample's trace analysed once, under ``options`` (the readings of
-    :func:`~gpumodels.papers.huang_li.analysis.analyze`), which every prediction from this profile uses.
+    ``counters``: ``inst_executed`` and ``inst_issued`` per warp, ``w_serial`` (cycles).
+    Missing counters are filled by :func:`profile` from the trace by the model's own
+    rules (labelled ``source="model rules"``); a simulator or a GPU supplies measured
+    ones. ``analysis`` is the sample's trace analysed once, under ``options`` (the
+    readings of :func:`~gpumodels.papers.huang_li.analysis.analyze`), which every
+    prediction from this profile uses.
     """
 
     kernel: Kernel
@@ -342,10 +360,11 @@ def profile(
     machine: Machine | None = None,
     **analysis_options,
 ) -> Profile:
-    """The sample :class:`Profile` of ``kernel`` under ``moves`` (default: the kernel's own placement).
+    """The sample :class:`Profile` of ``kernel`` under ``moves`` (default: the kernel's
+    own placement).
 
-    ``machine`` (default the K80) and ``analysis_options`` are kept with the profile: every
-    prediction from it uses the same machine and readings.
+    ``machine`` (default the K80) and ``analysis_options`` are kept with the profile:
+    every prediction from it uses the same machine and readings.
     """
     m = machine or k80()
     tr = kernel.trace(moves)
@@ -381,8 +400,8 @@ def instructions_per_warp(
 ) -> float:
     """``#inst`` of Eq. 2 for a target placement, from the sample's counters.
 
-    ``kind="issued"``: Eq. 3 plus the addressing difference,
-    ``issued_sample − replays_sample(1–4) + replays_target(1–4) + addressing_target − addressing_sample``;
+    ``kind="issued"``: Eq. 3 plus the addressing difference, ``issued_sample −
+    replays_sample(1–4) + replays_target(1–4) + addressing_target − addressing_sample``;
     ``kind="executed"``: the sample's executed count, unchanged [A17].
     """
     check_choice("kind", kind, ("issued", "executed"))
@@ -402,7 +421,8 @@ def instructions_per_warp(
 
 @dataclass(frozen=True)
 class Prediction:
-    """Every term of Eq. 1 for one placement and variant (cycles per SM; ``time_ms`` at the machine clock)."""
+    """Every term of Eq. 1 for one placement and variant (cycles per SM; ``time_ms`` at
+    the machine clock)."""
 
     variant: str
     placement: Mapping[str, str]
@@ -483,7 +503,8 @@ def evaluate(
     machine: Machine | None = None,
     amat_form: str = "printed",
 ) -> Prediction:
-    """All terms of Eq. 1 for an analysed placement, given its instruction count per warp."""
+    """All terms of Eq. 1 for an analysed placement, given its instruction count per
+    warp."""
     v = VARIANTS[check_choice("variant", variant, tuple(VARIANTS))]
     m = machine or k80()
     dram = an.dram_lat[v["dram"]]
@@ -569,14 +590,16 @@ def predict(
     overlap: OverlapModel | None = None,
     amat_form: str = "printed",
 ) -> Prediction:
-    """Predict a target placement's time from the sample's profile (§III-A, §IV; the design's pipeline).
+    """Predict a target placement's time from the sample's profile (§III-A, §IV; the
+    design's pipeline).
 
-    ``moves`` (array → space) are applied on top of the sample's placement; ``None`` predicts the
-    sample itself (its measured time is never an input). The target's trace is rewritten from the
-    sample's (addresses, spaces, addressing) and analysed (replays, caches, banks, queues) on the
-    profile's machine and readings; ``#inst`` comes from :func:`instructions_per_warp` as the
-    variant says; W_serial from the sample; T_comp, T_mem, T_overlap as the variant says; a move
-    into shared memory adds its one-off copy, bytes / bandwidth [A19].
+    ``moves`` (array → space) are applied on top of the sample's placement; ``None``
+    predicts the sample itself (its measured time is never an input). The target's trace
+    is rewritten from the sample's (addresses, spaces, addressing) and analysed
+    (replays, caches, banks, queues) on the profile's machine and readings; ``#inst``
+    comes from :func:`instructions_per_warp` as the variant says; W_serial from the
+    sample; T_comp, T_mem, T_overlap as the variant says; a move into shared memory adds
+    its one-off copy, bytes / bandwidth [A19].
     """
     kind = VARIANTS[check_choice("variant", variant, tuple(VARIANTS))]["instructions"]
     tr = sample.kernel.trace({**sample.moves, **(moves or {})})

@@ -1,7 +1,7 @@
 """Huang & Li (2017): the producer of the printed values the book re-derives.
 
-Each producer returns ``{published key: computed value}``; :mod:`gpumodels.scoreboard` collects
-:data:`PRODUCERS`.
+Each producer returns ``{published key: computed value}``; :mod:`gpumodels.scoreboard`
+collects :data:`PRODUCERS`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from gpumodels.papers.huang_li import book
 
 
 def huang_li() -> dict[str, float]:
-    """Huang & Li (2017): Algorithm 1's latencies on the simulated K80 DRAM, addressing counts, placement counts."""
+    """Huang & Li (2017): Algorithm 1's latencies on the simulated K80 DRAM, addressing
+    counts, placement counts."""
     return book.fidelity()
 
 

@@ -1,20 +1,24 @@
-"""Bank queues of Huang & Li (2017) §III-C3: Kingman's G/G/1 approximation and its checks.
+"""Bank queues of Huang & Li (2017) §III-C3: Kingman's G/G/1 approximation and its
+checks.
 
-Each DRAM bank is a single server with its own queue (their Fig. 3). Per bank the model needs
-the arrival rate λ = 1/τ_a, the coefficients of variation of the inter-arrival and service
-times, c_a = σ_a/τ_a and c_s = σ_s/τ_s, and the utilisation ρ = τ_s/τ_a (Eq. 10; Table III
-prints ρ = λ·τ_c, a typo for τ_s). The mean wait in the queue is Kingman's approximation
+Each DRAM bank is a single server with its own queue (their Fig. 3). Per bank the model
+needs the arrival rate λ = 1/τ_a, the coefficients of variation of the inter-arrival and
+service times, c_a = σ_a/τ_a and c_s = σ_s/τ_s, and the utilisation ρ = τ_s/τ_a (Eq. 10;
+Table III prints ρ = λ·τ_c, a typo for τ_s). The mean wait in the queue is Kingman's
+approximation
 
     W_q ≈ ((c_a² + c_s²)/2) · (ρ/(1 − ρ)) · τ_s                       (standard form, :func:`kingman`)
 
-The extracted Eq. 9 reads ``((c_a + c_s)/2) · (ρ/(1 − ρ)) · τ_a`` (:func:`kingman_printed`): the
-squares are missing and τ_a stands where τ_s belongs. Since ρ·τ_a = τ_s, the printed form is
-``((c_a + c_s)/2) · τ_s/(1 − ρ)``, a wait of about ``(c_a + c_s)/2 · τ_s`` at zero load, which no
-queue has [A2]. The book implements both, shows both, and uses the standard form.
+The extracted Eq. 9 reads ``((c_a + c_s)/2) · (ρ/(1 − ρ)) · τ_a``
+(:func:`kingman_printed`): the squares are missing and τ_a stands where τ_s belongs.
+Since ρ·τ_a = τ_s, the printed form is ``((c_a + c_s)/2) · τ_s/(1 − ρ)``, a wait of
+about ``(c_a + c_s)/2 · τ_s`` at zero load, which no queue has [A2]. The book implements
+both, shows both, and uses the standard form.
 
-Closed forms for checking: M/M/1 (:func:`mm1`), M/D/1 (:func:`md1`) and Pollaczek–Khinchine
-for M/G/1 (:func:`pollaczek_khinchine`), which Kingman's form equals exactly at c_a = 1. The
-numpy Lindley recursion (:func:`lindley`, :func:`simulate_gg1`) is the discrete-event reference.
+Closed forms for checking: M/M/1 (:func:`mm1`), M/D/1 (:func:`md1`) and
+Pollaczek–Khinchine for M/G/1 (:func:`pollaczek_khinchine`), which Kingman's form equals
+exactly at c_a = 1. The numpy Lindley recursion (:func:`lindley`, :func:`simulate_gg1`)
+is the discrete-event reference.
 
 At ρ ≥ 1 no steady state exists: every function returns NaN there (flagged by
 :func:`saturated`), never a negative or infinite wait.
@@ -78,8 +82,9 @@ def kingman(c_a, c_s, rho, tau_s):
 
         W_q = ((c_a² + c_s²) / 2) · (ρ / (1 − ρ)) · τ_s
 
-    Broadcasts over its arguments; the result has τ_s's unit. ``rho >= 1`` gives NaN (no steady
-    state; see :func:`saturated`). Negative or non-finite inputs raise ``ValueError``.
+    Broadcasts over its arguments; the result has τ_s's unit. ``rho >= 1`` gives NaN (no
+    steady state; see :func:`saturated`). Negative or non-finite inputs raise
+    ``ValueError``.
 
     >>> kingman(1.0, 1.0, 0.5, 2.0)      # M/M/1: rho/(1-rho) * tau_s
     2.0
@@ -95,11 +100,12 @@ def kingman(c_a, c_s, rho, tau_s):
 
 
 def kingman_printed(c_a, c_s, rho, tau_a):
-    """Eq. 9 exactly as printed: ``((c_a + c_s)/2) · (ρ/(1 − ρ)) · τ_a`` (no squares, τ_a).
+    """Eq. 9 exactly as printed: ``((c_a + c_s)/2) · (ρ/(1 − ρ)) · τ_a`` (no squares,
+    τ_a).
 
-    Kept to show why it cannot be right [A2]: with τ_a = τ_s/ρ it equals
-    ``((c_a + c_s)/2) · τ_s/(1 − ρ)``, which tends to ``(c_a + c_s)/2 · τ_s`` — not 0 — as the load
-    vanishes. ``rho >= 1`` gives NaN.
+    Kept to show why it cannot be right [A2]: with τ_a = τ_s/ρ it equals ``((c_a +
+    c_s)/2) · τ_s/(1 − ρ)``, which tends to ``(c_a + c_s)/2 · τ_s`` — not 0 — as the
+    load vanishes. ``rho >= 1`` gives NaN.
 
     >>> kingman_printed(1.0, 1.0, 0.5, 4.0)     # tau_s = rho * tau_a = 2: twice M/M/1's 2.0
     4.0
@@ -125,7 +131,8 @@ def md1(rho, tau_s):
 
 
 def pollaczek_khinchine(rho, tau_s, c_s):
-    """M/G/1 mean wait (Pollaczek–Khinchine) ``ρ τ_s (1 + c_s²) / (2(1 − ρ))`` (NaN at ρ ≥ 1).
+    """M/G/1 mean wait (Pollaczek–Khinchine) ``ρ τ_s (1 + c_s²) / (2(1 − ρ))`` (NaN at ρ
+    ≥ 1).
 
     Kingman's standard form equals it exactly at c_a = 1 (Poisson arrivals).
     """
@@ -143,7 +150,8 @@ def pollaczek_khinchine(rho, tau_s, c_s):
 def gamma_times(
     mean: float, cv: float, size: int, rng: np.random.Generator
 ) -> np.ndarray:
-    """``size`` gamma-distributed times with the given mean and coefficient of variation (cv 0: constant)."""
+    """``size`` gamma-distributed times with the given mean and coefficient of variation
+    (cv 0: constant)."""
     mean = check_real("mean", mean, 0.0, lo_open=True)
     cv = check_real("cv", cv, 0.0)
     if cv == 0.0:
@@ -155,11 +163,12 @@ def gamma_times(
 def two_moment_times(
     mean: float, cv: float, size: int, rng: np.random.Generator
 ) -> np.ndarray:
-    """The standard two-moment fit: gamma for ``cv <= 1``, balanced-means hyperexponential (H2) above.
+    """The standard two-moment fit: gamma for ``cv <= 1``, balanced-means
+    hyperexponential (H2) above.
 
-    H2 with balanced means mixes two exponentials with probabilities p and 1 − p and means
-    ``mean/(2p)`` and ``mean/(2(1 − p))``, ``p = (1 + sqrt((cv² − 1)/(cv² + 1)))/2``: the usual
-    model of bursty arrivals (many short gaps, a few long ones).
+    H2 with balanced means mixes two exponentials with probabilities p and 1 − p and
+    means ``mean/(2p)`` and ``mean/(2(1 − p))``, ``p = (1 + sqrt((cv² − 1)/(cv² +
+    1)))/2``: the usual model of bursty arrivals (many short gaps, a few long ones).
     """
     mean = check_real("mean", mean, 0.0, lo_open=True)
     cv = check_real("cv", cv, 0.0)
@@ -185,10 +194,12 @@ def simulate_gg1(
     seed: int = 0,
     warmup: float = 0.05,
 ) -> float:
-    """Mean wait in queue of a simulated G/G/1 queue (Lindley recursion, :func:`lindley`).
+    """Mean wait in queue of a simulated G/G/1 queue (Lindley recursion,
+    :func:`lindley`).
 
-    Inter-arrival and service times follow :func:`two_moment_times` (gamma for a coefficient of
-    variation up to 1, balanced hyperexponential above). ``n`` customers (the first ``warmup`` fraction discarded), deterministic for a ``seed``. The
+    Inter-arrival and service times follow :func:`two_moment_times` (gamma for a
+    coefficient of variation up to 1, balanced hyperexponential above). ``n`` customers
+    (the first ``warmup`` fraction discarded), deterministic for a ``seed``. The
     reference against which :func:`kingman` is checked (book chapter and tests).
     """
     ca = check_real("c_a", c_a, 0.0)
@@ -212,13 +223,15 @@ def simulate_gg1(
 
 @dataclass(frozen=True)
 class BankStats:
-    """Per-bank arrival and service statistics (arrays indexed by bank, Table III's symbols).
+    """Per-bank arrival and service statistics (arrays indexed by bank, Table III's
+    symbols).
 
-    ``bank`` holds the bank ids that received at least two requests (a gap needs two); times
-    are in the units of the inputs. ``n`` requests, ``tau_a``/``sigma_a`` (inter-arrival mean and
-    standard deviation), ``tau_s``/``sigma_s`` (service), ``c_a``, ``c_s``, ``lam`` = 1/τ_a and
-    ``rho`` = τ_s/τ_a (Eq. 10). ``latency`` is the mean request latency per bank (Eq. 8) that
-    Eq. 6 adds to the wait: τ_s unless the service times fed to the queue were bank occupancies.
+    ``bank`` holds the bank ids that received at least two requests (a gap needs two);
+    times are in the units of the inputs. ``n`` requests, ``tau_a``/``sigma_a``
+    (inter-arrival mean and standard deviation), ``tau_s``/``sigma_s`` (service),
+    ``c_a``, ``c_s``, ``lam`` = 1/τ_a and ``rho`` = τ_s/τ_a (Eq. 10). ``latency`` is the
+    mean request latency per bank (Eq. 8) that Eq. 6 adds to the wait: τ_s unless the
+    service times fed to the queue were bank occupancies.
     """
 
     bank: np.ndarray
@@ -273,12 +286,13 @@ def _mean_sd(
 
 
 def bank_stats(bank, arrival, service, latency=None) -> BankStats:
-    """Eq. 10's statistics per bank from a request list (bank id, arrival time, service time).
+    """Eq. 10's statistics per bank from a request list (bank id, arrival time, service
+    time).
 
-    Inter-arrival gaps are taken between consecutive requests *of the same bank*, in arrival
-    order. Banks with a single request have no gap and are left out (they cannot queue).
-    ``latency`` (one per request, default ``service``) gives each bank's Eq. 8 mean latency.
-    Vectorised with numpy.
+    Inter-arrival gaps are taken between consecutive requests *of the same bank*, in
+    arrival order. Banks with a single request have no gap and are left out (they cannot
+    queue). ``latency`` (one per request, default ``service``) gives each bank's Eq. 8
+    mean latency. Vectorised with numpy.
     """
     b = np.asarray(bank)
     t = as_array("arrival", arrival, 0.0)
@@ -323,12 +337,13 @@ def bank_latency(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Eq. 6 per bank: ``DRAM_lat_bank_i = ave_queuing_delay_i + ave_service_time_i``.
 
-    ``form``: ``"kingman"`` (standard), ``"printed"`` (Eq. 9 as printed) or ``"none"`` (no
-    queue). The wait comes from the statistics' service times (τ_s, c_s); the second term is the
-    bank's mean latency (``stats.latency``, Eq. 8). Returns ``(latency, saturated)`` arrays. At
-    ρ ≥ 1 the faithful ``saturation="nan"`` gives NaN; the book's ``"cap"`` bounds every bank's
-    wait by ``(n_i − 1)/2 · τ_s``, the mean FCFS wait if all of the bank's n_i requests arrived at
-    once (no arrival order can make the mean wait longer).
+    ``form``: ``"kingman"`` (standard), ``"printed"`` (Eq. 9 as printed) or ``"none"``
+    (no queue). The wait comes from the statistics' service times (τ_s, c_s); the second
+    term is the bank's mean latency (``stats.latency``, Eq. 8). Returns ``(latency,
+    saturated)`` arrays. At ρ ≥ 1 the faithful ``saturation="nan"`` gives NaN; the
+    book's ``"cap"`` bounds every bank's wait by ``(n_i − 1)/2 · τ_s``, the mean FCFS
+    wait if all of the bank's n_i requests arrived at once (no arrival order can make
+    the mean wait longer).
     """
     check_choice("form", form, QUEUE_FORMS)
     check_choice("saturation", saturation, SATURATION)
@@ -356,8 +371,8 @@ def dram_latency(stats: BankStats, **kw) -> tuple[float, bool]:
     """Eq. 7: the λ-weighted mean of the per-bank latencies of :func:`bank_latency`.
 
     ``Σ_i λ_i/Σ_j λ_j · DRAM_lat_bank_i`` over the banks with statistics. Returns
-    ``(latency, any_saturated)``; the latency is NaN when a loaded bank is saturated under the
-    faithful ``saturation="nan"``.
+    ``(latency, any_saturated)``; the latency is NaN when a loaded bank is saturated
+    under the faithful ``saturation="nan"``.
     """
     lat, sat = bank_latency(stats, **kw)
     if lat.size == 0:

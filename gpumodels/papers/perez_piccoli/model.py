@@ -1,9 +1,11 @@
-"""Perez & Piccoli's eight GPU performance parameters and the features derived from them.
+"""Perez & Piccoli's eight GPU performance parameters and the features derived from
+them.
 
 The paper measures computing power ``Cp`` (GFLOP/s) and global-memory read-modify-write
-bandwidth ``GMb`` (GB/s) in four launch shapes: **All–All** (many blocks of many threads),
-**One–All** (one block of many threads), **All–One** (many blocks of one thread) and
-**One–One** (one thread). Ratios of them give six architecture features (§3.2-3.3)::
+bandwidth ``GMb`` (GB/s) in four launch shapes: **All–All** (many blocks of many
+threads), **One–All** (one block of many threads), **All–One** (many blocks of one
+thread) and **One–One** (one thread). Ratios of them give six architecture features
+(§3.2-3.3)::
 
     ||SM||          = Cp_AA / Cp_OA                      SMs
     N_PPipe         = Cp_AA / Cp_AO                      "parallel pipelines"
@@ -12,15 +14,16 @@ bandwidth ``GMb`` (GB/s) in four launch shapes: **All–All** (many blocks of ma
     W_Memory_Bus    = GMb_AA / GMb_AO                    waste factor of uncoalesced access
     T_Thread_Delay  = GMb_AO / GMb_OO                    how long a thread is delayed
 
-plus ``P = Cp_AA`` and ``B = GMb_AA``; the theoretical values are ``P = k · f_shader · ||SP||``
-(k = 2 for a multiply-add, 1 for the GTX 470 as the paper measured it) and
-``B = f_mem · width · 2 / 8`` (§4).
+plus ``P = Cp_AA`` and ``B = GMb_AA``; the theoretical values are ``P = k · f_shader ·
+||SP||`` (k = 2 for a multiply-add, 1 for the GTX 470 as the paper measured it) and ``B
+= f_mem · width · 2 / 8`` (§4).
 
-Little's law (Volkov 2016, ch. 3) explains the ratios: one thread sees the arithmetic latency,
-so ``Cp_OO = k · f / alu_lat``; one thread per block still runs up to ``max_blocks_per_sm`` such
-threads per SM, so ``L_Pipe = min(alu_lat · alu_thru, max_blocks_per_sm)`` — the warps needed to
-cover the latency, capped by the block slots — and ``N_PPipe = 32 · max(1, alu_lat · alu_thru /
-max_blocks_per_sm)``. See :func:`littles_law`.
+Little's law (Volkov 2016, ch. 3) explains the ratios: one thread sees the arithmetic
+latency, so ``Cp_OO = k · f / alu_lat``; one thread per block still runs up to
+``max_blocks_per_sm`` such threads per SM, so ``L_Pipe = min(alu_lat · alu_thru,
+max_blocks_per_sm)`` — the warps needed to cover the latency, capped by the block slots
+— and ``N_PPipe = 32 · max(1, alu_lat · alu_thru / max_blocks_per_sm)``. See
+:func:`littles_law`.
 
 Example
 -------
@@ -60,7 +63,8 @@ PARAMETERS = (
     "gmb_ao",
     "gmb_oo",
 )
-"""The eight parameters, computing power (GFLOP/s) then bandwidth (GB/s), All/One = blocks/threads."""
+"""The eight parameters, computing power (GFLOP/s) then bandwidth (GB/s), All/One =
+blocks/threads."""
 
 SHAPES = MappingProxyType(
     {"aa": ("many", "many"), "oa": (1, "many"), "ao": ("many", 1), "oo": (1, 1)}
@@ -70,10 +74,11 @@ SHAPES = MappingProxyType(
 
 @dataclass(frozen=True)
 class Features:
-    """The derived architecture features of §3.2-3.3, unrounded (ratios are dimensionless).
+    """The derived architecture features of §3.2-3.3, unrounded (ratios are
+    dimensionless).
 
-    ``p`` (GFLOP/s) and ``b`` (GB/s) are ``Cp_AA`` and ``GMb_AA``; the others are the ratios of
-    the module docstring.
+    ``p`` (GFLOP/s) and ``b`` (GB/s) are ``Cp_AA`` and ``GMb_AA``; the others are the
+    ratios of the module docstring.
     """
 
     p: float
@@ -87,9 +92,11 @@ class Features:
 
 
 def derive(cp_aa, cp_oa, cp_ao, cp_oo, gmb_aa, gmb_oa, gmb_ao, gmb_oo) -> Features:
-    """The six features (and P, B) from the eight parameters (Perez & Piccoli, §3.2-3.3).
+    """The six features (and P, B) from the eight parameters (Perez & Piccoli,
+    §3.2-3.3).
 
-    Every parameter must be a positive finite number; anything else raises ``ValueError`` naming it.
+    Every parameter must be a positive finite number; anything else raises
+    ``ValueError`` naming it.
     """
     v = {
         name: check_real(name, x, 0.0, None, lo_open=True)
@@ -191,7 +198,8 @@ def _canonical(gpu: str) -> str:
 
 
 def flops_per_sp_cycle(gpu: str) -> float:
-    """Flops per SP per shader cycle in the paper's theoretical P (2, or 1 for the GTX 470; §4)."""
+    """Flops per SP per shader cycle in the paper's theoretical P (2, or 1 for the GTX
+    470; §4)."""
     name = _canonical(gpu)
     for r in read_rows("perez/theory.csv"):
         if r["gpu"] == name and r["parameter"] == "flops_per_sp_cycle":
@@ -220,18 +228,24 @@ def theoretical_b(gpu: str) -> float:
 def littles_law(gpu: str, flops_per_op: float | None = None) -> dict[str, float]:
     """What Little's law predicts for the computing-power parameters of ``gpu``.
 
-    Uses Volkov's arithmetic latency ``alu_lat`` (cycles) and throughput ``alu_thru`` (warp
-    instructions per cycle per SM) for the GPU's generation (:func:`gpumodels.facts.param_sets.params`;
-    Tables 6.1-6.2 — measured on a GTX 480 for Fermi, an 8800 GTX for G80, a GTX 280 for GT200),
-    the block-slot limit of its compute capability, and the paper's shader clock and SM count:
+    Uses Volkov's arithmetic latency ``alu_lat`` (cycles) and throughput ``alu_thru``
+    (warp instructions per cycle per SM) for the GPU's generation
+    (:func:`gpumodels.facts.param_sets.params`; Tables 6.1-6.2 — measured on a GTX 480
+    for Fermi, an 8800 GTX for G80, a GTX 280 for GT200), the block-slot limit of its
+    compute capability, and the paper's shader clock and SM count:
 
-    * ``cp_oo = k · f / alu_lat`` — one thread waits the full latency for each operation;
-    * ``warps_to_fill = alu_lat · alu_thru`` — the warps one SM needs in flight (Little's law);
-    * ``l_pipe = min(warps_to_fill, max_blocks_per_sm)``: one-thread blocks are one warp each;
-    * ``n_ppipe = 32 · warps_to_fill / l_pipe``: a warp of one thread uses 1/32 of the lanes;
-    * ``cp_ao = SMs · l_pipe · cp_oo`` and ``cp_aa = SMs · 32 · alu_thru · k · f`` (the peak);
-    * ``t_thread_delay_max = SMs · max_blocks_per_sm``: the one-thread blocks in flight, the most
-      by which All–One can exceed One–One when both wait on memory latency.
+    * ``cp_oo = k · f / alu_lat`` — one thread waits the full latency for each
+      operation;
+    * ``warps_to_fill = alu_lat · alu_thru`` — the warps one SM needs in flight
+      (Little's law);
+    * ``l_pipe = min(warps_to_fill, max_blocks_per_sm)``: one-thread blocks are one warp
+      each;
+    * ``n_ppipe = 32 · warps_to_fill / l_pipe``: a warp of one thread uses 1/32 of the
+      lanes;
+    * ``cp_ao = SMs · l_pipe · cp_oo`` and ``cp_aa = SMs · 32 · alu_thru · k · f`` (the
+      peak);
+    * ``t_thread_delay_max = SMs · max_blocks_per_sm``: the one-thread blocks in flight,
+      the most by which All–One can exceed One–One when both wait on memory latency.
     """
 
     g = hardware.get_gpu(gpu)
@@ -291,13 +305,15 @@ BENCH_FIELDS = (
 
 
 def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
-    """Parse the output of ``perfparams_bench``: the device line and one dict per measurement.
+    """Parse the output of ``perfparams_bench``: the device line and one dict per
+    measurement.
 
-    Strict, so that damaged output never becomes "measured" rows: the device line is CSV (a
-    quoted name may hold commas; an unquoted one is read up to its ``cc`` field), ``cc`` must look
-    like ``9.0`` and ``sms`` be a positive integer; a measurement repeated, a time or value that is
-    not positive, a number not printed in the program's format (``%.6f``: a row cut short) or output
-    that stops in the middle of a line raise ``ValueError`` naming the problem.
+    Strict, so that damaged output never becomes "measured" rows: the device line is CSV
+    (a quoted name may hold commas; an unquoted one is read up to its ``cc`` field),
+    ``cc`` must look like ``9.0`` and ``sms`` be a positive integer; a measurement
+    repeated, a time or value that is not positive, a number not printed in the
+    program's format (``%.6f``: a row cut short) or output that stops in the middle of a
+    line raise ``ValueError`` naming the problem.
     """
     device: dict[str, str] = {}
     rows: list[dict] = []
@@ -367,7 +383,8 @@ def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
 
 
 def _device_line(line: str) -> dict[str, str]:
-    """``# device,<name>,cc,<X.Y>,sms,<n>``; the name may be quoted, or unquoted with commas."""
+    """``# device,<name>,cc,<X.Y>,sms,<n>``; the name may be quoted, or unquoted with
+    commas."""
     parts = next(csv.reader(io.StringIO(line[2:])))
     if len(parts) >= 6 and parts[-4] == "cc" and parts[-2] == "sms":
         parts = [parts[0], ",".join(parts[1:-4]), *parts[-4:]]
@@ -386,7 +403,8 @@ def _device_line(line: str) -> dict[str, str]:
 
 
 def bench_rows(text: str, *, driver: str, date: str) -> list[dict]:
-    """Tidy rows (:data:`BENCH_FIELDS`) from the program's output, labelled measured by this project."""
+    """Tidy rows (:data:`BENCH_FIELDS`) from the program's output, labelled measured by
+    this project."""
     device, rows = parse_bench(text)
     return [
         {
@@ -428,11 +446,12 @@ def bench_parameters(rows: list[dict]) -> Parameters:
 
 
 def printed_cells() -> dict[str, float]:
-    """Every feature cell the paper prints, as ``{published key: ratio of the printed parameters}``.
+    """Every feature cell the paper prints, as ``{published key: ratio of the printed
+    parameters}``.
 
-    Keys are those of ``data/published/published_values.csv`` (``pp.t5.*``, ``pp.t7.*``); the
-    GTX 470's ``N_PPipe``, printed as "32×2.25" = 72, is compared at the integer precision of the
-    paper's other ``N_PPipe`` cells.
+    Keys are those of ``data/published/published_values.csv`` (``pp.t5.*``,
+    ``pp.t7.*``); the GTX 470's ``N_PPipe``, printed as "32×2.25" = 72, is compared at
+    the integer precision of the paper's other ``N_PPipe`` cells.
     """
     out: dict[str, float] = {}
     for g in gpus():
@@ -449,17 +468,19 @@ def printed_cells() -> dict[str, float]:
 
 
 def plot_littles_law(axes, names: list[str] | None = None) -> None:
-    """Little's-law predictions (bars, model) beside the paper's measured features (diamonds)
-    for each GPU: L_Pipe and N_PPipe/32 (``axes[0]``), Cp_One-One (``axes[1]``) and
-    T_Thread_Delay against its concurrency bound (``axes[2]``), with one legend below the panels."""
+    """Little's-law predictions (bars, model) beside the paper's measured features
+    (diamonds) for each GPU: L_Pipe and N_PPipe/32 (``axes[0]``), Cp_One-One
+    (``axes[1]``) and T_Thread_Delay against its concurrency bound (``axes[2]``), with
+    one legend below the panels."""
     names = list(names or gpus())
     law = [littles_law(g) for g in names]
     m = [measured(g) for g in names]
     f = [x.features() for x in m]
     x = np.arange(len(names))
     a, b, c = axes
-    # (axes, offset, bar width, model values, label, colour index, measured values, label); each
-    # quantity has its own colour, shared by its model bars and the paper's measured diamonds
+    # (axes, offset, bar width, model values, label, colour index, measured values,
+    # label); each quantity has its own colour, shared by its model bars and the paper's
+    # measured diamonds
     panels = [
         (
             a,
@@ -539,7 +560,8 @@ def plot_littles_law(axes, names: list[str] | None = None) -> None:
 
 
 def summary_html(gpu: str) -> str:
-    """HTML table of one GPU's eight Perez & Piccoli parameters, the derived features and Little's law."""
+    """HTML table of one GPU's eight Perez & Piccoli parameters, the derived features
+    and Little's law."""
     import html
 
     m = measured(gpu)
@@ -574,7 +596,8 @@ def summary_html(gpu: str) -> str:
 
 
 def explorer(gpu: str = "GTX470"):
-    """Pick one of the paper's GPUs: its eight parameters, derived features and Little's-law values."""
+    """Pick one of the paper's GPUs: its eight parameters, derived features and
+    Little's-law values."""
     import ipywidgets as W
 
     pick = W.Dropdown(options=gpus(), value=measured(gpu).gpu, description="GPU")

@@ -1,10 +1,13 @@
-"""Transit (Li et al., HPDC 2015): a visual flow-balance model of multithreaded machines.
+"""Transit (Li et al., HPDC 2015): a visual flow-balance model of multithreaded
+machines.
 
-* :mod:`gpumodels.papers.transit.model` -- the model in its own units: supply ``f(k)``, demand
-  ``g(x)``, the exact equilibrium, the four bounds and the optimisation directions.
-* :mod:`gpumodels.papers.transit.machine` -- the machine points δ and π of §3 (Tesla C2075,
-  GTX 690) and the book's reading of their units.
-* :mod:`gpumodels.papers.transit.workloads` -- Rodinia workloads ``(n, Z)`` with their provenance.
+* :mod:`gpumodels.papers.transit.model` -- the model in its own units: supply ``f(k)``,
+  demand ``g(x)``, the exact equilibrium, the four bounds and the optimisation
+  directions.
+* :mod:`gpumodels.papers.transit.machine` -- the machine points δ and π of §3 (Tesla
+  C2075, GTX 690) and the book's reading of their units.
+* :mod:`gpumodels.papers.transit.workloads` -- Rodinia workloads ``(n, Z)`` with their
+  provenance.
 * :mod:`gpumodels.papers.transit.figure` -- transit figures (matplotlib).
 """
 

@@ -1,4 +1,5 @@
-"""Explorer of the Transit model (live kernel only): the transit figure and its equilibrium as n, Z, R and M move."""
+"""Explorer of the Transit model (live kernel only): the transit figure and its
+equilibrium as n, Z, R and M move."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from gpumodels.papers.transit import figure as tfig
 def summary_html(
     n: float, Z: float, R: float, k_delta: float, M: float, units: str = "GB/s per SM"
 ) -> str:
-    """HTML summary of one Transit equilibrium: k, x, both throughputs, the bound and what helps."""
+    """HTML summary of one Transit equilibrium: k, x, both throughputs, the bound and
+    what helps."""
 
     e = transit.equilibrium(n, Z, R, k_delta, M)
     helps = transit.directions(n, Z, R, k_delta, M)
@@ -39,11 +41,12 @@ def summary_html(
 
 
 def explorer(gpu: str = "C2075", precision: str = "DP"):
-    """Sliders for n, Z, R and M on one machine of §3: the transit figure and its equilibrium.
+    """Sliders for n, Z, R and M on one machine of §3: the transit figure and its
+    equilibrium.
 
-    ``Z`` is in thread-instructions per DRAM byte and is converted to the model's units with the
-    machine's ``π`` (:meth:`gpumodels.papers.transit.machine.Machine.model_Z`); raising ``R`` keeps the latency
-    ``L = k_delta/R`` fixed, as §2.3 does.
+    ``Z`` is in thread-instructions per DRAM byte and is converted to the model's units
+    with the machine's ``π`` (:meth:`gpumodels.papers.transit.machine.Machine.model_Z`);
+    raising ``R`` keeps the latency ``L = k_delta/R`` fixed, as §2.3 does.
     """
     import ipywidgets as W
 
@@ -72,7 +75,8 @@ def explorer(gpu: str = "C2075", precision: str = "DP"):
     )
 
     def args():
-        # Z in model units stays Z / (π_y/M): the per-lane rate π_y/M is fixed as M moves
+        # Z in model units stays Z / (π_y/M): the per-lane rate π_y/M is fixed as M
+        # moves
         return dict(
             m.inputs(n.value, Z.value), R=R.value, k_delta=R.value * L, M=M.value
         )

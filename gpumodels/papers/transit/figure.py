@@ -1,8 +1,10 @@
-"""Transit figures: MS supply and MS demand on one axis, and their intersection (Li et al. 2015, Fig. 6).
+"""Transit figures: MS supply and MS demand on one axis, and their intersection (Li et
+al. 2015, Fig. 6).
 
-The horizontal axis counts the threads in the memory system, ``k``, from the left; the threads
-in the computation system, ``x = n − k``, count from the right (a secondary axis on top), so the
-demand curve ``g(x)`` is drawn reversed (Fig. 5-B). Everything drawn here is model output.
+The horizontal axis counts the threads in the memory system, ``k``, from the left; the
+threads in the computation system, ``x = n − k``, count from the right (a secondary axis
+on top), so the demand curve ``g(x)`` is drawn reversed (Fig. 5-B). Everything drawn
+here is model output.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from gpumodels.papers.transit.model import (
 
 
 def curves(n, Z, R, k_delta, M, points: int = 401):
-    """``(k, f(k), g(n − k))`` on a grid of ``k`` in ``[0, n]`` that contains both kinks exactly."""
+    """``(k, f(k), g(n − k))`` on a grid of ``k`` in ``[0, n]`` that contains both kinks
+    exactly."""
     return _curves(equilibrium(n, Z, R, k_delta, M), points)
 
 
@@ -50,13 +53,15 @@ def draw(
     alpha: float = 1.0,
     brief: bool = False,
 ) -> Equilibrium:
-    """Draw one transit figure on ``ax`` and return its :class:`~gpumodels.papers.transit.model.Equilibrium`.
+    """Draw one transit figure on ``ax`` and return its
+    :class:`~gpumodels.papers.transit.model.Equilibrium`.
 
-    ``f(k)`` is drawn in the first palette colour and ``g(n − k)`` in the second unless ``color``
-    is given (then both use it, ``f`` solid and ``g`` dashed). With ``marks`` the transition
-    points δ and π are marked (open squares), with ``intersection`` the equilibrium (a cross).
-    ``label`` prefixes the legend entries; with ``brief`` only ``label`` itself goes into the
-    legend (one entry per drawn state, for figures that compare states).
+    ``f(k)`` is drawn in the first palette colour and ``g(n − k)`` in the second unless
+    ``color`` is given (then both use it, ``f`` solid and ``g`` dashed). With ``marks``
+    the transition points δ and π are marked (open squares), with ``intersection`` the
+    equilibrium (a cross). ``label`` prefixes the legend entries; with ``brief`` only
+    ``label`` itself goes into the legend (one entry per drawn state, for figures that
+    compare states).
     """
     marks = check_flag("marks", marks)
     intersection = check_flag("intersection", intersection)
@@ -120,14 +125,16 @@ def draw(
 
 
 def cs_axis(ax, n, label: str = "threads in CS, x = n − k"):
-    """Add the top axis that counts the threads in the computation system, ``x = n − k``."""
+    """Add the top axis that counts the threads in the computation system, ``x = n −
+    k``."""
     top = ax.secondary_xaxis("top", functions=(lambda k: n - k, lambda x: n - x))
     top.set_xlabel(label)
     return top
 
 
 def label_axes(ax, title: str, n=None) -> None:
-    """Label a transit figure's axes (threads in MS, GB/s per SM) and, given ``n``, add the CS axis on top."""
+    """Label a transit figure's axes (threads in MS, GB/s per SM) and, given ``n``, add
+    the CS axis on top."""
     plotting.label(
         ax,
         "threads in MS, k",
@@ -141,11 +148,12 @@ def label_axes(ax, title: str, n=None) -> None:
 
 
 def demand_and_supply(axes, machine, n_max: int = 2000) -> float:
-    """Figs. 3–4: the CS demand ``min(x, M)`` (``axes[0]``), the MS demand ``g(x)`` for Z = 1
-    and 2 (``axes[1]``) and the MS supply (``axes[2]``): the roofline ``f(k)`` beside the
-    closed-network curve of queueing theory, with an inset near δ. ``machine`` is a
-    :class:`~gpumodels.papers.transit.machine.Machine`. Returns how far the closed-network curve lies
-    below the roofline corner at δ (a fraction of ``R``)."""
+    """Figs. 3–4: the CS demand ``min(x, M)`` (``axes[0]``), the MS demand ``g(x)`` for
+    Z = 1 and 2 (``axes[1]``) and the MS supply (``axes[2]``): the roofline ``f(k)``
+    beside the closed-network curve of queueing theory, with an inset near δ.
+    ``machine`` is a :class:`~gpumodels.papers.transit.machine.Machine`. Returns how far
+    the closed-network curve lies below the roofline corner at δ (a fraction of ``R``).
+    """
 
     m = machine
     x = np.linspace(0, n_max / 2, 501)
@@ -212,8 +220,8 @@ def demand_and_supply(axes, machine, n_max: int = 2000) -> float:
     return float(1 - closed_network_supply(int(m.k_delta), m.R, m.k_delta) / m.R)
 
 
-#: The cases of Figs. 11–16, each (figure, the bound and the paper's lever, n, Z, the input
-#: raised, by how much).
+#: The cases of Figs. 11–16, each (figure, the bound and the paper's lever, n, Z, the
+#: input raised, by how much).
 LEVER_CASES = (
     ("Fig. 11", "thread → computation: raise n", 500, 2.0, "n", 2.0),
     ("Fig. 12", "thread: raise Z", 500, 1.0, "Z", 2.0),
@@ -225,10 +233,11 @@ LEVER_CASES = (
 
 
 def levers(axes, machine, cases=LEVER_CASES):
-    """Figs. 11–16: for each case, the transit figure before (grey) and after the lever (blue),
-    one panel each, titled with the bound and the lever, and one legend for the figure below the
-    panels; returns a table of the bounds and the MS and CS throughputs before and after (CS
-    throughput = Z × MS throughput, with the raised Z after a Z lever)."""
+    """Figs. 11–16: for each case, the transit figure before (grey) and after the lever
+    (blue), one panel each, titled with the bound and the lever, and one legend for the
+    figure below the panels; returns a table of the bounds and the MS and CS throughputs
+    before and after (CS throughput = Z × MS throughput, with the raised Z after a Z
+    lever)."""
     import pandas as pd
     from matplotlib.lines import Line2D
 

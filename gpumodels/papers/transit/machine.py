@@ -1,30 +1,32 @@
 """The machine points δ and π of Li et al. (2015, §3) and what their coordinates mean.
 
-The paper gives, for a Tesla C2075 and one GK104 GPU of a GTX 690, the MS transition point
-``δ = (k_delta, R)`` and the CS transition point ``π = (M, π_y)`` in threads and GB/s, for single
-(SP) and double (DP) precision (``data/transit/machines.csv``). The text does not say what the
-coordinates count; the book reads them as follows (the Transit chapter gives the evidence):
+The paper gives, for a Tesla C2075 and one GK104 GPU of a GTX 690, the MS transition
+point ``δ = (k_delta, R)`` and the CS transition point ``π = (M, π_y)`` in threads and
+GB/s, for single (SP) and double (DP) precision (``data/transit/machines.csv``). The
+text does not say what the coordinates count; the book reads them as follows (the
+Transit chapter gives the evidence):
 
-* **Per SM.** ``k_delta(SP)`` is the SM's thread limit (1536 on Fermi, 2048 on Kepler; §3 says so
-  for the C2075), and ``R`` times the SM count is 87 % (C2075) and 68 % (GTX 690) of the pin
-  bandwidth, where the per-GPU reading would give 6 % and 8 %.
-* **One word per thread request.** With 4 B (SP) or 8 B (DP) per request, Little's law on the
-  slope of ``f`` gives a latency ``L = k_delta · bytes / R`` that agrees between SP and DP
-  (C2075: 688 and 661 ns; GTX 690: 504 and 434 ns).
-* **M is lanes × latency.** ``M(SP) = 576`` on the C2075 is 32 lanes × 18 cycles, the Fermi add
-  latency (Volkov 2016, Table 6.2): the threads CS needs to saturate, by Little's law, not the
-  number of CUDA cores.
-* **Z in thread-instructions per DRAM byte.** The paper measures ``Z`` as instructions issued
-  per DRAM transaction; a warp instruction is 32 thread-instructions and a transaction 32 B, so
-  the number is also thread-instructions per byte. For ``g(x) = min(x, M)/Z`` to be in GB/s,
-  ``π_y`` must be ``g``'s height at ``Z = 1``: the CS throughput at saturation in
-  G thread-instructions/s per SM. ``π_y`` does not depend on the workload, so the coordinates
-  alone "determine f(k) and g(x) uniquely", as §3 claims. This is the book's reading, not the
-  paper's statement.
+* **Per SM.** ``k_delta(SP)`` is the SM's thread limit (1536 on Fermi, 2048 on Kepler;
+  §3 says so for the C2075), and ``R`` times the SM count is 87 % (C2075) and 68 % (GTX
+  690) of the pin bandwidth, where the per-GPU reading would give 6 % and 8 %.
+* **One word per thread request.** With 4 B (SP) or 8 B (DP) per request, Little's law
+  on the slope of ``f`` gives a latency ``L = k_delta · bytes / R`` that agrees between
+  SP and DP (C2075: 688 and 661 ns; GTX 690: 504 and 434 ns).
+* **M is lanes × latency.** ``M(SP) = 576`` on the C2075 is 32 lanes × 18 cycles, the
+  Fermi add latency (Volkov 2016, Table 6.2): the threads CS needs to saturate, by
+  Little's law, not the number of CUDA cores.
+* **Z in thread-instructions per DRAM byte.** The paper measures ``Z`` as instructions
+  issued per DRAM transaction; a warp instruction is 32 thread-instructions and a
+  transaction 32 B, so the number is also thread-instructions per byte. For ``g(x) =
+  min(x, M)/Z`` to be in GB/s, ``π_y`` must be ``g``'s height at ``Z = 1``: the CS
+  throughput at saturation in G thread-instructions/s per SM. ``π_y`` does not depend on
+  the workload, so the coordinates alone "determine f(k) and g(x) uniquely", as §3
+  claims. This is the book's reading, not the paper's statement.
 
-In these units a workload of intensity ``Z`` (instructions per byte) is the model workload
-``Z_model = Z · M / π_y`` (thread · s per GB); the model's CS throughput ``Z_model · T`` is the
-number of busy lanes and ``Z · T`` the CS throughput in G thread-instructions/s.
+In these units a workload of intensity ``Z`` (instructions per byte) is the model
+workload ``Z_model = Z · M / π_y`` (thread · s per GB); the model's CS throughput
+``Z_model · T`` is the number of busy lanes and ``Z · T`` the CS throughput in G
+thread-instructions/s.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ PRECISIONS = ("SP", "DP")
 """Single and double precision, the two machine descriptions §3 gives per GPU."""
 
 WORD_BYTES = MappingProxyType({"SP": 4, "DP": 8})
-"""Bytes per thread memory request in the book's reading, one IEEE single or double word."""
+"""Bytes per thread memory request in the book's reading, one IEEE single or double
+word."""
 
 _FILE = "transit/machines.csv"
 _PARAMS = ("k_delta", "R", "M", "pi_height")
@@ -54,17 +57,19 @@ _PARAMS = ("k_delta", "R", "M", "pi_height")
 
 @dataclass(frozen=True)
 class Machine:
-    """One GPU's Transit machine description at one precision (per SM; Li et al. 2015, §3).
+    """One GPU's Transit machine description at one precision (per SM; Li et al. 2015,
+    §3).
 
     Attributes
     ----------
     gpu, precision
-        The GPU (a name from :func:`gpumodels.facts.hardware.list_gpus`) and ``"SP"`` or ``"DP"``.
+        The GPU (a name from :func:`gpumodels.facts.hardware.list_gpus`) and ``"SP"`` or
+        ``"DP"``.
     k_delta, R
         The MS transition point δ: threads per SM and GB/s per SM.
     M, pi_height
-        The CS transition point π: threads per SM and GB/s per SM (read as the saturated CS
-        throughput in G thread-instructions/s per SM at ``Z = 1``).
+        The CS transition point π: threads per SM and GB/s per SM (read as the saturated
+        CS throughput in G thread-instructions/s per SM at ``Z = 1``).
     sources
         Where each coordinate comes from.
     """
@@ -101,16 +106,19 @@ class Machine:
 
     @property
     def word_bytes(self) -> int:
-        """The size of one thread's memory request in bytes, 4 for SP and 8 for DP (the book's reading)."""
+        """The size of one thread's memory request in bytes, 4 for SP and 8 for DP (the
+        book's reading)."""
         return WORD_BYTES[self.precision]
 
     @property
     def latency_ns(self) -> float:
-        """The memory latency implied by δ through Little's law, ``k_delta · word_bytes / R``, in ns."""
+        """The memory latency implied by δ through Little's law, ``k_delta · word_bytes
+        / R``, in ns."""
         return self.k_delta * self.word_bytes / self.R
 
     def latency_cycles(self, clock_ghz: float | None = None) -> float:
-        """:attr:`latency_ns` in processor cycles (default clock: the GPU record's ``clock_ghz``)."""
+        """:attr:`latency_ns` in processor cycles (default clock: the GPU record's
+        ``clock_ghz``)."""
         if clock_ghz is None:
             clock_ghz = hardware.get_gpu(self.gpu).clock_ghz
         c = as_array("clock_ghz", clock_ghz, lo_open=True)
@@ -123,25 +131,30 @@ class Machine:
 
     @property
     def sm_count(self) -> int:
-        """SMs per GPU, from the hardware table (to scale per-SM values to the whole GPU)."""
+        """SMs per GPU, from the hardware table (to scale per-SM values to the whole
+        GPU)."""
         return hardware.get_gpu(self.gpu).sm_count
 
     def model_Z(self, Z):
-        """The model workload ``Z · M / π_y`` for ``Z`` in thread-instructions per DRAM byte."""
+        """The model workload ``Z · M / π_y`` for ``Z`` in thread-instructions per DRAM
+        byte."""
         Z = as_array("Z", Z, lo_open=True)
         return out(Z * self.M / self.pi_height)
 
     def inputs(self, n, Z) -> dict:
-        """The model inputs ``n, Z, R, k_delta, M`` for ``n`` threads per SM at ``Z`` instructions per byte
-        (keyword arguments for :func:`~gpumodels.papers.transit.model.equilibrium`, ``raised`` and ``draw``)."""
+        """The model inputs ``n, Z, R, k_delta, M`` for ``n`` threads per SM at ``Z``
+        instructions per byte (keyword arguments for
+        :func:`~gpumodels.papers.transit.model.equilibrium`, ``raised`` and ``draw``).
+        """
         return dict(n=n, Z=self.model_Z(Z), R=self.R, k_delta=self.k_delta, M=self.M)
 
     def solve(self, n, Z) -> Equilibrium:
-        """The equilibrium for ``n`` threads per SM and ``Z`` thread-instructions per byte.
+        """The equilibrium for ``n`` threads per SM and ``Z`` thread-instructions per
+        byte.
 
-        ``ms_throughput`` is in GB/s per SM and ``cs_throughput`` in busy lanes (threads); the CS
-        throughput in G thread-instructions/s per SM is ``Z · ms_throughput``
-        (:meth:`cs_rate`).
+        ``ms_throughput`` is in GB/s per SM and ``cs_throughput`` in busy lanes
+        (threads); the CS throughput in G thread-instructions/s per SM is ``Z ·
+        ms_throughput`` (:meth:`cs_rate`).
         """
         return equilibrium(**self.inputs(n, Z))
 
@@ -152,7 +165,8 @@ class Machine:
 
     @property
     def balance_Z(self) -> float:
-        """The intensity of the capacity bound, ``π_y / R`` instructions per byte (``M/Z = R``)."""
+        """The intensity of the capacity bound, ``π_y / R`` instructions per byte (``M/Z
+        = R``)."""
         return self.pi_height / self.R
 
 
@@ -192,7 +206,8 @@ def machine(gpu: str, precision: str = "SP") -> Machine:
 
 
 def fp64_lanes(gpu: str) -> float:
-    """Double-precision results per clock per SM, as ``data/transit/machines.csv`` sources them."""
+    """Double-precision results per clock per SM, as ``data/transit/machines.csv``
+    sources them."""
     known = sorted(
         {r["gpu"] for r in read_rows(_FILE) if r["parameter"] == "fp64_lanes"}
     )

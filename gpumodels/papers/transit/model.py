@@ -1,29 +1,30 @@
 """The Transit flow-balance model in its own units (Li et al. 2015, §2.2-2.4).
 
-A machine is a computation system (CS) with ``M`` execution lanes and a memory system (MS);
-a workload is ``n`` threads of arithmetic intensity ``Z`` (a thread "thinks" in CS for ``Z``
-time units, then waits in MS). The two curves of the transit figure are
+A machine is a computation system (CS) with ``M`` execution lanes and a memory system
+(MS); a workload is ``n`` threads of arithmetic intensity ``Z`` (a thread "thinks" in CS
+for ``Z`` time units, then waits in MS). The two curves of the transit figure are
 
-* MS supply ``f(k) = R · min(k / k_delta, 1)``: roofline-shaped, linear up to the MS transition
-  point ``δ = (k_delta, R)`` and flat at ``R`` after it (§2.2, Fig. 4-B);
-* MS demand ``g(x) = min(x, M) / Z``: the CS demand ``min(x, M)`` (Eq. 1) scaled by ``1/Z``
-  (Eq. 2), with the CS transition point ``π = (M, M/Z)``.
+* MS supply ``f(k) = R · min(k / k_delta, 1)``: roofline-shaped, linear up to the MS
+  transition point ``δ = (k_delta, R)`` and flat at ``R`` after it (§2.2, Fig. 4-B);
+* MS demand ``g(x) = min(x, M) / Z``: the CS demand ``min(x, M)`` (Eq. 1) scaled by
+  ``1/Z`` (Eq. 2), with the CS transition point ``π = (M, M/Z)``.
 
-The machine state is the flow balance ``f(k) = g(x)`` (Eq. 3) with ``k + x = n``. Because ``f``
-rises and ``g(n − k)`` falls, the balance is unique in throughput and has a closed form. On the
-sloping parts a thread spends ``L = k_delta/R`` in MS (Little's law on the slope ``R/k_delta``)
-and ``Z`` in CS, so ``n`` threads drive ``n / (L + Z)``; either system's ceiling caps that::
+The machine state is the flow balance ``f(k) = g(x)`` (Eq. 3) with ``k + x = n``.
+Because ``f`` rises and ``g(n − k)`` falls, the balance is unique in throughput and has
+a closed form. On the sloping parts a thread spends ``L = k_delta/R`` in MS (Little's
+law on the slope ``R/k_delta``) and ``Z`` in CS, so ``n`` threads drive ``n / (L + Z)``;
+either system's ceiling caps that::
 
     T = min(n / (k_delta/R + Z),  R,  M/Z)          MS throughput
     Z · T                                            CS throughput (lanes busy, at most M)
 
-The term that gives the minimum is the bound of §2.4: ``thread`` (both curves on their slopes),
-``memory`` (f flat, g sloping), ``computation`` (g flat, f sloping) or ``capacity`` (both flat:
-``M/Z = R``, the ridge point of the roofline). In the saturated cases the threads the busy
-system does not need queue in front of it, so ``x = R·Z`` and ``k = n − x`` (memory bound) or
-``k = (M/Z)·k_delta/R`` and ``x = n − k`` (computation bound). In the capacity bound any split
-with ``k ≥ k_delta`` and ``x ≥ M`` balances; the book returns the middle one and reports the
-surplus threads as ``idle``.
+The term that gives the minimum is the bound of §2.4: ``thread`` (both curves on their
+slopes), ``memory`` (f flat, g sloping), ``computation`` (g flat, f sloping) or
+``capacity`` (both flat: ``M/Z = R``, the ridge point of the roofline). In the saturated
+cases the threads the busy system does not need queue in front of it, so ``x = R·Z`` and
+``k = n − x`` (memory bound) or ``k = (M/Z)·k_delta/R`` and ``x = n − k`` (computation
+bound). In the capacity bound any split with ``k ≥ k_delta`` and ``x ≥ M`` balances; the
+book returns the middle one and reports the surplus threads as ``idle``.
 
 Example
 -------
@@ -54,16 +55,18 @@ BOUNDS = ("thread", "memory", "computation", "capacity")
 """The four performance bounds of Li et al. 2015, §2.4."""
 
 DIRECTIONS = ("n", "Z", "R", "M")
-"""The four optimisation directions of §2.3 (Figs. 7-10), raising ``n``, ``Z``, ``R`` or ``M``."""
+"""The four optimisation directions of §2.3 (Figs. 7-10), raising ``n``, ``Z``, ``R`` or
+``M``."""
 
 RTOL = 1e-9
-"""Relative tolerance for naming the bound. A ceiling within ``RTOL`` of the other counts
-as equal (capacity bound), and a thread-limited throughput within ``RTOL`` of a ceiling counts
-as reaching it (the boundary belongs to the saturated bound)."""
+"""Relative tolerance for naming the bound. A ceiling within ``RTOL`` of the other
+counts as equal (capacity bound), and a thread-limited throughput within ``RTOL`` of a
+ceiling counts as reaching it (the boundary belongs to the saturated bound)."""
 
 
 def supply(k, R, k_delta):
-    """MS service supply ``f(k) = R · min(k/k_delta, 1)`` (Li et al. 2015, §2.2, Fig. 4-B)."""
+    """MS service supply ``f(k) = R · min(k/k_delta, 1)`` (Li et al. 2015, §2.2, Fig.
+    4-B)."""
     k = as_array("k", k)
     R = as_array("R", R, lo_open=True)
     k_delta = as_array("k_delta", k_delta, lo_open=True)
@@ -85,11 +88,12 @@ def demand(x, Z, M):
 
 
 def latency(R, k_delta):
-    """Memory latency implied by the MS transition point, ``L = k_delta / R`` (Little's law).
+    """Memory latency implied by the MS transition point, ``L = k_delta / R`` (Little's
+    law).
 
-    On the slope of ``f`` each of the ``k`` threads in MS leaves after ``L`` time units, so the
-    outflow is ``k/L``; the slope ``R/k_delta`` is therefore ``1/L`` (§2.3 names ``L`` as an
-    input but holds it constant when ``R`` changes).
+    On the slope of ``f`` each of the ``k`` threads in MS leaves after ``L`` time units,
+    so the outflow is ``k/L``; the slope ``R/k_delta`` is therefore ``1/L`` (§2.3 names
+    ``L`` as an input but holds it constant when ``R`` changes).
     """
     R = as_array("R", R, lo_open=True)
     k_delta = as_array("k_delta", k_delta, lo_open=True)
@@ -110,7 +114,8 @@ def _inputs(n, Z, R, k_delta, M):
 
 @dataclass(frozen=True)
 class Equilibrium:
-    """The machine state at the flow balance ``f(k) = g(x)``, ``k + x = n`` (Li et al. 2015, Eq. 3).
+    """The machine state at the flow balance ``f(k) = g(x)``, ``k + x = n`` (Li et al.
+    2015, Eq. 3).
 
     All fields broadcast to one shape; 0-d results are Python floats / strings.
 
@@ -124,11 +129,13 @@ class Equilibrium:
     ms_throughput
         MS throughput ``T = f(k) = g(x)``, in the units of ``R``.
     cs_throughput
-        CS throughput ``Z · T``; in the model's units, the number of busy lanes (at most ``M``).
+        CS throughput ``Z · T``; in the model's units, the number of busy lanes (at most
+        ``M``).
     bound
         ``"thread"``, ``"memory"``, ``"computation"`` or ``"capacity"`` (§2.4).
     idle
-        Threads beyond what both systems need (non-zero only in the capacity bound, Fig. 17).
+        Threads beyond what both systems need (non-zero only in the capacity bound, Fig.
+        17).
     """
 
     n: object
@@ -150,24 +157,28 @@ class Equilibrium:
 
     @property
     def ms_on_slope(self):
-        """True where ``k < k_delta``: the MS supply is still rising (the MS is not saturated)."""
+        """True where ``k < k_delta``: the MS supply is still rising (the MS is not
+        saturated)."""
         return np.less(self.k, self.k_delta * (1 - RTOL))
 
     @property
     def cs_on_slope(self):
-        """True where ``x < M``: the intersection lies on the CS side of ``π`` where Principle 3 holds."""
+        """True where ``x < M``: the intersection lies on the CS side of ``π`` where
+        Principle 3 holds."""
         return np.less(self.x, self.M * (1 - RTOL))
 
 
 def equilibrium(n, Z, R, k_delta, M) -> Equilibrium:
-    """Solve the Transit flow balance exactly (closed form; Li et al. 2015, Eq. 3 and §2.4).
+    """Solve the Transit flow balance exactly (closed form; Li et al. 2015, Eq. 3 and
+    §2.4).
 
-    ``f(k) = R·min(k/k_delta, 1)``, ``g(x) = min(x, M)/Z``, ``k + x = n``. Every input is a
-    positive finite number or an array of them (broadcast together); a zero, negative, NaN or
-    infinite value raises ``ValueError`` naming the parameter. Units are the model's own: ``n``,
-    ``k_delta`` and ``M`` count threads, ``R`` is requests (or bytes) per time unit, and ``Z``
-    is the thinking time per request in the same time unit, so that ``M/Z`` is in ``R``'s units.
-    See the module docstring for the solution and the bounds.
+    ``f(k) = R·min(k/k_delta, 1)``, ``g(x) = min(x, M)/Z``, ``k + x = n``. Every input
+    is a positive finite number or an array of them (broadcast together); a zero,
+    negative, NaN or infinite value raises ``ValueError`` naming the parameter. Units
+    are the model's own: ``n``, ``k_delta`` and ``M`` count threads, ``R`` is requests
+    (or bytes) per time unit, and ``Z`` is the thinking time per request in the same
+    time unit, so that ``M/Z`` is in ``R``'s units. See the module docstring for the
+    solution and the bounds.
     """
     n, Z, R, k_delta, M = _inputs(n, Z, R, k_delta, M)
     with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
@@ -187,16 +198,18 @@ def _equilibrium(n, Z, R, k_delta, M) -> Equilibrium:
         "thread",
         np.where(balanced, "capacity", np.where(R < cs_cap, "memory", "computation")),
     )
-    # k and x from the term that is exactly the minimum, each side computed directly (n minus a
-    # tiny number would lose its digits); in the capacity bound the surplus is split evenly
+    # k and x from the term that is exactly the minimum, each side computed directly (n
+    # minus a tiny number would lose its digits); in the capacity bound the surplus is
+    # split evenly
     k_need = np.minimum(T * L, k_delta)
     x_need = np.minimum(T * Z, M)
     surplus = np.maximum(n - k_need - x_need, 0.0)
     mem = (t_thread > cap) & (R < cs_cap)
     comp = (t_thread > cap) & (cs_cap < R)
     even = bound == "capacity"
-    # thread bound: k = n·L/(L + Z), written with the smaller of L/Z and Z/L so that an extreme L
-    # (k_delta/R overflowing to inf, or underflowing to 0) gives the limit instead of inf/inf
+    # thread bound: k = n·L/(L + Z), written with the smaller of L/Z and Z/L so that an
+    # extreme L (k_delta/R overflowing to inf, or underflowing to 0) gives the limit
+    # instead of inf/inf
     r = np.where(L >= Z, Z / L, L / Z)  # in [0, 1]
     share_big, share_small = 1 / (1 + r), r / (1 + r)
     k_thread = n * np.where(L >= Z, share_big, share_small)
@@ -230,11 +243,12 @@ def _equilibrium(n, Z, R, k_delta, M) -> Equilibrium:
 
 
 def raised(n, Z, R, k_delta, M, direction: str, factor: float = 2.0) -> dict:
-    """The inputs after raising one of ``n``, ``Z``, ``R``, ``M`` by ``factor`` (Figs. 7-10).
+    """The inputs after raising one of ``n``, ``Z``, ``R``, ``M`` by ``factor`` (Figs.
+    7-10).
 
-    Raising ``R`` keeps the latency ``L = k_delta/R`` fixed, as §2.3 does ("L is viewed as
-    constant"), so the transition point ``δ`` moves along the slope of ``f`` and ``k_delta``
-    grows with ``R``.
+    Raising ``R`` keeps the latency ``L = k_delta/R`` fixed, as §2.3 does ("L is viewed
+    as constant"), so the transition point ``δ`` moves along the slope of ``f`` and
+    ``k_delta`` grows with ``R``.
     """
     if direction not in DIRECTIONS:
         raise UnknownNameError(
@@ -251,13 +265,14 @@ def raised(n, Z, R, k_delta, M, direction: str, factor: float = 2.0) -> dict:
 def directions(n, Z, R, k_delta, M, factor: float = 1.01) -> tuple[str, ...]:
     """Which single-parameter increases raise the CS throughput at one machine state.
 
-    Each of ``n``, ``Z``, ``R`` (``L`` fixed) and ``M`` is raised by ``factor`` on its own and the
-    model is solved again; a direction is listed when the CS throughput grows by more than a
-    relative 1e-12 (rounding noise is about 1e-16; a real gain can be small, e.g. raising ``Z``
-    in the thread bound gains only ``(factor − 1)·L/(L + Z)``). The result is computed, not
-    looked up, and it reproduces §2.4's advice: thread bound ``('n', 'Z')``, memory bound
-    ``('Z', 'R')``, computation bound ``('M',)``, capacity bound ``()`` (several parameters must
-    move together). Scalars only.
+    Each of ``n``, ``Z``, ``R`` (``L`` fixed) and ``M`` is raised by ``factor`` on its
+    own and the model is solved again; a direction is listed when the CS throughput
+    grows by more than a relative 1e-12 (rounding noise is about 1e-16; a real gain can
+    be small, e.g. raising ``Z`` in the thread bound gains only ``(factor − 1)·L/(L +
+    Z)``). The result is computed, not looked up, and it reproduces §2.4's advice:
+    thread bound ``('n', 'Z')``, memory bound ``('Z', 'R')``, computation bound
+    ``('M',)``, capacity bound ``()`` (several parameters must move together). Scalars
+    only.
     """
     for name, v in (("n", n), ("Z", Z), ("R", R), ("k_delta", k_delta), ("M", M)):
         if np.ndim(v) != 0:
@@ -275,15 +290,16 @@ def directions(n, Z, R, k_delta, M, factor: float = 1.01) -> tuple[str, ...]:
 
 
 def closed_network_supply(k, R, k_delta):
-    """A smooth MS supply curve for comparison with the roofline ``f(k)`` (Li et al. 2015, Fig. 4-A).
+    """A smooth MS supply curve for comparison with the roofline ``f(k)`` (Li et al.
+    2015, Fig. 4-A).
 
-    The paper draws the measured supply as a curve that bends into its ceiling and abstracts it
-    as the roofline of Fig. 4-B. This function gives one such curve from queueing theory, not
-    from measurement: exact mean-value analysis of a closed network of ``k`` threads that each
-    spend ``L − 1/R`` in a pure delay and then ``1/R`` in one first-come-first-served server of
-    rate ``R`` (``L = k_delta/R``). Its slope at ``k = 0`` is ``1/L`` and its limit ``R``, like
-    ``f``; it lies below ``f`` everywhere, most near ``δ``. ``k`` must be whole numbers ≥ 0 and
-    ``k_delta`` at least 1.
+    The paper draws the measured supply as a curve that bends into its ceiling and
+    abstracts it as the roofline of Fig. 4-B. This function gives one such curve from
+    queueing theory, not from measurement: exact mean-value analysis of a closed network
+    of ``k`` threads that each spend ``L − 1/R`` in a pure delay and then ``1/R`` in one
+    first-come-first-served server of rate ``R`` (``L = k_delta/R``). Its slope at ``k =
+    0`` is ``1/L`` and its limit ``R``, like ``f``; it lies below ``f`` everywhere, most
+    near ``δ``. ``k`` must be whole numbers ≥ 0 and ``k_delta`` at least 1.
     """
     k = as_array("k", k)
     if np.any(k != np.round(k)):
@@ -309,8 +325,9 @@ def closed_network_supply(k, R, k_delta):
 
 
 def principles():
-    """§2.4's advice as a table (``data/transit/principles.csv``): for each bound and each input,
-    whether the paper says raising it raises the CS throughput (``raises_cs_throughput``), whether
-    the paper states it or the book reads it off the figures (``paper_states``), and the source."""
+    """§2.4's advice as a table (``data/transit/principles.csv``): for each bound and
+    each input, whether the paper says raising it raises the CS throughput
+    (``raises_cs_throughput``), whether the paper states it or the book reads it off the
+    figures (``paper_states``), and the source."""
 
     return read_frame("transit/principles.csv")

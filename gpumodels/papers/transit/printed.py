@@ -1,7 +1,7 @@
 """Li et al. (2015): the producer of the printed values the book re-derives (§1 and §3).
 
-Each producer returns ``{published key: computed value}``; :mod:`gpumodels.scoreboard` collects
-:data:`PRODUCERS`.
+Each producer returns ``{published key: computed value}``; :mod:`gpumodels.scoreboard`
+collects :data:`PRODUCERS`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from gpumodels.facts.param_sets import params
 
 
 def transit_li2015() -> dict[str, float]:
-    """Li et al. (2015) §1 and §3: the machine points' abscissae and the GK110's cores and threads."""
+    """Li et al. (2015) §1 and §3: the machine points' abscissae and the GK110's cores
+    and threads."""
     c2075 = hardware.get_gpu("C2075")
     k40 = hardware.get_gpu("K40")
     return {

@@ -1,27 +1,30 @@
-"""Rodinia workloads ``(n, Z)`` for the transit figures, each number with its provenance.
+"""Rodinia workloads ``(n, Z)`` for the transit figures, each number with its
+provenance.
 
 Li et al. (2015, §3) take a workload's two parameters from the profiler::
 
     n = achieved occupancy × max resident threads      (threads per SM)
     Z = instructions issued / (DRAM reads + DRAM writes)   (per 32-byte transaction)
 
-and plot 16 Rodinia applications, but their ``(n, Z)`` and measured throughputs survive only
-inside Figs. 18-19, which the text lost. The book rebuilds what public data allow:
+and plot 16 Rodinia applications, but their ``(n, Z)`` and measured throughputs survive
+only inside Figs. 18-19, which the text lost. The book rebuilds what public data allow:
 
-* **Profiled Kepler kernels** (``data/transit/rodinia_kepler_nvprof.csv``, a copy of public
-  nvprof measurements by Amarís et al. on a GTX 680 and a Tesla K20): ``n`` and ``Z`` follow the
-  paper's formulas with two substitutions the data force, both stated per row — the
-  instruction count is ``inst_executed`` (the data hold no ``inst_issued``; issued ≥ executed,
-  so ``Z`` is a lower bound), and the DRAM write transactions are ``write throughput ×
-  duration / 32 B`` (the data hold no write-transaction count). The median of the profiled
-  launches is used.
-* **Kernels known only from the Rodinia source** (``data/transit/rodinia_launch.csv``): block
-  size and static shared memory give, through :func:`gpumodels.facts.occupancy.occupancy`, an
-  *upper bound* on ``n`` (registers per thread are not in the source); ``Z`` is not available.
+* **Profiled Kepler kernels** (``data/transit/rodinia_kepler_nvprof.csv``, a copy of
+  public nvprof measurements by Amarís et al. on a GTX 680 and a Tesla K20): ``n`` and
+  ``Z`` follow the paper's formulas with two substitutions the data force, both stated
+  per row — the instruction count is ``inst_executed`` (the data hold no
+  ``inst_issued``; issued ≥ executed, so ``Z`` is a lower bound), and the DRAM write
+  transactions are ``write throughput × duration / 32 B`` (the data hold no
+  write-transaction count). The median of the profiled launches is used.
+* **Kernels known only from the Rodinia source** (``data/transit/rodinia_launch.csv``):
+  block size and static shared memory give, through
+  :func:`gpumodels.facts.occupancy.occupancy`, an *upper bound* on ``n`` (registers per
+  thread are not in the source); ``Z`` is not available.
 
-Measured throughputs are per *active* SM, ``min(SMs, blocks in the grid)``, so that a one-block
-kernel is compared with one SM: DRAM GB/s (reads + writes) and G thread-instructions/s
-(``inst_executed × 32 / duration``, the paper's CS throughput in the same units as ``Z × T``).
+Measured throughputs are per *active* SM, ``min(SMs, blocks in the grid)``, so that a
+one-block kernel is compared with one SM: DRAM GB/s (reads + writes) and G
+thread-instructions/s (``inst_executed × 32 / duration``, the paper's CS throughput in
+the same units as ``Z × T``).
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ PROFILED_GPUS_FILE = "transit/profiled_gpus.csv"
 TABLE_FILE = "transit/workloads.csv"
 
 NAMED_IN_PAPER = ("gaussian", "lavaMD", "particlefilter")
-"""The Rodinia applications the text of §3 names (the outliers); the other 13 are not named."""
+"""The Rodinia applications the text of §3 names (the outliers); the other 13 are not
+named."""
 
 COLUMNS = (
     "app",
@@ -66,18 +70,20 @@ COLUMNS = (
     "cs_measured_issued1",
     "source",
 )
-"""Columns of ``data/transit/workloads.csv``; ``n`` and ``Z`` in threads/SM and instructions/byte,
-measured throughputs in GB/s and G thread-instructions/s per active SM; empty = not available.
-``Z_issued1`` and ``cs_measured_issued1`` are ``Z`` and the measured CS throughput counted with
-nvprof's ``inst_issued1`` event instead of ``inst_executed`` (see :data:`COUNTERS`)."""
+"""Columns of ``data/transit/workloads.csv``; ``n`` and ``Z`` in threads/SM and
+instructions/byte, measured throughputs in GB/s and G thread-instructions/s per active
+SM; empty = not available. ``Z_issued1`` and ``cs_measured_issued1`` are ``Z`` and the
+measured CS throughput counted with nvprof's ``inst_issued1`` event instead of
+``inst_executed`` (see :data:`COUNTERS`)."""
 
 COUNTERS = ("inst_executed", "inst_issued1")
-"""The two instruction counters the profiled data hold. The paper's ``Z`` counts instructions
-*issued*; ``inst_executed`` counts warp instructions executed (no replays), ``inst_issued1``
-counts Kepler issue events that issued one instruction (replays included, dual-issued pairs
-excluded: those are the ``inst_issued2`` event, which the data do not hold). Neither is the
-paper's count exactly; :func:`predictions` uses the same counter for ``Z`` and for the measured
-CS throughput, so that ``Z × T`` and the measurement count the same instructions."""
+"""The two instruction counters the profiled data hold. The paper's ``Z`` counts
+instructions *issued*; ``inst_executed`` counts warp instructions executed (no replays),
+``inst_issued1`` counts Kepler issue events that issued one instruction (replays
+included, dual-issued pairs excluded: those are the ``inst_issued2`` event, which the
+data do not hold). Neither is the paper's count exactly; :func:`predictions` uses the
+same counter for ``Z`` and for the measured CS throughput, so that ``Z × T`` and the
+measurement count the same instructions."""
 
 _FLOAT = (
     "duration",
@@ -101,7 +107,8 @@ _INT = (
 
 
 def _gpu_facts(gpu: str) -> tuple[str, int]:
-    """(compute capability, SM count) of a profiled GPU: the hardware table, else profiled_gpus.csv."""
+    """(compute capability, SM count) of a profiled GPU: the hardware table, else
+    profiled_gpus.csv."""
     rows = {
         r["parameter"]: r["value"]
         for r in read_rows(PROFILED_GPUS_FILE)
@@ -114,7 +121,8 @@ def _gpu_facts(gpu: str) -> tuple[str, int]:
 
 
 def nvprof_rows() -> list[dict]:
-    """The profiled launches, with numeric columns converted (duration in s, throughputs in GB/s)."""
+    """The profiled launches, with numeric columns converted (duration in s, throughputs
+    in GB/s)."""
     out = []
     for row in read_rows(NVPROF_FILE):
         r = dict(row)
@@ -127,11 +135,12 @@ def nvprof_rows() -> list[dict]:
 
 
 def derive(row: dict) -> dict:
-    """``n``, ``Z`` and the measured per-SM throughputs of one profiled launch, with the steps.
+    """``n``, ``Z`` and the measured per-SM throughputs of one profiled launch, with the
+    steps.
 
     Returns the intermediate quantities too (``max_threads``, ``write_transactions``,
-    ``transactions``, ``active_sms``, ``n_occupancy`` from the occupancy calculator) so that
-    a chapter can show the arithmetic.
+    ``transactions``, ``active_sms``, ``n_occupancy`` from the occupancy calculator) so
+    that a chapter can show the arithmetic.
     """
     cc, sms = _gpu_facts(row["gpu"])
     lim = occupancy.limits(cc)
@@ -260,7 +269,8 @@ def _source_rows() -> list[dict]:
 
 
 def build_table() -> list[dict]:
-    """The rows of ``data/transit/workloads.csv``, rebuilt from the tables they derive from."""
+    """The rows of ``data/transit/workloads.csv``, rebuilt from the tables they derive
+    from."""
     return _profiled_rows() + _source_rows()
 
 
@@ -274,7 +284,8 @@ def render_table(rows: list[dict] | None = None) -> str:
 
 
 def committed_table() -> str:
-    """The text of ``data/transit/workloads.csv`` as committed, to compare with :func:`render_table`."""
+    """The text of ``data/transit/workloads.csv`` as committed, to compare with
+    :func:`render_table`."""
 
     return read_text(TABLE_FILE)
 
@@ -298,8 +309,8 @@ def _table() -> tuple[dict, ...]:
 
 
 def table(gpu: str | None = None, available: bool = False) -> list[dict]:
-    """Rows of ``data/transit/workloads.csv`` (``None`` = not available), optionally for one GPU
-    and only those with both ``n`` and ``Z``."""
+    """Rows of ``data/transit/workloads.csv`` (``None`` = not available), optionally for
+    one GPU and only those with both ``n`` and ``Z``."""
     available = check_flag("available", available)
     rows = [dict(r) for r in _table() if gpu is None or r["gpu"] == gpu]
     if available:
@@ -308,17 +319,20 @@ def table(gpu: str | None = None, available: bool = False) -> list[dict]:
 
 
 def reported_accuracy() -> list[dict]:
-    """The accuracies Li et al. report per GPU (``data/transit/reported_accuracy.csv``), one dict per row."""
+    """The accuracies Li et al. report per GPU (``data/transit/reported_accuracy.csv``),
+    one dict per row."""
     return [dict(r) for r in read_rows("transit/reported_accuracy.csv")]
 
 
 def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]:
-    """The model against the profiled kernels of ``gpu`` on the transit ``machine``, one dict per kernel.
+    """The model against the profiled kernels of ``gpu`` on the transit ``machine``, one
+    dict per kernel.
 
     ``Z`` and the measured CS throughput (RCT) are both counted with ``counter`` (one of
-    :data:`COUNTERS`); the prediction is the equilibrium of ``machine`` at the kernel's ``n`` and
-    ``Z``: its MS throughput and PCT = ``Z × T`` (G thread-instructions/s per SM, Li et al. 2015, §2.2).
-    Keys: ``app, kernel, n, Z, bound, k, ms_predicted, ms_measured, PCT, RCT, ratio`` (PCT / RCT).
+    :data:`COUNTERS`); the prediction is the equilibrium of ``machine`` at the kernel's
+    ``n`` and ``Z``: its MS throughput and PCT = ``Z × T`` (G thread-instructions/s per
+    SM, Li et al. 2015, §2.2). Keys: ``app, kernel, n, Z, bound, k, ms_predicted,
+    ms_measured, PCT, RCT, ratio`` (PCT / RCT).
     """
     if counter not in COUNTERS:
         raise UnknownNameError(f"counter must be one of {COUNTERS}, got {counter!r}")
@@ -356,9 +370,11 @@ def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]
 
 
 def accuracy(rows: list[dict], min_threads: float = 0.0) -> float:
-    """``1 − mean |PCT − RCT| / RCT`` over the rows of :func:`predictions` with ``n ≥ min_threads``.
+    """``1 − mean |PCT − RCT| / RCT`` over the rows of :func:`predictions` with ``n ≥
+    min_threads``.
 
-    The paper reports an accuracy without defining it (§3); this is the book's reading of it.
+    The paper reports an accuracy without defining it (§3); this is the book's reading
+    of it.
     """
     kept = [r for r in rows if r["n"] >= min_threads]
     if not kept:

@@ -2,11 +2,12 @@
 
 The public names live here; the implementation is split into
 ``gpumodels.papers.volkov.synthetic`` (the α-workload model of §4.1–4.7 and the refined
-memory-contention model of §6.4–6.5) and ``gpumodels.papers.volkov.bounds`` (the throughput
-worksheet of Tables 3.2–3.4 and the program-execution-graph latency bound of §3.7–3.8).
-Chapter 5's experimental method (occupancy tracking, occupancy control, pointer-chase arrays)
-is in ``gpumodels.papers.volkov.experiment`` and chapter 6's derived hardware parameters in
-``gpumodels.papers.volkov.parameters``; import those modules directly.
+memory-contention model of §6.4–6.5) and ``gpumodels.papers.volkov.bounds`` (the
+throughput worksheet of Tables 3.2–3.4 and the program-execution-graph latency bound of
+§3.7–3.8). Chapter 5's experimental method (occupancy tracking, occupancy control,
+pointer-chase arrays) is in ``gpumodels.papers.volkov.experiment`` and chapter 6's
+derived hardware parameters in ``gpumodels.papers.volkov.parameters``; import those
+modules directly.
 
 >>> from gpumodels import volkov
 >>> p = volkov.params("Kepler")

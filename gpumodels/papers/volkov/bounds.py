@@ -1,13 +1,16 @@
 """Throughput and latency bounds on warp throughput (Volkov 2016, §3.5–3.8).
 
-* :func:`throughput_bound` is the worksheet of Tables 3.2–3.4: every hardware throughput limit
-  is turned into cycles of exclusive use per warp, and the largest total is the bound.
+* :func:`throughput_bound` is the worksheet of Tables 3.2–3.4: every hardware throughput
+  limit is turned into cycles of exclusive use per warp, and the largest total is the
+  bound.
 * :func:`latency_bound` is the longest path through a program execution graph (§3.7–3.8,
-  Fig. 3.5): nodes are instructions, edges carry register-dependency latencies, ILP latencies
-  (zero inside a dual-issued pair), barrier and termination (block replacement) latencies.
-  :func:`program_graph` builds such a graph from an instruction listing such as Listing 3.5.
+  Fig. 3.5): nodes are instructions, edges carry register-dependency latencies, ILP
+  latencies (zero inside a dual-issued pair), barrier and termination (block
+  replacement) latencies. :func:`program_graph` builds such a graph from an instruction
+  listing such as Listing 3.5.
 
-Together: ``warp throughput ≈ min(occupancy / latency bound, 1 / throughput bound)`` (§3.5).
+Together: ``warp throughput ≈ min(occupancy / latency bound, 1 / throughput bound)``
+(§3.5).
 """
 
 from __future__ import annotations
@@ -44,11 +47,11 @@ class InstructionClass:
     """One row of an instruction mix (Table 3.2), counts per warp.
 
     ``resource`` is the functional unit it occupies: ``"cuda_cores"``, ``"sfu"``,
-    ``"shared_banks"`` (``conflict_degree``-way bank conflicts) or ``"memory"`` (``bytes``
-    transferred per instruction, e.g. 128 for a coalesced 32-bit access, 256 for stride 2).
-    ``dual_issued`` is how many of these instructions are dual-issued with another instruction
-    (each such pair is one issue event); ``reissues`` is the number of extra issues per
-    instruction (bank conflicts, divergence).
+    ``"shared_banks"`` (``conflict_degree``-way bank conflicts) or ``"memory"``
+    (``bytes`` transferred per instruction, e.g. 128 for a coalesced 32-bit access, 256
+    for stride 2). ``dual_issued`` is how many of these instructions are dual-issued
+    with another instruction (each such pair is one issue event); ``reissues`` is the
+    number of extra issues per instruction (bank conflicts, divergence).
     """
 
     name: str
@@ -77,7 +80,8 @@ class InstructionClass:
 
 @dataclass(frozen=True)
 class Limits:
-    """Hardware throughput limits per SM (Table 3.3): units, banks, bytes per cycle, issues per cycle."""
+    """Hardware throughput limits per SM (Table 3.3): units, banks, bytes per cycle,
+    issues per cycle."""
 
     cuda_cores: float
     sfu: float
@@ -92,10 +96,11 @@ class Limits:
 
 @dataclass(frozen=True)
 class ThroughputBound:
-    """The worksheet (Table 3.4): ``rows`` of (resource, used_by, cpi, per_warp, cycles).
+    """The worksheet (Table 3.4): ``rows`` of (resource, used_by, cpi, per_warp,
+    cycles).
 
-    ``totals`` maps each resource to cycles of exclusive use per warp per SM; the largest is
-    ``cycles_per_warp`` (the bound) and ``warps_per_cycle`` its reciprocal.
+    ``totals`` maps each resource to cycles of exclusive use per warp per SM; the
+    largest is ``cycles_per_warp`` (the bound) and ``warps_per_cycle`` its reciprocal.
     """
 
     rows: tuple[dict, ...]
@@ -117,12 +122,14 @@ class ThroughputBound:
 def throughput_bound(
     mix: Iterable[InstructionClass], limits: Limits
 ) -> ThroughputBound:
-    """Bound on warp throughput from hardware throughput limits (Volkov 2016, §3.6, Table 3.4).
+    """Bound on warp throughput from hardware throughput limits (Volkov 2016, §3.6,
+    Table 3.4).
 
-    Each instruction uses its resource exclusively for ``CPI`` cycles per SM: 32/cores for CUDA
-    cores, 32/units for SFUs, ``conflict_degree``·32/banks for shared memory, bytes/(B per
-    cycle) for the memory system. Issue is counted in issue events: single issues, dual-issued
-    pairs and reissues, each 1/issue cycles. Returns all totals and the tightest.
+    Each instruction uses its resource exclusively for ``CPI`` cycles per SM: 32/cores
+    for CUDA cores, 32/units for SFUs, ``conflict_degree``·32/banks for shared memory,
+    bytes/(B per cycle) for the memory system. Issue is counted in issue events: single
+    issues, dual-issued pairs and reissues, each 1/issue cycles. Returns all totals and
+    the tightest.
     """
     mix = list(mix)
     if not mix:
@@ -176,7 +183,8 @@ def throughput_bound(
 
 
 def table_3_2_mix() -> list[InstructionClass]:
-    """The sample instruction mix of Table 3.2 with the §3.6 dual-issue and reissue assumptions."""
+    """The sample instruction mix of Table 3.2 with the §3.6 dual-issue and reissue
+    assumptions."""
     out = []
     for r in read_rows("volkov/table_3_2.csv"):
         out.append(
@@ -207,7 +215,8 @@ def table_3_3_limits() -> Limits:
 
 @dataclass(frozen=True)
 class Instruction:
-    """One instruction of a listing: registers written (``dst``) and read (``srcs``) and its unit."""
+    """One instruction of a listing: registers written (``dst``) and read (``srcs``) and
+    its unit."""
 
     index: int
     opcode: str
@@ -223,10 +232,11 @@ class Instruction:
 
 @dataclass
 class ProgramGraph:
-    """A program execution graph: named nodes and latency-weighted directed edges (a DAG).
+    """A program execution graph: named nodes and latency-weighted directed edges (a
+    DAG).
 
-    ``edges`` holds ``(u, v, latency, kind)`` with ``kind`` one of ``"ilp"``, ``"dependency"``,
-    ``"barrier"`` or ``"termination"``.
+    ``edges`` holds ``(u, v, latency, kind)`` with ``kind`` one of ``"ilp"``,
+    ``"dependency"``, ``"barrier"`` or ``"termination"``.
     """
 
     nodes: list[str] = field(default_factory=list)
@@ -252,8 +262,9 @@ class ProgramGraph:
 
 @dataclass(frozen=True)
 class LatencyBound:
-    """Longest path through a program graph: its ``length`` (cycles), ``path`` (node names) and
-    the earliest start time of every node (``issue``), e.g. the issue cycles of Listing 3.1."""
+    """Longest path through a program graph: its ``length`` (cycles), ``path`` (node
+    names) and the earliest start time of every node (``issue``), e.g. the issue cycles
+    of Listing 3.1."""
 
     length: float
     path: tuple[str, ...]
@@ -263,8 +274,8 @@ class LatencyBound:
 def latency_bound(graph: ProgramGraph) -> LatencyBound:
     """Lower bound on warp latency: the longest path through ``graph`` (§3.7–3.8).
 
-    Earliest start times are propagated in topological order (Kahn's algorithm); a cycle in
-    the graph raises ``ValueError``.
+    Earliest start times are propagated in topological order (Kahn's algorithm); a cycle
+    in the graph raises ``ValueError``.
     """
     if not graph.nodes:
         raise ValueError("graph must have at least one node")
@@ -308,8 +319,8 @@ def dual_issue_groups(
 ) -> list[tuple[int, ...]]:
     """Issue groups in program order: greedy pairing of neighbours by ``can_pair``.
 
-    ``can_pair=None`` gives single issue only. For Listing 3.5 the rule yields the four pairs of
-    §3.8 (MOV+S2R, ISCADD+ISCADD, LD+ISCADD, ST+EXIT).
+    ``can_pair=None`` gives single issue only. For Listing 3.5 the rule yields the four
+    pairs of §3.8 (MOV+S2R, ISCADD+ISCADD, LD+ISCADD, ST+EXIT).
     """
     groups, i = [], 0
     while i < len(program):
@@ -337,12 +348,13 @@ def program_graph(
 ) -> ProgramGraph:
     """Build the program execution graph of one warp (§3.8, Fig. 3.5) from a listing.
 
-    * ILP edges join consecutive instructions with ``ilp_latency`` (0 inside a dual-issued pair);
-    * dependency edges join each instruction to the latest earlier writer of every register it
-      reads, with the producer unit's latency from ``dependency_latency`` (e.g. ``{"load": 301,
-      "alu": 9}``);
-    * if ``termination_latency`` is given, an ``END`` node follows the last instruction with that
-      latency (the block replacement latency of §3.7).
+    * ILP edges join consecutive instructions with ``ilp_latency`` (0 inside a
+      dual-issued pair);
+    * dependency edges join each instruction to the latest earlier writer of every
+      register it reads, with the producer unit's latency from ``dependency_latency``
+      (e.g. ``{"load": 301, "alu": 9}``);
+    * if ``termination_latency`` is given, an ``END`` node follows the last instruction
+      with that latency (the block replacement latency of §3.7).
     """
     if not program:
         raise ValueError("program must contain at least one instruction")
@@ -385,11 +397,11 @@ def barrier_graph(
 ) -> ProgramGraph:
     """Graph of several warps that meet at a barrier (§3.7, Listing 3.3).
 
-    Each warp is a list of ``(instruction text, latency to the next instruction)``; the first
-    instruction whose text starts with ``barrier`` is the barrier. All warps' barriers feed one
-    join node; the instruction after each barrier starts ``barrier_latency`` after the last
-    arrival. The latency given on a barrier row itself is ignored in favour of
-    ``barrier_latency``.
+    Each warp is a list of ``(instruction text, latency to the next instruction)``; the
+    first instruction whose text starts with ``barrier`` is the barrier. All warps'
+    barriers feed one join node; the instruction after each barrier starts
+    ``barrier_latency`` after the last arrival. The latency given on a barrier row
+    itself is ignored in favour of ``barrier_latency``.
     """
     g = ProgramGraph()
     g.add_node("join", "barrier released")
@@ -427,7 +439,8 @@ def listing_3_5() -> tuple[Instruction, ...]:
 
 
 def vector_add_parameters() -> dict[str, float]:
-    """The §3.8 latencies and throughputs for the vector-add example (``data/volkov/s3_8_vector_add.csv``)."""
+    """The §3.8 latencies and throughputs for the vector-add example
+    (``data/volkov/s3_8_vector_add.csv``)."""
     return {
         r["quantity"]: float(r["value"])
         for r in read_rows("volkov/s3_8_vector_add.csv")
@@ -435,7 +448,8 @@ def vector_add_parameters() -> dict[str, float]:
 
 
 def vector_add_graph(dual_issue: bool = True) -> ProgramGraph:
-    """Fig. 3.5: the execution graph of Listing 3.5 with the §3.8 latencies, built from data."""
+    """Fig. 3.5: the execution graph of Listing 3.5 with the §3.8 latencies, built from
+    data."""
     dual_issue = check_flag("dual_issue", dual_issue)
     s = vector_add_parameters()
     return program_graph(
@@ -448,11 +462,12 @@ def vector_add_graph(dual_issue: bool = True) -> ProgramGraph:
 
 
 def vector_add_throughput_bound() -> ThroughputBound:
-    """§3.8's throughput bound for Listing 3.5 on the Kepler GPU, from the GPU record and §3.8 data.
+    """§3.8's throughput bound for Listing 3.5 on the Kepler GPU, from the GPU record
+    and §3.8 data.
 
-    Nine CUDA-core instructions and three coalesced 128-byte accesses per warp, with the four
-    dual-issued pairs of :func:`dual_issue_groups`; the memory system sustains the measured peak
-    (154 GB/s) divided over the SMs and the clock.
+    Nine CUDA-core instructions and three coalesced 128-byte accesses per warp, with the
+    four dual-issued pairs of :func:`dual_issue_groups`; the memory system sustains the
+    measured peak (154 GB/s) divided over the SMs and the clock.
     """
 
     s, k = vector_add_parameters(), hardware.get_gpu("Kepler")
@@ -496,10 +511,12 @@ def listing_3_3() -> list[list[tuple[str, float | None]]]:
 
 
 def warp_throughput(n, latency_bound: float, cycles_per_warp: float):
-    """The §3.5 estimate ``min(n / latency bound, 1 / throughput bound)`` in warps per cycle per SM.
+    """The §3.5 estimate ``min(n / latency bound, 1 / throughput bound)`` in warps per
+    cycle per SM.
 
-    ``n`` is occupancy (warps per SM, numpy arrays broadcast), ``latency_bound`` the bound on
-    mean warp latency (cycles) and ``cycles_per_warp`` the throughput bound (cycles per warp).
+    ``n`` is occupancy (warps per SM, numpy arrays broadcast), ``latency_bound`` the
+    bound on mean warp latency (cycles) and ``cycles_per_warp`` the throughput bound
+    (cycles per warp).
     """
     n_ = as_array("n", n)
     L = check_real("latency_bound", latency_bound, 0.0, lo_open=True)
@@ -514,7 +531,8 @@ def warp_throughput(n, latency_bound: float, cycles_per_warp: float):
 
 
 def table_3_1():
-    """Table 3.1 inputs with the Little's-law product: needed concurrency = latency × peak throughput."""
+    """Table 3.1 inputs with the Little's-law product: needed concurrency = latency ×
+    peak throughput."""
     import pandas as pd
 
     df = pd.DataFrame(list(read_rows("volkov/table_3_1.csv")))
@@ -525,7 +543,8 @@ def table_3_1():
 
 
 def measured_metrics(table: str | None = None):
-    """Volkov's measured Tables 6.1–6.4 (``data/volkov/chapter6_metrics.csv``) as a tidy DataFrame.
+    """Volkov's measured Tables 6.1–6.4 (``data/volkov/chapter6_metrics.csv``) as a tidy
+    DataFrame.
 
     These are *measurements printed in the dissertation*, not model output.
     """
@@ -537,7 +556,8 @@ def measured_metrics(table: str | None = None):
 
 
 def concurrency_example() -> dict[str, float]:
-    """The toy machine of §4.6 / Fig. 4.7 (α, n, alu_lat, mem_lat, alu_thru; ``data/volkov/fig_4_7.csv``)."""
+    """The toy machine of §4.6 / Fig. 4.7 (α, n, alu_lat, mem_lat, alu_thru;
+    ``data/volkov/fig_4_7.csv``)."""
     return {r["quantity"]: float(r["value"]) for r in read_rows("volkov/fig_4_7.csv")}
 
 
@@ -555,18 +575,20 @@ def permutation_traffic():
 
 
 def worked_example_inputs() -> dict[str, float]:
-    """The inputs of the worked examples of §3.1–3.3 and a few later ones (``data/volkov/s3_examples.csv``)."""
+    """The inputs of the worked examples of §3.1–3.3 and a few later ones
+    (``data/volkov/s3_examples.csv``)."""
     return {
         r["quantity"]: float(r["value"]) for r in read_rows("volkov/s3_examples.csv")
     }
 
 
 def fig_3_2_trace(cycles: int = 400, latency: float = 10.0):
-    """Fig. 3.2 on :mod:`gpumodels.engines.sim`: §3.3's warps (``worked_example_inputs``) each alternating a load and
-    a dependent add of equal ``latency``, so each has one of either in execution half of the time.
+    """Fig. 3.2 on :mod:`gpumodels.engines.sim`: §3.3's warps
+    (``worked_example_inputs``) each alternating a load and a dependent add of equal
+    ``latency``, so each has one of either in execution half of the time.
 
-    Returns the simulated :class:`gpumodels.engines.sim.Trace` of ``cycles`` cycles; any equal latency gives the
-    same time shares.
+    Returns the simulated :class:`gpumodels.engines.sim.Trace` of ``cycles`` cycles; any
+    equal latency gives the same time shares.
     """
 
     lat = check_real("latency", latency, 0.0, lo_open=True)
@@ -582,10 +604,11 @@ def fig_3_2_trace(cycles: int = 400, latency: float = 10.0):
 
 
 def littles_law(latency=None, throughput=None, concurrency=None):
-    """Little's law, ``concurrency = latency × throughput`` (Volkov 2016, §3.1), solved for the missing one.
+    """Little's law, ``concurrency = latency × throughput`` (Volkov 2016, §3.1), solved
+    for the missing one.
 
-    Exactly one of the three arguments must be ``None``; the other two must be positive (numpy
-    arrays broadcast). Returns the missing quantity.
+    Exactly one of the three arguments must be ``None``; the other two must be positive
+    (numpy arrays broadcast). Returns the missing quantity.
 
     >>> littles_law(latency=6, concurrency=1)       # §3.2: one add in execution, 6-cycle latency
     0.16666666666666666
@@ -616,10 +639,12 @@ def littles_law(latency=None, throughput=None, concurrency=None):
 
 
 def listing_3_1() -> tuple[list[Instruction], dict[str, float]]:
-    """Listing 3.1 (Kepler): five back-to-back dependent instructions and their dependency latencies.
+    """Listing 3.1 (Kepler): five back-to-back dependent instructions and their
+    dependency latencies.
 
     Returns ``(program, latency by unit)`` for :func:`program_graph`; the issue times of
-    :func:`latency_bound` on that graph are the listing's issue cycles (0, 301, 325, 334, 343).
+    :func:`latency_bound` on that graph are the listing's issue cycles (0, 301, 325,
+    334, 343).
     """
     rows = list(read_rows("volkov/listing_3_1.csv"))
     prog = [
@@ -637,17 +662,20 @@ def listing_3_1() -> tuple[list[Instruction], dict[str, float]]:
 
 
 def listing_3_1_issue_cycles() -> list[float]:
-    """Issue cycle of each instruction of Listing 3.1: the sum of the dependency latencies before it (§3.7)."""
+    """Issue cycle of each instruction of Listing 3.1: the sum of the dependency
+    latencies before it (§3.7)."""
     prog, lat = listing_3_1()
     lb = latency_bound(program_graph(prog, lat, 0, dual_issue=False))
     return [float(lb.issue[f"i{k}"]) for k in range(len(prog))]
 
 
 def listing_3_2_gaps() -> dict[str, list[float]]:
-    """Gaps between consecutive issue cycles in Listing 3.2 (Fermi; measured issue cycles, §3.7).
+    """Gaps between consecutive issue cycles in Listing 3.2 (Fermi; measured issue
+    cycles, §3.7).
 
-    Keys ``add``, ``store``, ``load``: the ILP latency of independent adds (6 cycles), stores
-    (34 cycles) and loads (6, with 26 between the 3rd and 4th and 482 between the 5th and 6th).
+    Keys ``add``, ``store``, ``load``: the ILP latency of independent adds (6 cycles),
+    stores (34 cycles) and loads (6, with 26 between the 3rd and 4th and 482 between the
+    5th and 6th).
     """
     seqs: dict[str, list[tuple[int, float]]] = {}
     for r in read_rows("volkov/listing_3_2.csv"):

@@ -3,15 +3,15 @@
 Three pieces of the dissertation's method are needed both by the book and by the CUDA
 microbenchmarks in ``bench/``:
 
-* **Occupancy tracking** (§5.5–5.6). Every warp records its start and end clock and the SM
-  it ran on. Per SM, the sorted start/end events give the occupancy at every moment; the
-  span from the first to the last timestamp is that SM's execution time, and the longest
-  span is the kernel's time. Warp latency is end − start.
+* **Occupancy tracking** (§5.5–5.6). Every warp records its start and end clock and the
+  SM it ran on. Per SM, the sorted start/end events give the occupancy at every moment;
+  the span from the first to the last timestamp is that SM's execution time, and the
+  longest span is the kernel's time. Warp latency is end − start.
 * **Occupancy control** (§5.7). Occupancy is capped by allocating shared memory; the
   allocation granularity decides which caps are reachable.
 * **The pointer-chase arrays** (§5.10, §6.3, §6.7). Streaming access: entry ``i`` holds
-  ``i + N`` (``N`` threads per block), thread ``i`` of block ``j`` starts at entry
-  ``i + j·spacing``; each block sweeps its own contiguous section once. With ILP = k each
+  ``i + N`` (``N`` threads per block), thread ``i`` of block ``j`` starts at entry ``i +
+  j·spacing``; each block sweeps its own contiguous section once. With ILP = k each
   thread follows k interleaved chains. Unstructured access: one pseudo-random loop
   through every entry.
 
@@ -36,10 +36,12 @@ from gpumodels.facts.param_sets import params
 from gpumodels.ground.validate import check_int, check_real
 
 SPACING_ALIGN = 32
-"""Block start offsets are multiples of this many entries (§5.10: "aligned to multiples of 32")."""
+"""Block start offsets are multiples of this many entries (§5.10: "aligned to multiples
+of 32")."""
 
 
-# ---------------------------------------------------------------- occupancy tracking (§5.5–5.6)
+# ---------------------------------------------------------------- occupancy tracking
+# (§5.5–5.6)
 
 
 def _timestamps(start, end, sm):
@@ -74,20 +76,23 @@ def _timestamps(start, end, sm):
 
 @dataclass(frozen=True)
 class OccupancyTrace:
-    """Resident warps on one SM as a step function: ``warps[k]`` holds from ``time[k]`` to ``time[k+1]``."""
+    """Resident warps on one SM as a step function: ``warps[k]`` holds from ``time[k]``
+    to ``time[k+1]``."""
 
     time: np.ndarray
     warps: np.ndarray
 
     def at(self, t) -> np.ndarray:
-        """Occupancy (warps) at time(s) ``t``; 0 before the first and after the last event."""
+        """Occupancy (warps) at time(s) ``t``; 0 before the first and after the last
+        event."""
         t = np.asarray(t, dtype=float)
         k = np.searchsorted(self.time, t, side="right") - 1
         return np.where(k >= 0, self.warps[np.clip(k, 0, None)], 0)
 
     @property
     def max(self) -> int:
-        """The largest occupancy attained (the value Volkov plots on the horizontal axis, §5.7)."""
+        """The largest occupancy attained (the value Volkov plots on the horizontal
+        axis, §5.7)."""
         return int(self.warps.max())
 
     @property
@@ -101,7 +106,8 @@ class OccupancyTrace:
         )
 
     def fraction_below(self, warps: float) -> float:
-        """Share of the SM's execution time during which fewer than ``warps`` warps were resident."""
+        """Share of the SM's execution time during which fewer than ``warps`` warps were
+        resident."""
         dt = np.diff(self.time)
         return (
             float(np.sum(dt[self.warps[:-1] < warps]) / dt.sum())
@@ -111,10 +117,11 @@ class OccupancyTrace:
 
 
 def occupancy_trace(start, end) -> OccupancyTrace:
-    """§5.6: sort the start and end timestamps of the warps of *one* SM and count resident warps.
+    """§5.6: sort the start and end timestamps of the warps of *one* SM and count
+    resident warps.
 
-    Ends sort before starts at equal times, so a warp that replaces a finished one at the
-    same clock does not count twice.
+    Ends sort before starts at equal times, so a warp that replaces a finished one at
+    the same clock does not count twice.
     """
     s, e, _ = _timestamps(start, end, None)
     t = np.concatenate([e, s])
@@ -133,10 +140,10 @@ class Timing:
     """What Volkov extracts from one run's timestamps (§5.5–5.6), per SM and in total.
 
     ``time`` is the longest per-SM span (clocks of different SMs are not compared);
-    ``mean_warp_latency`` the mean of end − start; ``max_occupancy`` the smallest, over SMs,
-    of the largest occupancy attained on each SM (a target occupancy counts as attained only
-    if every SM reached it); ``throughput`` the repeated instructions per cycle per SM, if the
-    instruction count per warp was given.
+    ``mean_warp_latency`` the mean of end − start; ``max_occupancy`` the smallest, over
+    SMs, of the largest occupancy attained on each SM (a target occupancy counts as
+    attained only if every SM reached it); ``throughput`` the repeated instructions per
+    cycle per SM, if the instruction count per warp was given.
     """
 
     sm: np.ndarray
@@ -151,12 +158,14 @@ class Timing:
 
 
 def timing(start, end, sm=None, instructions_per_warp: int | None = None) -> Timing:
-    """Per-SM spans, occupancy traces, mean warp latency and throughput from warp timestamps.
+    """Per-SM spans, occupancy traces, mean warp latency and throughput from warp
+    timestamps.
 
-    ``start`` and ``end`` hold each warp's start and end clock (cycles of its own SM's clock),
-    ``sm`` the SM each warp ran on (all on one SM if omitted), and ``instructions_per_warp``
-    the repeated instructions each warp executed; with it, ``throughput`` is in IPC per SM
-    (instructions per cycle per SM, summed over warps and divided by ``time`` × SMs).
+    ``start`` and ``end`` hold each warp's start and end clock (cycles of its own SM's
+    clock), ``sm`` the SM each warp ran on (all on one SM if omitted), and
+    ``instructions_per_warp`` the repeated instructions each warp executed; with it,
+    ``throughput`` is in IPC per SM (instructions per cycle per SM, summed over warps
+    and divided by ``time`` × SMs).
     """
     s, e, ids = _timestamps(start, end, sm)
     sms = np.unique(ids)
@@ -189,7 +198,8 @@ def timing(start, end, sm=None, instructions_per_warp: int | None = None) -> Tim
     )
 
 
-# ---------------------------------------------------------------- occupancy control (§5.7)
+# ---------------------------------------------------------------- occupancy control
+# (§5.7)
 
 
 def _at(cc, threads_per_block, smem, registers_per_thread, kernel_param_bytes):
@@ -210,11 +220,12 @@ def shared_memory_for_blocks(
     registers_per_thread: int = 0,
     kernel_param_bytes: int = 0,
 ) -> int | None:
-    """The smallest shared-memory request (bytes per block) that caps residency at exactly ``blocks``.
+    """The smallest shared-memory request (bytes per block) that caps residency at
+    exactly ``blocks``.
 
-    Uses :func:`gpumodels.facts.occupancy.occupancy` (allocation granularity and per-block overheads
-    included). Returns ``None`` when no request gives exactly ``blocks`` blocks/SM -- e.g. 7
-    on G80/GT200 or 1 on Maxwell (§5.7).
+    Uses :func:`gpumodels.facts.occupancy.occupancy` (allocation granularity and
+    per-block overheads included). Returns ``None`` when no request gives exactly
+    ``blocks`` blocks/SM -- e.g. 7 on G80/GT200 or 1 on Maxwell (§5.7).
     """
     lim = _occ.limits(cc)
     blocks = check_int(
@@ -247,10 +258,11 @@ def occupancy_control(
     registers_per_thread: int = 0,
     kernel_param_bytes: int = 0,
 ):
-    """Every blocks/SM cap reachable by allocating shared memory, with the request that gives it.
+    """Every blocks/SM cap reachable by allocating shared memory, with the request that
+    gives it.
 
-    A DataFrame with ``blocks_per_sm, warps_per_sm, shared_mem_request, allocated``; caps that
-    cannot be reached have ``shared_mem_request`` = ``None`` (<NA>).
+    A DataFrame with ``blocks_per_sm, warps_per_sm, shared_mem_request, allocated``;
+    caps that cannot be reached have ``shared_mem_request`` = ``None`` (<NA>).
     """
     import pandas as pd
 
@@ -280,14 +292,16 @@ def occupancy_control(
     )
 
 
-# ---------------------------------------------------------------- pointer chasing (§5.10, §6.3, §6.7)
+# ---------------------------------------------------------------- pointer chasing
+# (§5.10, §6.3, §6.7)
 
 
 @dataclass(frozen=True)
 class Chase:
-    """A pointer-chase setup: ``next[i]`` is the entry read after entry ``i`` (-1: never read),
-    ``starts[b, t]`` the first entry of thread ``t`` of block ``b`` (chains of one thread are
-    consecutive in the last axis when ``ilp`` > 1), ``iterations`` loads per chain."""
+    """A pointer-chase setup: ``next[i]`` is the entry read after entry ``i`` (-1: never
+    read), ``starts[b, t]`` the first entry of thread ``t`` of block ``b`` (chains of
+    one thread are consecutive in the last axis when ``ilp`` > 1), ``iterations`` loads
+    per chain."""
 
     next: np.ndarray
     starts: np.ndarray
@@ -296,7 +310,8 @@ class Chase:
     ilp: int
 
     def walk(self) -> np.ndarray:
-        """Every entry each chain visits, shape ``starts.shape + (iterations,)`` -- for checks."""
+        """Every entry each chain visits, shape ``starts.shape + (iterations,)`` -- for
+        checks."""
         out = np.empty(self.starts.shape + (self.iterations,), dtype=np.int64)
         cur = self.starts.astype(np.int64)
         for k in range(self.iterations):
@@ -314,14 +329,15 @@ def streaming_chase(
     spacing: int | None = None,
     iterations: int | None = None,
 ) -> Chase:
-    """§5.10's streaming setup (with §6.3's ILP variant): each block sweeps its own section once.
+    """§5.10's streaming setup (with §6.3's ILP variant): each block sweeps its own
+    section once.
 
-    Entry ``i`` holds ``i + ilp·N`` (``N = threads_per_block``); chain ``m`` of thread ``t`` in
-    block ``j`` starts at ``j·spacing + m·N + t``, so a warp's 32 loads are 32 consecutive
-    entries (one coalesced access) and a block walks a contiguous section. ``spacing``
-    (default: the array split evenly, rounded down to a multiple of 32) must be a multiple of
-    32; ``iterations`` (default: as many as fit in ``spacing``) is capped so that sections
-    never overlap and no entry is read twice.
+    Entry ``i`` holds ``i + ilp·N`` (``N = threads_per_block``); chain ``m`` of thread
+    ``t`` in block ``j`` starts at ``j·spacing + m·N + t``, so a warp's 32 loads are 32
+    consecutive entries (one coalesced access) and a block walks a contiguous section.
+    ``spacing`` (default: the array split evenly, rounded down to a multiple of 32) must
+    be a multiple of 32; ``iterations`` (default: as many as fit in ``spacing``) is
+    capped so that sections never overlap and no entry is read twice.
     """
     n = check_int("n_entries", n_entries, 32)
     tpb = check_int("threads_per_block", threads_per_block, 1, 1024)
@@ -369,12 +385,13 @@ def random_chase(
     start_stride: int = 32,
     iterations: int | None = None,
 ) -> Chase:
-    """§6.7's unstructured setup: one pseudo-random loop through all ``n_entries`` entries.
+    """§6.7's unstructured setup: one pseudo-random loop through all ``n_entries``
+    entries.
 
-    The loop is a uniformly random cyclic permutation (Sattolo's algorithm, seeded), so every
-    entry is read once per lap. Thread ``g`` starts at entry ``g·start_stride mod n`` --
-    ``start_stride`` ≥ 8 four-byte entries puts the 32 threads of a warp in 32 different
-    32-byte segments, so even the first access of a warp is fully divergent.
+    The loop is a uniformly random cyclic permutation (Sattolo's algorithm, seeded), so
+    every entry is read once per lap. Thread ``g`` starts at entry ``g·start_stride mod
+    n`` -- ``start_stride`` ≥ 8 four-byte entries puts the 32 threads of a warp in 32
+    different 32-byte segments, so even the first access of a warp is fully divergent.
     ``starts`` has shape ``(1, threads)``.
     """
     n = check_int("n_entries", n_entries, 2)
@@ -396,20 +413,22 @@ def random_chase(
     )
 
 
-# ---------------------------------------------------------------- simulated timestamps (Figs. 5.1, 5.2)
+# ---------------------------------------------------------------- simulated timestamps
+# (Figs. 5.1, 5.2)
 
 
 def imbalance_bound(
     n_warps, schedulers: int, latency: float, throughput_per_scheduler: float
 ) -> float:
-    """Throughput (IPC/SM) of one block of ``n_warps`` identical, dependent-instruction warps
-    spread round-robin over ``schedulers`` (§5.8, Fig. 5.2).
+    """Throughput (IPC/SM) of one block of ``n_warps`` identical, dependent-instruction
+    warps spread round-robin over ``schedulers`` (§5.8, Fig. 5.2).
 
     Scheduler ``s`` holds ``k_s`` warps; each of its warps advances one instruction per
-    ``max(latency, k_s / throughput_per_scheduler)`` cycles, and the block is done when the
-    slowest scheduler is. With blocks replaced only as a whole, the SM sustains
-    ``n_warps / max_s max(latency, k_s / throughput_per_scheduler)``: a jigsaw in ``n_warps``
-    (17 warps on 4 schedulers: 17/20 of the peak, as Volkov measured, 15% less).
+    ``max(latency, k_s / throughput_per_scheduler)`` cycles, and the block is done when
+    the slowest scheduler is. With blocks replaced only as a whole, the SM sustains
+    ``n_warps / max_s max(latency, k_s / throughput_per_scheduler)``: a jigsaw in
+    ``n_warps`` (17 warps on 4 schedulers: 17/20 of the peak, as Volkov measured, 15%
+    less).
     """
     n = check_int("n_warps", n_warps, 1)
     s = check_int("schedulers", schedulers, 1)
@@ -430,10 +449,11 @@ def imbalance_run(
     instructions: int = 100,
     blocks: int = 3,
 ):
-    """Simulate Fig. 5.2's setting on :mod:`gpumodels.engines.sim`: blocks of ``n_warps`` warps, one block
-    per SM, each warp ``instructions`` back-to-back dependent ops on its scheduler's own unit
-    (Kepler SFU defaults: 9 cycles, 8 ops/cycle/scheduler). Returns the simulated
-    :class:`gpumodels.engines.sim.Trace`; its ``warp_start``/``warp_end`` are the timestamps."""
+    """Simulate Fig. 5.2's setting on :mod:`gpumodels.engines.sim`: blocks of
+    ``n_warps`` warps, one block per SM, each warp ``instructions`` back-to-back
+    dependent ops on its scheduler's own unit (Kepler SFU defaults: 9 cycles, 8
+    ops/cycle/scheduler). Returns the simulated :class:`gpumodels.engines.sim.Trace`;
+    its ``warp_start``/``warp_end`` are the timestamps."""
 
     n = check_int("n_warps", n_warps, 1, 1024)
     s = check_int("schedulers", schedulers, 1)

@@ -1,4 +1,5 @@
-"""Explorers of Volkov's model (live kernel only): the cusp on Volkov's GPUs and every model on the modern ones."""
+"""Explorers of Volkov's model (live kernel only): the cusp on Volkov's GPUs and every
+model on the modern ones."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from gpumodels.papers import volkov
 
 
 def summary_html(gpu: str, alpha: float, n: float) -> str:
-    """HTML summary of Volkov's §4.1 model at one point: throughputs, bounds, needed occupancy."""
+    """HTML summary of Volkov's §4.1 model at one point: throughputs, bounds, needed
+    occupancy."""
     import numpy as np
 
     p = volkov.params(gpu)
@@ -67,7 +69,8 @@ def summary_html(gpu: str, alpha: float, n: float) -> str:
 
 
 def explorer(gpu: str = "Maxwell"):
-    """GPU, α and occupancy controls: the cusp plot with the chosen point, and the numbers behind it."""
+    """GPU, α and occupancy controls: the cusp plot with the chosen point, and the
+    numbers behind it."""
     import ipywidgets as W
     import numpy as np
 

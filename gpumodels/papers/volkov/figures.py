@@ -1,9 +1,9 @@
 """Figures of the Volkov chapters that take more than a few lines to draw.
 
-Each function draws on axes the caller made (``plotting.figure``), so a chapter keeps one
-short call per figure and the HTML can collapse it. The numbers come from the model
-functions of :mod:`gpumodels.papers.volkov` and the printed values of :mod:`gpumodels.facts.published`;
-nothing here computes a result the chapters assert.
+Each function draws on axes the caller made (``plotting.figure``), so a chapter keeps
+one short call per figure and the HTML can collapse it. The numbers come from the model
+functions of :mod:`gpumodels.papers.volkov` and the printed values of
+:mod:`gpumodels.facts.published`; nothing here computes a result the chapters assert.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from gpumodels.papers.volkov.synthetic import needed_occupancy, refined_needed_o
 
 
 def littles_law_examples(a1, a2, cycles: int = 120) -> None:
-    """§3.2's examples on the line ``throughput = concurrency / latency`` with Table 3.1's
-    arithmetic latency (``a1``) and Fig. 3.2 re-created on the simulator (``a2``): loads and
-    adds in execution over ``cycles`` cycles."""
+    """§3.2's examples on the line ``throughput = concurrency / latency`` with Table
+    3.1's arithmetic latency (``a1``) and Fig. 3.2 re-created on the simulator (``a2``):
+    loads and adds in execution over ``cycles`` cycles."""
     e = worked_example_inputs()
     lat = table_3_1().set_index("instruction").loc["basic_arithmetic", "latency"]
     conc = np.linspace(0, 3.5, 50)
@@ -91,7 +91,8 @@ def littles_law_examples(a1, a2, cycles: int = 120) -> None:
 
 def needed_occupancy_by_generation(ax, P: dict[str, Params]) -> None:
     """Fig. 4.2: the model's α = 0 and α = ∞ occupancies beside Volkov's measured ones
-    (Tables 6.3 and 6.4, printed values, converted from warps per scheduler to warps per SM)."""
+    (Tables 6.3 and 6.4, printed values, converted from warps per scheduler to warps per
+    SM)."""
     meas = measured_occupancies().loc[list(P)]
     x = np.arange(len(P))
     for alpha, what, color in (
@@ -128,9 +129,10 @@ def needed_occupancy_by_generation(ax, P: dict[str, Params]) -> None:
 def cusp_every_gpu(
     axes, P: dict[str, Params], g80_two_term: Params, fraction: float = 0.9
 ) -> None:
-    """Fig. 4.6: occupancy for ``fraction`` of the peak against α, basic and refined model, one
-    panel per GPU (``axes`` has at least ``len(P)`` panels; a spare last panel holds the legend).
-    On the G80 the refined model with the two-term latency fit is drawn too."""
+    """Fig. 4.6: occupancy for ``fraction`` of the peak against α, basic and refined
+    model, one panel per GPU (``axes`` has at least ``len(P)`` panels; a spare last
+    panel holds the legend). On the G80 the refined model with the two-term latency fit
+    is drawn too."""
     alpha = np.geomspace(1 / 8, 2048, 600)
     pct = f"{fraction:.0%}"
     for ax, (g, q) in zip(axes.flat, P.items()):
@@ -187,11 +189,11 @@ def cusp_every_gpu(
 
 
 def cusp_mixes(axes, P: dict[str, Params], kind: str, fraction: float = 0.9) -> None:
-    """Fig. 4.8 (``kind="sfu"``, adds with SFU instructions) or Fig. 4.9 (``kind="shared"``, adds
-    with shared-memory loads): occupancy for ``fraction`` of the peak against α, one panel of
-    ``axes`` per GPU of ``P`` on which §4.7 defines the mix (the shared-memory mix is not defined
-    on G80 and GT200); on Maxwell also the variant with Volkov's extra issue cycles (§4.7).
-    Spare panels are switched off."""
+    """Fig. 4.8 (``kind="sfu"``, adds with SFU instructions) or Fig. 4.9
+    (``kind="shared"``, adds with shared-memory loads): occupancy for ``fraction`` of
+    the peak against α, one panel of ``axes`` per GPU of ``P`` on which §4.7 defines the
+    mix (the shared-memory mix is not defined on G80 and GT200); on Maxwell also the
+    variant with Volkov's extra issue cycles (§4.7). Spare panels are switched off."""
     alpha = np.geomspace(1 / 32, 1024, 500)
     if kind not in ("sfu", "shared"):
         raise UnknownNameError(
@@ -249,9 +251,9 @@ def cusp_mixes(axes, P: dict[str, Params], kind: str, fraction: float = 0.9) -> 
 def warp_lifetimes(
     fig, axes, trace, occ, windows: dict[str, tuple[float, float]]
 ) -> None:
-    """Fig. 5.1's layout for a simulated run: warp lifetimes in each time window (top row of
-    ``axes``) and the occupancy recovered from the timestamps across the whole run (the bottom
-    row's axes are replaced by one wide panel)."""
+    """Fig. 5.1's layout for a simulated run: warp lifetimes in each time window (top
+    row of ``axes``) and the occupancy recovered from the timestamps across the whole
+    run (the bottom row's axes are replaced by one wide panel)."""
     order = np.argsort(trace.warp_start, kind="stable")
     for ax, (name, (lo, hi)) in zip(axes[0], windows.items()):
         sel = [w for w in order if trace.warp_end[w] > lo and trace.warp_start[w] < hi]

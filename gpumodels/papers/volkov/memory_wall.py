@@ -1,10 +1,12 @@
-"""The "memory wall" of Volkov (2016) §4.4, Fig. 4.4: bandwidth per unit of arithmetic throughput.
+"""The "memory wall" of Volkov (2016) §4.4, Fig. 4.4: bandwidth per unit of arithmetic
+throughput.
 
-``data/geforce_memory_wall.csv`` lists GeForce GPUs by release date with their pin bandwidth,
-CUDA cores and (boost or shader) clock, every row sourced. :func:`table` adds the ratio that
-Fig. 4.4 plots — pin bandwidth divided by CUDA cores × clock, in bytes per core per cycle —
-and :func:`fit_trend` fits ``log(ratio) = k + s·year`` by least squares and reports
-``exp(−s)``, the factor per year by which arithmetic outpaces bandwidth.
+``data/geforce_memory_wall.csv`` lists GeForce GPUs by release date with their pin
+bandwidth, CUDA cores and (boost or shader) clock, every row sourced. :func:`table` adds
+the ratio that Fig. 4.4 plots — pin bandwidth divided by CUDA cores × clock, in bytes
+per core per cycle — and :func:`fit_trend` fits ``log(ratio) = k + s·year`` by least
+squares and reports ``exp(−s)``, the factor per year by which arithmetic outpaces
+bandwidth.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ _FILE = "geforce_memory_wall.csv"
 
 
 def table():
-    """The dataset as a pandas DataFrame with ``year`` (fractional) and ``ratio`` (B per core-cycle)."""
+    """The dataset as a pandas DataFrame with ``year`` (fractional) and ``ratio`` (B per
+    core-cycle)."""
     import pandas as pd
 
     df = read_frame(_FILE)
@@ -35,13 +38,15 @@ def table():
 def fit_trend(
     df, start: float, end: float, lines: tuple[str, ...] = ("GeForce",)
 ) -> dict:
-    """Least-squares fit of ``log(ratio)`` against ``year`` for releases in ``[start, end)``.
+    """Least-squares fit of ``log(ratio)`` against ``year`` for releases in ``[start,
+    end)``.
 
-    Only rows whose ``line`` is in ``lines`` count (by default the GeForce products, as in
-    Fig. 4.4; the TITAN and data-centre rows are shown for comparison only).
+    Only rows whose ``line`` is in ``lines`` count (by default the GeForce products, as
+    in Fig. 4.4; the TITAN and data-centre rows are shown for comparison only).
 
-    Returns ``factor_per_year`` (``exp(−slope)``: > 1 means arithmetic outpaces bandwidth),
-    ``slope``, ``intercept``, the number of GPUs ``n`` and the span ``start``, ``end``. Needs at least 3 GPUs.
+    Returns ``factor_per_year`` (``exp(−slope)``: > 1 means arithmetic outpaces
+    bandwidth), ``slope``, ``intercept``, the number of GPUs ``n`` and the span
+    ``start``, ``end``. Needs at least 3 GPUs.
     """
     start = check_real("start", start, 1990, 2100)
     end = check_real("end", end, start, 2100)
@@ -63,7 +68,8 @@ def fit_trend(
     )
 
 
-#: The spans the chapter fits, by label; Volkov's (2006–2014), the years since, and both.
+#: The spans the chapter fits, by label; Volkov's (2006–2014), the years since, and
+#: both.
 SPANS = {
     "2006–2014 (Volkov's span)": (2006, 2015),
     "2016–2025": (2016, 2026),
@@ -72,7 +78,8 @@ SPANS = {
 
 
 def fits(df, spans: dict[str, tuple[float, float]] | None = None) -> dict[str, dict]:
-    """:func:`fit_trend` over each span of ``spans`` (by default :data:`SPANS`), by label."""
+    """:func:`fit_trend` over each span of ``spans`` (by default :data:`SPANS`), by
+    label."""
     return {name: fit_trend(df, lo, hi) for name, (lo, hi) in (spans or SPANS).items()}
 
 
@@ -91,9 +98,10 @@ MEMORY_TYPES = (
 
 
 def plot_trend(ax, df, trend: dict[str, dict], drawn: int = 2) -> None:
-    """Fig. 4.4, extended: the ratio of every GPU against its release date (GeForce by memory
-    type; TITAN V and data-centre parts apart, not fitted) with the first ``drawn`` fitted
-    trends of ``trend`` (from :func:`fits`) over their own spans; the legend goes below the axes."""
+    """Fig. 4.4, extended: the ratio of every GPU against its release date (GeForce by
+    memory type; TITAN V and data-centre parts apart, not fitted) with the first
+    ``drawn`` fitted trends of ``trend`` (from :func:`fits`) over their own spans; the
+    legend goes below the axes."""
     import pandas as pd
 
     colors = dict(zip(MEMORY_TYPES, plotting.PALETTE))

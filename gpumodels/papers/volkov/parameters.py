@@ -1,14 +1,16 @@
-"""Volkov (2016), chapter 6: the measured hardware parameters and every number derived from them.
+"""Volkov (2016), chapter 6: the measured hardware parameters and every number derived
+from them.
 
 Tables 6.1–6.4 and 6.6 are measurements printed in the dissertation
-(``data/volkov/chapter6_metrics.csv``, ``table_6_6.csv``); this module re-derives the numbers
-the text computes from them. Units follow the chapter: throughputs in ops/cycle *per
-scheduler* (32 ops = 1 instruction), concurrencies in warps per scheduler.
+(``data/volkov/chapter6_metrics.csv``, ``table_6_6.csv``); this module re-derives the
+numbers the text computes from them. Units follow the chapter: throughputs in ops/cycle
+*per scheduler* (32 ops = 1 instruction), concurrencies in warps per scheduler.
 
 * Table 6.3 vs the "linear" estimate latency × throughput / 32 (§6.1, §6.3, Table 6.4);
 * Table 4.1's ``mem_thru`` from Table 6.4's GB/s, and Table 6.1's ``stream`` column;
 * the gradual-saturation factors (§6.3), the 2-way bank-conflict effects (§6.2);
-* the streaming-to-unstructured ratios and Table 6.7's latency per extra transaction (§6.7);
+* the streaming-to-unstructured ratios and Table 6.7's latency per extra transaction
+  (§6.7);
 * the Table 6.6 latency distributions next to Table 6.5's mean-latency model.
 
 >>> from gpumodels.papers.volkov import parameters as p6
@@ -34,12 +36,14 @@ from gpumodels.papers.volkov.synthetic import (
 )
 
 COLUMNS = ("add", "sfu", "smem", "smem2", "stream", "random")
-"""Instruction columns of Tables 6.1–6.3: CUDA-core add, SFU (rsqrt), shared-memory load, the same
-with 2-way bank conflicts, streaming global load, unstructured (fully diverging) global load."""
+"""Instruction columns of Tables 6.1–6.3: CUDA-core add, SFU (rsqrt), shared-memory
+load, the same with 2-way bank conflicts, streaming global load, unstructured (fully
+diverging) global load."""
 
 
 def table(name: str):
-    """One of Tables 6.1–6.4 (``"6.1"`` …) as a wide DataFrame, one row per GPU (measured values)."""
+    """One of Tables 6.1–6.4 (``"6.1"`` …) as a wide DataFrame, one row per GPU
+    (measured values)."""
     df = measured_metrics(name)
     if df.empty:
         raise UnknownNameError(
@@ -53,9 +57,11 @@ def table(name: str):
 
 
 def linear_concurrency(latency, throughput):
-    """Little's law in Volkov's per-scheduler units: latency (cycles) × throughput (ops/cycle) / 32.
+    """Little's law in Volkov's per-scheduler units: latency (cycles) × throughput
+    (ops/cycle) / 32.
 
-    The "linear" estimate of Table 6.4 and of §6.1, in warps (instructions) per scheduler.
+    The "linear" estimate of Table 6.4 and of §6.1, in warps (instructions) per
+    scheduler.
     """
     lat = as_array("latency", latency)
     thr = as_array("throughput", throughput)
@@ -65,10 +71,12 @@ def linear_concurrency(latency, throughput):
 
 
 def concurrency_estimates():
-    """Table 6.3 (measured) against latency × throughput / 32 from Tables 6.2 and 6.1, every column.
+    """Table 6.3 (measured) against latency × throughput / 32 from Tables 6.2 and 6.1,
+    every column.
 
-    Long format: ``gpu, column, latency, throughput, linear, needed, needed_over_linear``
-    (warps per scheduler; ``needed`` is missing where Table 6.3 prints "< 1").
+    Long format: ``gpu, column, latency, throughput, linear, needed,
+    needed_over_linear`` (warps per scheduler; ``needed`` is missing where Table 6.3
+    prints "< 1").
     """
     import pandas as pd
 
@@ -93,20 +101,23 @@ def concurrency_estimates():
 
 
 def round_half(x):
-    """Round to the nearest half (Table 6.4 prints the linear estimate as 12, 15.5, 7.5, …)."""
+    """Round to the nearest half (Table 6.4 prints the linear estimate as 12, 15.5, 7.5,
+    …)."""
     return np.floor(np.asarray(x, dtype=float) * 2 + 0.5) / 2
 
 
 def table_6_4():
-    """Table 6.4 re-derived, with the refined (Table 6.5) model's predictions beside the measurements.
+    """Table 6.4 re-derived, with the refined (Table 6.5) model's predictions beside the
+    measurements.
 
-    Columns: ``peak_gbs, latency, throughput, linear`` (latency × throughput / 32, unrounded),
-    ``linear_printed_rounding`` (to the nearest half), ``at_90, at_95`` and ``pct_at_linear``
-    (measured, printed), ``ratio_90, ratio_95`` (measured occupancy over the unrounded linear
-    estimate), and from :func:`gpumodels.papers.volkov.synthetic.refined_memory_throughput` at α = 0:
-    ``model_pct_at_linear`` (percent of ``mem_thru``), ``model_at_90, model_at_95`` (warps per
-    scheduler). Note that Table 6.5 was fitted to the same experiments, so agreement here is
-    consistency, not an independent prediction.
+    Columns: ``peak_gbs, latency, throughput, linear`` (latency × throughput / 32,
+    unrounded), ``linear_printed_rounding`` (to the nearest half), ``at_90, at_95`` and
+    ``pct_at_linear`` (measured, printed), ``ratio_90, ratio_95`` (measured occupancy
+    over the unrounded linear estimate), and from
+    :func:`gpumodels.papers.volkov.synthetic.refined_memory_throughput` at α = 0:
+    ``model_pct_at_linear`` (percent of ``mem_thru``), ``model_at_90, model_at_95``
+    (warps per scheduler). Note that Table 6.5 was fitted to the same experiments, so
+    agreement here is consistency, not an independent prediction.
     """
     import pandas as pd
 
@@ -139,8 +150,9 @@ def table_6_4():
 
 
 def saturation_factors() -> dict[str, float]:
-    """§6.3's "about 1.3× and about 1.5×": the median, over the five GPUs, of the measured
-    occupancy at 90% / 95% of peak divided by the linear estimate (also min and max)."""
+    """§6.3's "about 1.3× and about 1.5×": the median, over the five GPUs, of the
+    measured occupancy at 90% / 95% of peak divided by the linear estimate (also min and
+    max)."""
     t = table_6_4()
     out = {}
     for f in ("90", "95"):
@@ -156,10 +168,12 @@ def saturation_factors() -> dict[str, float]:
 
 
 def mem_thru_from_gbs():
-    """Table 4.1's ``mem_thru`` (IPC/SM) from Table 6.4's GB/s: GB/s / (128 B × SMs × clock).
+    """Table 4.1's ``mem_thru`` (IPC/SM) from Table 6.4's GB/s: GB/s / (128 B × SMs ×
+    clock).
 
-    Also Table 6.1's ``stream`` column converted the same way (ops/cycle/scheduler × schedulers / 32).
-    Columns ``peak_gbs, gbs_per_ipc, from_table_6_4, from_table_6_1, table_4_1``.
+    Also Table 6.1's ``stream`` column converted the same way (ops/cycle/scheduler ×
+    schedulers / 32). Columns ``peak_gbs, gbs_per_ipc, from_table_6_4, from_table_6_1,
+    table_4_1``.
     """
     import pandas as pd
 
@@ -181,7 +195,8 @@ def mem_thru_from_gbs():
 
 
 def bank_conflicts():
-    """§6.2: 2-way bank conflicts (``smem2``) against conflict-free shared-memory loads (``smem``).
+    """§6.2: 2-way bank conflicts (``smem2``) against conflict-free shared-memory loads
+    (``smem``).
 
     Columns ``throughput_ratio`` (smem / smem2), ``latency_increase`` (cycles),
     ``latency_increase_pct`` and ``occupancy_ratio`` (Table 6.3: smem / smem2; > 1 means
@@ -206,10 +221,12 @@ def _transactions() -> dict[str, tuple[int, int]]:
 
 
 def latency_per_transaction() -> dict[str, float]:
-    """Table 6.7: (random − stream latency) / (transactions diverging − coalesced), in cycles.
+    """Table 6.7: (random − stream latency) / (transactions diverging − coalesced), in
+    cycles.
 
-    Transactions per warp access as §6.7 assumes from the CUDA guide (``data/volkov/transactions.csv``):
-    32 when fully diverging; 2 (G80, GT200), 1 (Fermi) or 4 (Kepler, Maxwell) when coalesced.
+    Transactions per warp access as §6.7 assumes from the CUDA guide
+    (``data/volkov/transactions.csv``): 32 when fully diverging; 2 (G80, GT200), 1
+    (Fermi) or 4 (Kepler, Maxwell) when coalesced.
     """
     t62 = table("6.2")
     return {
@@ -225,11 +242,13 @@ def stream_over_random() -> dict[str, float]:
 
 
 def latency_percentiles():
-    """Table 6.6 (measured on the Kepler GPU) with the quantities §6.6 quotes and the model mean.
+    """Table 6.6 (measured on the Kepler GPU) with the quantities §6.6 quotes and the
+    model mean.
 
-    Adds ``pct_of_peak`` (throughput over Table 6.4's 154 GB/s), ``mid90`` (95th − 5th percentile),
-    ``max_over_median`` and ``model_mean`` -- Table 6.5's fitted mean latency ``a + b·x/(c − x)``
-    at the row's throughput (a model value, to compare with the measured median).
+    Adds ``pct_of_peak`` (throughput over Table 6.4's 154 GB/s), ``mid90`` (95th − 5th
+    percentile), ``max_over_median`` and ``model_mean`` -- Table 6.5's fitted mean
+    latency ``a + b·x/(c − x)`` at the row's throughput (a model value, to compare with
+    the measured median).
     """
     import pandas as pd
 
@@ -248,10 +267,11 @@ def latency_percentiles():
 def fit_latency_model(throughput, latency, *, c_max: float | None = None):
     """Least-squares fit of ``latency = a + b·x/(c − x)`` (§6.4) to measured points.
 
-    ``throughput`` in GB/s, ``latency`` in cycles (at least three points). ``c`` is searched
-    above the largest throughput (up to ``c_max``, default 4 × that); ``a`` and ``b`` are
-    linear given ``c``. Returns ``(a, b, c)``. Volkov fits an outer envelope by a discrete
-    search; this is an ordinary least-squares variant for tabulated points.
+    ``throughput`` in GB/s, ``latency`` in cycles (at least three points). ``c`` is
+    searched above the largest throughput (up to ``c_max``, default 4 × that); ``a`` and
+    ``b`` are linear given ``c``. Returns ``(a, b, c)``. Volkov fits an outer envelope
+    by a discrete search; this is an ordinary least-squares variant for tabulated
+    points.
     """
     x = as_array("throughput", throughput)
     y = as_array("latency", latency)
@@ -281,10 +301,10 @@ def fit_latency_model(throughput, latency, *, c_max: float | None = None):
 
 
 def measured_occupancies():
-    """Volkov's measured occupancies in warps per SM, by GPU (rows in ``GENERATIONS`` order):
-    ``add`` — the smallest attaining the add peak and ``stream`` — 90% of the memory peak
-    (Table 6.3), ``at_95`` — 95% of the memory peak (Table 6.4). The tables print warps per
-    scheduler; this multiplies by each GPU's schedulers (Table 4.1)."""
+    """Volkov's measured occupancies in warps per SM, by GPU (rows in ``GENERATIONS``
+    order): ``add`` — the smallest attaining the add peak and ``stream`` — 90% of the
+    memory peak (Table 6.3), ``at_95`` — 95% of the memory peak (Table 6.4). The tables
+    print warps per scheduler; this multiplies by each GPU's schedulers (Table 4.1)."""
     t6 = measured_metrics()
     meas = t6[
         ((t6.table == "6.3") & t6.column.isin(["add", "stream"]))

@@ -1,8 +1,9 @@
-"""Volkov (2016), chapters 2–7: the function behind every printed value the book re-derives.
+"""Volkov (2016), chapters 2–7: the function behind every printed value the book
+re-derives.
 
 Each producer returns ``{published key: computed value}``; keys are those of
-``data/published/published_values.csv``. Inputs come from ``data/`` through the package's
-public functions; nothing here types a printed number.
+``data/published/published_values.csv``. Inputs come from ``data/`` through the
+package's public functions; nothing here types a printed number.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def _p(gen: str):
 
 
 def chapter_2() -> dict[str, float]:
-    """Tables 2.8 and 2.9: warps per scheduler and absolute occupancy from the GPU records."""
+    """Tables 2.8 and 2.9: warps per scheduler and absolute occupancy from the GPU
+    records."""
     out = {}
     for g in GPUS.values():
         gpu = hardware.get_gpu(g)
@@ -48,11 +50,13 @@ ADD_IPC_KEYS = {
     "c": "v16.s3_2.add_ipc.3",
     "d": "v16.s3_2.add_ipc.0_5",
 }
-"""The published key of each of §3.2's four add throughputs, by the example's tag in ``data/volkov/s3_examples.csv``."""
+"""The published key of each of §3.2's four add throughputs, by the example's tag in
+``data/volkov/s3_examples.csv``."""
 
 
 def littles_law_examples() -> dict[str, float]:
-    """§3.1–3.3: Fig. 3.1's throughput and concurrency, §3.2's IPCs, §3.3's warps for 30 loads in flight."""
+    """§3.1–3.3: Fig. 3.1's throughput and concurrency, §3.2's IPCs, §3.3's warps for 30
+    loads in flight."""
     e = volkov.worked_example_inputs()
     t31 = volkov.table_3_1().set_index("instruction")
     lat, mem_needed = (
@@ -79,7 +83,8 @@ def littles_law_examples() -> dict[str, float]:
 
 
 def fig_3_2_concurrency() -> dict[str, float]:
-    """Fig. 3.2 simulated: 3 warps alternating an add and a load of equal latency, mean instructions in execution."""
+    """Fig. 3.2 simulated: 3 warps alternating an add and a load of equal latency, mean
+    instructions in execution."""
     trace = volkov.fig_3_2_trace(400)
     steady = np.arange(100, 400)
     return {
@@ -93,7 +98,8 @@ def fig_3_2_concurrency() -> dict[str, float]:
 
 
 def pin_bandwidth_shares() -> dict[str, float]:
-    """§3.2's "3 to 20 %" below pin bandwidth and §6.3's "80 to 97 %" of it (Table 6.4 vs Table 2.7)."""
+    """§3.2's "3 to 20 %" below pin bandwidth and §6.3's "80 to 97 %" of it (Table 6.4
+    vs Table 2.7)."""
     t64 = p6.table("6.4")
     share = {
         g: t64.loc[g, "peak"] / hardware.get_gpu(prod).pin_bandwidth_gbs
@@ -109,7 +115,8 @@ def pin_bandwidth_shares() -> dict[str, float]:
 
 
 def table_3_1() -> dict[str, float]:
-    """Table 3.1 and §3.2: needed concurrency (Little's law) and the pin-bandwidth variant."""
+    """Table 3.1 and §3.2: needed concurrency (Little's law) and the pin-bandwidth
+    variant."""
     t31 = volkov.table_3_1().set_index("instruction")
     g = hardware.get_gpu("Maxwell")
     pin_ipc = g.pin_bandwidth_gbs / (
@@ -143,7 +150,8 @@ T34_ROWS = (
 
 
 def table_3_4() -> dict[str, float]:
-    """Table 3.4 row by row (CPI, cycles), the five totals, the issue events and §3.6's warp rate."""
+    """Table 3.4 row by row (CPI, cycles), the five totals, the issue events and §3.6's
+    warp rate."""
     tb = volkov.throughput_bound(volkov.table_3_2_mix(), volkov.table_3_3_limits())
     out = {f"v16.t3_4.{r}.GTX980": c for r, c in tb.totals.items()}
     for name, row in zip(T34_ROWS, tb.rows):
@@ -158,7 +166,8 @@ def table_3_4() -> dict[str, float]:
 
 
 def listings() -> dict[str, float]:
-    """§3.7: Listing 3.1's issue cycles, Listing 3.2's load gaps, Listing 3.3's post-barrier cycle."""
+    """§3.7: Listing 3.1's issue cycles, Listing 3.2's load gaps, Listing 3.3's
+    post-barrier cycle."""
     issue = volkov.listing_3_1_issue_cycles()
     out = {f"v16.l3_1.issue.{k}": issue[k] for k in range(1, 5)}
     loads = volkov.listing_3_2_gaps()["load"]
@@ -170,7 +179,8 @@ def listings() -> dict[str, float]:
 
 
 def vector_add_parameters() -> dict[str, float]:
-    """§3.8–3.9: the vector-add latency bound (Fig. 3.5), issue events, the bounds and Fig. 3.6's lines."""
+    """§3.8–3.9: the vector-add latency bound (Fig. 3.5), issue events, the bounds and
+    Fig. 3.6's lines."""
     listing = volkov.listing_3_5()
     groups = volkov.dual_issue_groups(listing)
     alu = [sum(listing[i].unit == "alu" for i in grp) for grp in groups]
@@ -196,7 +206,8 @@ def vector_add_parameters() -> dict[str, float]:
 
 
 def permutation_traffic() -> dict[str, float]:
-    """§3.10: traffic per diverging access, the permutation kernel's traffic ratios, ≈1000 cycles."""
+    """§3.10: traffic per diverging access, the permutation kernel's traffic ratios,
+    ≈1000 cycles."""
     cases = list(volkov.permutation_traffic().values())
     word = 4  # 4-byte words, one per thread
     per_tx = p6.latency_per_transaction()
@@ -210,12 +221,14 @@ def permutation_traffic() -> dict[str, float]:
 
 
 def chapter_4() -> dict[str, float]:
-    """Tables 4.1–4.2 and §4.3–4.6: mem_thru from GB/s, closed-form coefficients, needed occupancy, the cusp."""
+    """Tables 4.1–4.2 and §4.3–4.6: mem_thru from GB/s, closed-form coefficients, needed
+    occupancy, the cusp."""
     P = {g: _p(g) for g in volkov.GENERATIONS}
     mt = p6.mem_thru_from_gbs()
     out = {}
     for g, p in P.items():
-        # Table 4.2's third term: alu_thru/α where the CUDA cores bind before issue (G80, GT200), else issue_thru/(α+1)
+        # Table 4.2's third term: alu_thru/α where the CUDA cores bind before issue
+        # (G80, GT200), else issue_thru/(α+1)
         out |= {
             f"v16.t4_1.mem_thru.{p.product}": mt.loc[g, "from_table_6_4"],
             f"v16.t4_2.third_term.{p.product}": min(p.issue_thru, p.alu_thru),
@@ -247,7 +260,8 @@ def chapter_4() -> dict[str, float]:
 
 
 def concurrency_example() -> dict[str, float]:
-    """§4.6 / Fig. 4.7 simulated on the toy machine, and the model's warps for peak with and without loads."""
+    """§4.6 / Fig. 4.7 simulated on the toy machine, and the model's warps for peak with
+    and without loads."""
     f = volkov.concurrency_example()
     toy = sim.SM(
         {"alu": sim.Unit(f["alu_lat"], f["alu_thru"]), "mem": sim.Unit(f["mem_lat"])},
@@ -276,7 +290,8 @@ def concurrency_example() -> dict[str, float]:
 
 
 def chapter_5() -> dict[str, float]:
-    """§5.7 (occupancy control by shared memory) and §5.8 (the 17-warp jigsaw, simulated)."""
+    """§5.7 (occupancy control by shared memory) and §5.8 (the 17-warp jigsaw,
+    simulated)."""
     out = {
         "v16.s5_7.blocks.kepler.3072B": occupancy.blocks_per_sm("3.0", 128, 16, 3072),
         "v16.s5_7.blocks.kepler.3073B": occupancy.blocks_per_sm("3.0", 128, 16, 3073),
@@ -295,7 +310,8 @@ def chapter_5() -> dict[str, float]:
 
 
 def section_5_8() -> dict[str, float]:
-    """§5.8: throughput lost with 17 warps per block against 16, and the occupancy of the tail (simulated)."""
+    """§5.8: throughput lost with 17 warps per block against 16, and the occupancy of
+    the tail (simulated)."""
     thr = {}
     for n in (16, 17):
         tr = ex.imbalance_run(n, instructions=100, blocks=3)
@@ -391,7 +407,8 @@ def chapter_6() -> dict[str, float]:
 
 
 def memory_wall() -> dict[str, float]:
-    """§4.4 / Fig. 4.4: the memory-wall trend over Volkov's span, refitted from sourced specifications."""
+    """§4.4 / Fig. 4.4: the memory-wall trend over Volkov's span, refitted from sourced
+    specifications."""
 
     return {
         "v16.s4_4.trend_per_year.generic": mw.fit_trend(mw.table(), 2006, 2015)[
@@ -414,6 +431,6 @@ PRODUCERS = (
     chapter_5,
     chapter_6,
 )
-"""Every producer of this module, collected by :mod:`gpumodels.scoreboard`. The printed values that
-follow from the prior models (§4.8 and chapter 7) are produced in
+"""Every producer of this module, collected by :mod:`gpumodels.scoreboard`. The printed
+values that follow from the prior models (§4.8 and chapter 7) are produced in
 :mod:`gpumodels.comparisons.prior.printed`."""

@@ -1,22 +1,25 @@
 """The synthetic α-workload of Volkov (2016) §4.1–4.7 and its refinement of §6.4–6.5.
 
 Each warp runs an endless chain of back-to-back dependent instructions: one memory load
-followed by α floating-point adds (α is the arithmetic intensity). The model of §4.1 bounds
-the memory-instruction throughput (IPC per SM) by latency and by three throughput limits::
+followed by α floating-point adds (α is the arithmetic intensity). The model of §4.1
+bounds the memory-instruction throughput (IPC per SM) by latency and by three throughput
+limits::
 
     Latency           = mem_lat + α·alu_lat                                   (§4.1)
     memory throughput = min(n / Latency, mem_thru, alu_thru/α, issue_thru/(α+1))
     arithmetic        = 32·α·memory throughput          adds per cycle per SM (Table 4.2)
 
-The same algebra covers the mixes of §4.7 (adds with SFU instructions or with shared-memory
-loads): the "other" instruction takes the place of the memory load (:func:`mix_params`).
+The same algebra covers the mixes of §4.7 (adds with SFU instructions or with
+shared-memory loads): the "other" instruction takes the place of the memory load
+(:func:`mix_params`).
 
-The refined model of §6.4–6.5 replaces the constant ``mem_lat`` with a latency that grows with
-memory throughput x in GB/s, ``a + b·x/(c − x)`` (Table 6.5; a two-term form for the G80), and
-solves the resulting fixed point per point with a bracketing root finder.
+The refined model of §6.4–6.5 replaces the constant ``mem_lat`` with a latency that
+grows with memory throughput x in GB/s, ``a + b·x/(c − x)`` (Table 6.5; a two-term form
+for the G80), and solves the resulting fixed point per point with a bracketing root
+finder.
 
-All functions broadcast numpy arrays over ``n`` (warps per SM) and ``alpha``; ``alpha`` may be
-``0`` or ``numpy.inf`` (the limit cases of §4.2).
+All functions broadcast numpy arrays over ``n`` (warps per SM) and ``alpha``; ``alpha``
+may be ``0`` or ``numpy.inf`` (the limit cases of §4.2).
 """
 
 from __future__ import annotations
@@ -39,21 +42,23 @@ from gpumodels.ground.validate import (
 
 
 def _other_latency(p: Params, alpha: np.ndarray) -> np.ndarray:
-    """Mean latency of the non-add instruction: followed by an add with probability min(α, 1)."""
+    """Mean latency of the non-add instruction: followed by an add with probability
+    min(α, 1)."""
     to_alu = p.mem_lat if p.mem_lat_to_alu is None else p.mem_lat_to_alu
     return p.mem_lat - np.minimum(alpha, 1.0) * (p.mem_lat - to_alu)
 
 
 def latency(p: Params, alpha):
-    """Warp latency per group of one memory instruction and α adds: ``mem_lat + α·alu_lat`` (§4.1)."""
+    """Warp latency per group of one memory instruction and α adds: ``mem_lat +
+    α·alu_lat`` (§4.1)."""
     p = check_params(p)
     a = as_array("alpha", alpha, allow_inf=True)
     return out(_other_latency(p, a) + a * p.alu_lat)
 
 
 def arithmetic_limit(p: Params, a: np.ndarray) -> np.ndarray:
-    """Throughput bound on adds in IPC/SM: ``min(α·mem_thru, alu_thru, issue_thru/(1 + mem_issue/α))``
-    (§4.1), for an array ``a`` of α already checked by the caller."""
+    """Throughput bound on adds in IPC/SM: ``min(α·mem_thru, alu_thru, issue_thru/(1 +
+    mem_issue/α))`` (§4.1), for an array ``a`` of α already checked by the caller."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.minimum(
             np.minimum(a * p.mem_thru, p.alu_thru),
@@ -62,7 +67,8 @@ def arithmetic_limit(p: Params, a: np.ndarray) -> np.ndarray:
 
 
 def _limits(p: Params, a: np.ndarray) -> np.ndarray:
-    """The three limits on memory-instruction throughput (IPC/SM), stacked: memory, adds, issue (§4.1)."""
+    """The three limits on memory-instruction throughput (IPC/SM), stacked: memory,
+    adds, issue (§4.1)."""
     with np.errstate(divide="ignore"):
         return np.stack(
             np.broadcast_arrays(
@@ -74,13 +80,15 @@ def _limits(p: Params, a: np.ndarray) -> np.ndarray:
 
 
 def throughput_bound(p: Params, alpha):
-    """Memory-instruction throughput bound in IPC/SM: ``min(mem_thru, alu_thru/α, issue_thru/(α+1))`` (§4.1)."""
+    """Memory-instruction throughput bound in IPC/SM: ``min(mem_thru, alu_thru/α,
+    issue_thru/(α+1))`` (§4.1)."""
     p = check_params(p)
     return out(_limits(p, as_array("alpha", alpha, allow_inf=True)).min(axis=0))
 
 
 def binding_limit(p: Params, alpha):
-    """Which throughput limit binds at ``alpha``: ``"memory"``, ``"alu"`` or ``"issue"`` (ties go left)."""
+    """Which throughput limit binds at ``alpha``: ``"memory"``, ``"alu"`` or ``"issue"``
+    (ties go left)."""
     p = check_params(p)
     lims = _limits(p, as_array("alpha", alpha, allow_inf=True))
     names = np.array(["memory" if p.kind == "memory" else p.kind, "alu", "issue"])
@@ -106,11 +114,12 @@ def memory_throughput(p: Params, n, alpha):
 
 
 def arithmetic_throughput(p: Params, n, alpha):
-    """Adds per cycle per SM (32 per add instruction): ``32·α·memory_throughput`` (Table 4.2).
+    """Adds per cycle per SM (32 per add instruction): ``32·α·memory_throughput`` (Table
+    4.2).
 
-    Written as ``32·min(n/(mem_lat/α + alu_lat), α·mem_thru, alu_thru, issue_thru/(1+1/α))`` so
-    that ``alpha = inf`` gives the all-add limit ``32·min(n/alu_lat, alu_thru, issue_thru)`` of
-    §4.2 and ``alpha = 0`` gives 0.
+    Written as ``32·min(n/(mem_lat/α + alu_lat), α·mem_thru, alu_thru,
+    issue_thru/(1+1/α))`` so that ``alpha = inf`` gives the all-add limit
+    ``32·min(n/alu_lat, alu_thru, issue_thru)`` of §4.2 and ``alpha = 0`` gives 0.
     """
     p = check_params(p)
     n_ = as_array("n", n)
@@ -127,8 +136,9 @@ def needed_occupancy(p: Params, alpha, fraction: float = 1.0):
 
         n = fraction · Latency · min(mem_thru, alu_thru/α, issue_thru/(α+1))
 
-    At α = 0 this is ``mem_lat·mem_thru`` and at α = ∞ ``alu_lat·min(alu_thru, issue_thru)``
-    (§4.2); the maximum, near α = alu_thru/mem_thru, is about their sum — the cusp.
+    At α = 0 this is ``mem_lat·mem_thru`` and at α = ∞ ``alu_lat·min(alu_thru,
+    issue_thru)`` (§4.2); the maximum, near α = alu_thru/mem_thru, is about their sum —
+    the cusp.
     """
     p = check_params(p)
     f = check_fraction("fraction", fraction)
@@ -137,9 +147,10 @@ def needed_occupancy(p: Params, alpha, fraction: float = 1.0):
 
 
 def cusp_closed_form(p: Params) -> tuple[float, float]:
-    """§4.5's closed form of the cusp: ``(α, warps)`` with ``α = alu_thru / mem_thru``, where the memory
-    and arithmetic throughput limits meet, and ``warps = mem_lat·mem_thru + alu_lat·alu_thru``, the
-    sum of the occupancies needed at α = 0 and α = ∞. The issue limit is left out, as in the text.
+    """§4.5's closed form of the cusp: ``(α, warps)`` with ``α = alu_thru / mem_thru``,
+    where the memory and arithmetic throughput limits meet, and ``warps =
+    mem_lat·mem_thru + alu_lat·alu_thru``, the sum of the occupancies needed at α = 0
+    and α = ∞. The issue limit is left out, as in the text.
 
     >>> a, w = cusp_closed_form(params("Maxwell"))      # §4.5: "α ≈ 49", "approximately 54 warps"
     >>> round(a, 1), round(w, 2)
@@ -150,17 +161,19 @@ def cusp_closed_form(p: Params) -> tuple[float, float]:
 
 
 def cusp_exact(p: Params) -> tuple[float, float]:
-    """The basic model's own cusp, issue limit included: ``(α, warps)`` at the maximum of
-    :func:`needed_occupancy`. The maximum sits where the memory limit meets the lower of the
-    arithmetic limits, ``min(alu_thru/α, issue_thru/(α+1))``; on Maxwell (issue_thru = alu_thru = 4)
-    that is the issue limit, at ``α = issue_thru/mem_thru − 1``.
+    """The basic model's own cusp, issue limit included: ``(α, warps)`` at the maximum
+    of :func:`needed_occupancy`. The maximum sits where the memory limit meets the lower
+    of the arithmetic limits, ``min(alu_thru/α, issue_thru/(α+1))``; on Maxwell
+    (issue_thru = alu_thru = 4) that is the issue limit, at ``α = issue_thru/mem_thru −
+    1``.
 
     >>> a, w = cusp_exact(params("Maxwell"))
     >>> round(a, 1), round(w, 1)
     (48.1, 53.5)
     """
     p = check_params(p)
-    # the corner of min(mem_thru, alu_thru/α, issue_thru/(α+1)) where the memory branch ends
+    # the corner of min(mem_thru, alu_thru/α, issue_thru/(α+1)) where the memory branch
+    # ends
     a_alu = p.alu_thru / p.mem_thru
     a_issue = p.issue_thru / p.mem_thru - 1.0
     a = min(a_alu, a_issue)
@@ -170,9 +183,11 @@ def cusp_exact(p: Params) -> tuple[float, float]:
 def _occupancy_at(
     p: Params, a: np.ndarray, f: float, mem_latency: np.ndarray
 ) -> np.ndarray:
-    """Little's law at ``f`` × the throughput bound: throughput × (mem latency + α·alu_lat).
+    """Little's law at ``f`` × the throughput bound: throughput × (mem latency +
+    α·alu_lat).
 
-    Written per load for α ≤ 1 and per add for α > 1, so both α = 0 and α = ∞ stay finite.
+    Written per load for α ≤ 1 and per add for α > 1, so both α = 0 and α = ∞ stay
+    finite.
     """
     with np.errstate(divide="ignore", invalid="ignore"):
         mem_form = f * throughput_bound(p, a) * (mem_latency + a * p.alu_lat)
@@ -181,11 +196,12 @@ def _occupancy_at(
 
 
 def instruction_concurrency(p: Params, n, alpha):
-    """Mean numbers of adds and of memory instructions in execution (§4.6, Little's law).
+    """Mean numbers of adds and of memory instructions in execution (§4.6, Little's
+    law).
 
-    Returns ``(alu, mem)``: ``alu_lat × add throughput`` and ``mem_lat × memory throughput``
-    (instructions per SM). Their sum never exceeds ``n`` since each warp has at most one
-    instruction in execution; it equals ``n`` in the latency-bound mode.
+    Returns ``(alu, mem)``: ``alu_lat × add throughput`` and ``mem_lat × memory
+    throughput`` (instructions per SM). Their sum never exceeds ``n`` since each warp
+    has at most one instruction in execution; it equals ``n`` in the latency-bound mode.
     """
     p = check_params(p)
     a = as_array("alpha", alpha, allow_inf=True)
@@ -232,9 +248,9 @@ def refined_memory_throughput(p: Params, n, alpha):
         x = min(n / (a + Σ b·X/(c − X) + α·alu_lat), mem_thru, alu_thru/α, issue_thru/(α+1))
 
     ``x·Latency(x)`` grows monotonically from 0 to ∞ on ``[0, c)``, so the latency-bound
-    branch has one root; it is bracketed in ``(0, min(bound, c))`` and found for all points
-    at once with ``scipy.optimize.elementwise.find_root`` (Chandrupatla's method). If the
-    latency branch exceeds the throughput bound the bound is returned.
+    branch has one root; it is bracketed in ``(0, min(bound, c))`` and found for all
+    points at once with ``scipy.optimize.elementwise.find_root`` (Chandrupatla's
+    method). If the latency branch exceeds the throughput bound the bound is returned.
     """
     p = check_params(p)
     from scipy.optimize.elementwise import find_root
@@ -271,9 +287,11 @@ def refined_memory_throughput(p: Params, n, alpha):
 
 
 def refined_arithmetic_throughput(p: Params, n, alpha):
-    """Adds per cycle per SM of the refined model: ``32·α·refined_memory_throughput`` (§6.5).
+    """Adds per cycle per SM of the refined model: ``32·α·refined_memory_throughput``
+    (§6.5).
 
-    At ``alpha = inf`` memory latency plays no role and the basic all-add limit is returned.
+    At ``alpha = inf`` memory latency plays no role and the basic all-add limit is
+    returned.
     """
     p = check_params(p)
     a = as_array("alpha", alpha, allow_inf=True)
@@ -287,10 +305,12 @@ def refined_arithmetic_throughput(p: Params, n, alpha):
 
 
 def refined_needed_occupancy(p: Params, alpha, fraction: float = 0.9):
-    """Warps per SM at which the refined model reaches ``fraction`` of the throughput bound.
+    """Warps per SM at which the refined model reaches ``fraction`` of the throughput
+    bound.
 
-    Closed form: at the target throughput x the latency is known, so ``n = x·Latency(x)``;
-    ``inf`` where the target lies beyond the latency model's singularity ``c`` (Fig. 4.6).
+    Closed form: at the target throughput x the latency is known, so ``n =
+    x·Latency(x)``; ``inf`` where the target lies beyond the latency model's singularity
+    ``c`` (Fig. 4.6).
     """
     p = check_params(p)
     _require_memory(p)
