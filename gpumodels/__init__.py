@@ -60,7 +60,8 @@ def __getattr__(name: str):
         globals()[name] = module
         return module
     raise AttributeError(
-        f"module 'gpumodels' has no attribute {name!r}; short names: {', '.join(SHORT_NAMES)}"
+        f"module 'gpumodels' has no attribute {name!r}; short names: "
+        f"{', '.join(SHORT_NAMES)}"
     )
 
 

@@ -90,7 +90,8 @@ def _run() -> tuple[dict[str, float], dict[str, str]]:
             for key, v in got.items():
                 if key in values:
                     raise RuntimeError(
-                        f"published key {key!r} is produced twice: by {origin[key]} and {name}"
+                        f"published key {key!r} is produced twice: by {origin[key]} "
+                        f"and {name}"
                     )
                 values[key] = float(v)
                 origin[key] = name
@@ -213,14 +214,16 @@ def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -
             f"known: {', '.join(t.index)}"
         )
     head = (
-        "| paper | printed values scored | reproduced | outside (explained) | not derivable "
+        "| paper | printed values scored | reproduced | outside (explained) | not "
+        "derivable "
         "| reproduced, share |\n|:--|--:|--:|--:|--:|--:|"
     )
     lines = [head]
     for paper, r in t.iterrows():
         name = f"{{doc}}`{paper} <{chapters[paper]}>`" if paper in chapters else paper
         lines.append(
-            f"| {name} | {r.total} | {r.reproduced} | {r.outside} | {r['not derivable']} "
+            f"| {name} | {r.total} | {r.reproduced} | {r.outside} | "
+            f"{r['not derivable']} "
             f"| {r.reproduced / r.total:.0%} |"
         )
     s = t.sum()

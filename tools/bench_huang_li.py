@@ -32,14 +32,17 @@ def main(repeats: int = 3) -> int:
     lanes = sum(int((tr.addr >= 0).sum()) for tr in traces)
     cache_reqs = sum(a.offchip_requests + a.l2_accesses for a in ans)
     print(
-        f"kernels analysed      : {len(traces)} (sample placements), best of {repeats}: {best:.3f} s"
+        f"kernels analysed      : {len(traces)} (sample placements), best of "
+        f"{repeats}: {best:.3f} s"
     )
     print(
-        f"warp memory insts/s   : {warp_insts / best:,.0f}  ({warp_insts:,} instructions)"
+        f"warp memory insts/s   : {warp_insts / best:,.0f}  ({warp_insts:,} "
+        "instructions)"
     )
     print(f"lane accesses/s       : {lanes / best:,.0f}  ({lanes:,} accesses)")
     print(
-        f"cache requests/s      : {cache_reqs / best:,.0f}  ({cache_reqs:,} sector and line requests)"
+        f"cache requests/s      : {cache_reqs / best:,.0f}  ({cache_reqs:,} sector and "
+        "line requests)"
     )
     return 0
 

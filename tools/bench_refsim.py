@@ -25,7 +25,8 @@ from _timing import best_of
 
 def jit_seconds() -> float:
     code = (
-        "import time; from gpumodels.engines.refsim import simulator as refsim; t = time.perf_counter(); "
+        "import time; from gpumodels.engines.refsim import simulator as refsim; t = "
+        "time.perf_counter(); "
         "refsim.simulate('vecAdd'); print(time.perf_counter() - t)"
     )
     with tempfile.TemporaryDirectory() as d:
@@ -72,7 +73,8 @@ def main(repeats: int = 3) -> int:
             + c["dram_writes"]
         )
     print(
-        f"placements simulated  : {len(streams)}; trace and stream building {prep:.1f} s (numpy)"
+        f"placements simulated  : {len(streams)}; trace and stream building {prep:.1f} "
+        "s (numpy)"
     )
     print(f"simulation, best of {repeats}: {best:.2f} s for {reqs:,} memory requests")
     print(f"simulated requests/s  : {reqs / best:,.0f}")

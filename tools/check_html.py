@@ -175,7 +175,10 @@ PAGE_JS = """() => {
           pres: art.querySelectorAll('pre').length, ntables: art.querySelectorAll('table').length};
 }"""
 
-BROKEN_JS = "() => Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)"
+BROKEN_JS = (
+    "() => Array.from(document.images).filter(i => !i.complete || "
+    "i.naturalWidth === 0).map(i => i.src)"
+)
 
 
 def _free_port() -> int:
@@ -206,7 +209,8 @@ def _serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, int]:
 
 
 def _mathjax_route(mathjax: Path):
-    """A Playwright route handler that answers MathJax CDN requests from the local copy."""
+    """A Playwright route handler that answers MathJax CDN requests from the local
+    copy."""
     es5 = (mathjax / "es5").resolve()
 
     def handle(route):
@@ -346,7 +350,8 @@ def check_pages(
                 problems.append(f"{rel}: content wider than its box: {item}")
             if over["count"] > len(over["items"]):
                 problems.append(
-                    f"{rel}: … {over['count'] - len(over['items'])} more overflowing elements"
+                    f"{rel}: … {over['count'] - len(over['items'])} more overflowing "
+                    "elements"
                 )
             # loading
             for url in sorted(missing):
@@ -434,7 +439,8 @@ def check_lab(browser, timeout_s: float = 180.0) -> list[str]:
         except Exception:
             page.screenshot(path=str(ROOT / "_build" / "check-html-lab.png"))
             return [
-                f"{CHAPTER}: the explorer did not render in JupyterLab within {timeout_s:.0f} s "
+                f"{CHAPTER}: the explorer did not render in JupyterLab within "
+                f"{timeout_s:.0f} s "
                 "(screenshot: _build/check-html-lab.png)"
             ]
         sliders = page.locator(".jp-OutputArea-output .widget-slider").count()
@@ -498,13 +504,15 @@ def main(argv: list[str] | None = None) -> int:
         from playwright.sync_api import sync_playwright
     except ImportError:
         print(
-            "check-html skipped: Playwright is not installed (pip install -r requirements-browser.txt)"
+            "check-html skipped: Playwright is not installed (pip install -r "
+            "requirements-browser.txt)"
         )
         return 0
     chromium = _chromium()
     if chromium is None:
         print(
-            "check-html skipped: no Chromium found (Debian: apt-get install chromium; or set CHROMIUM)"
+            "check-html skipped: no Chromium found (Debian: apt-get install chromium; "
+            "or set CHROMIUM)"
         )
         return 0
     if not (html / "index.html").exists():
@@ -513,7 +521,8 @@ def main(argv: list[str] | None = None) -> int:
     mathjax = args.mathjax.resolve()
     if not (mathjax / "es5" / "tex-mml-chtml.js").exists():
         print(
-            f"note: no local MathJax in {mathjax} (npm install --prefix _build/npm mathjax@3): "
+            f"note: no local MathJax in {mathjax} (npm install --prefix _build/npm "
+            "mathjax@3): "
             "whether math typesets is not checked"
         )
         mathjax = None

@@ -67,7 +67,8 @@ RAW_MATH = re.compile(
 
 
 def raw_math(text: str) -> list[str]:
-    """LaTeX delimiters left in text a reader sees (pass it text outside math and code)."""
+    """LaTeX delimiters left in text a reader sees (pass it text outside math and
+    code)."""
     return [f"raw math: {_excerpt(m.group())}" for m in RAW_MATH.finditer(text)]
 
 
@@ -83,7 +84,8 @@ def math_not_typeset(math_elements: int, typeset: int) -> list[str]:
     browser)."""
     if math_elements and typeset < math_elements:
         return [
-            f"{math_elements - typeset} of {math_elements} math elements not typeset by MathJax"
+            f"{math_elements - typeset} of {math_elements} math elements not typeset "
+            "by MathJax"
         ]
     return []
 

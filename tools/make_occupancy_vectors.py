@@ -104,8 +104,10 @@ def main() -> int:
             check=True,
         )
         stdin = "".join(
-            f"{l.major} {l.cc.split('.')[1]} {l.max_threads_per_block} {l.max_threads_per_sm} {l.max_registers_per_block} "
-            f"{l.registers_per_sm} 49152 {l.shared_mem_per_sm} {l.max_shared_mem_per_block} "
+            f"{l.major} {l.cc.split('.')[1]} {l.max_threads_per_block} "
+            f"{l.max_threads_per_sm} {l.max_registers_per_block} "
+            f"{l.registers_per_sm} 49152 {l.shared_mem_per_sm} "
+            f"{l.max_shared_mem_per_block} "
             f"{l.reserved_shared_mem_per_block} {t} {r} {s}\n"
             for l, t, r, s in cases
         )
@@ -115,8 +117,10 @@ def main() -> int:
     assert len(out) == len(cases)
     with open(OUT, "w", newline="") as fh:
         fh.write(
-            f"# source: cudaOccMaxActiveBlocksPerMultiprocessor, CUDA Toolkit {version.group(1) if version else '?'} "
-            f"cuda_occupancy.h; device limits from data/compute_capability.csv; tools/make_occupancy_vectors.py\n"
+            "# source: cudaOccMaxActiveBlocksPerMultiprocessor, CUDA Toolkit "
+            f"{version.group(1) if version else '?'} "
+            "cuda_occupancy.h; device limits from data/compute_capability.csv; "
+            "tools/make_occupancy_vectors.py\n"
         )
         w = csv.writer(fh)
         w.writerow(

@@ -55,7 +55,8 @@ def volkov_row(n: int, alpha: int) -> dict:
             refsim.window_ipc(tr.warp, tr.seq, tr.issue, alpha + 1, 10, 30)
         ),
         "sim_cycles": cycles,
-        "source": "simulated: gpumodels.engines.refsim.simulator.alpha_ipc and gpumodels.engines.sim (Volkov 2016 Table 4.1 Kepler "
+        "source": "simulated: gpumodels.engines.refsim.simulator.alpha_ipc and "
+        "gpumodels.engines.sim (Volkov 2016 Table 4.1 Kepler "
         "parameters, fixed memory latency), window of warp 0's trips 10-30",
     }
 

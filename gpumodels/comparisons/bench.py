@@ -120,7 +120,8 @@ def build(
     compile_only = check_flag("compile_only", compile_only)
     if nvcc() is None:
         raise RuntimeError(
-            "nvcc not found (PATH or /usr/local/cuda/bin); install the CUDA toolkit to build bench/"
+            "nvcc not found (PATH or /usr/local/cuda/bin); install the CUDA toolkit to "
+            "build bench/"
         )
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -190,7 +191,8 @@ def parse_output(text: str):
                 )
             if end <= start:
                 raise ValueError(
-                    f"line {no}: warp {warp} has end {end} <= start {start}: no elapsed "
+                    f"line {no}: warp {warp} has end {end} <= start {start}: no "
+                    "elapsed "
                     f"time, so the run is not a measurement"
                 )
             seen[warp] = no
@@ -216,7 +218,8 @@ def parse_output(text: str):
         )
         if len(rows["warp"]) != expected or set(rows["warp"]) != set(range(expected)):
             raise ValueError(
-                f"the launch had {expected} warps (arg.blocks x arg.threads/32) but the table "
+                f"the launch had {expected} warps (arg.blocks x arg.threads/32) but "
+                "the table "
                 f"records {len(rows['warp'])}: output cut short or corrupted"
             )
     return meta, rows
@@ -328,7 +331,8 @@ def plan(
         w = check_int("warps_per_sm", w, 1)
         if w % wpb:
             raise ValueError(
-                f"warps_per_sm ({w}) must be a multiple of the block size in warps ({wpb})"
+                f"warps_per_sm ({w}) must be a multiple of the block size in warps "
+                f"({wpb})"
             )
         smem = _ex.shared_memory_for_blocks(
             cc, tpb, w // wpb, registers_per_thread=registers_per_thread

@@ -115,7 +115,8 @@ MODELS = (
 #: Models of ``gpumodels.comparisons.prior.compare.MODELS`` not evaluated on modern
 #: GPUs, with the reason.
 EXCLUDED = {
-    "volkov_refined": "needs a Table 6.5 fit of latency under load, which no public source gives"
+    "volkov_refined": "needs a Table 6.5 fit of latency under load, which no public "
+    "source gives"
 }
 
 

@@ -33,7 +33,10 @@ def modern_summary_html(gpu: str, models, fraction: float = 0.9) -> str:
             else f"no cusp (max {r['cusp_warps']:.1f} warps)"
         )
         rows.append((r["label"], need, cusp))
-    head = f"<b>{html.escape(modern.gpu_name(gpu))}: occupancy for {fraction:.0%} of each model's own peak (warps/SM)</b>"
+    head = (
+        f"<b>{html.escape(modern.gpu_name(gpu))}: occupancy for {fraction:.0%} of "
+        "each model's own peak (warps/SM)</b>"
+    )
     return head + widgets.table_html(
         rows, ("model", "α = 0 (range over sources)", "cusp")
     )

@@ -43,28 +43,43 @@ from gpumodels.ground.validate import (
 READINGS: Mapping[str, str] = MappingProxyType(
     {
         "no_memory_instructions": (
-            "Equations 22-23 divide by #Mem_insts. With no memory instruction a warp is a single "
-            "computation period and nothing waits for memory, so the book sets Mem_L = Mem_cycles = 0, "
-            "MWP = N, CWP = 1 and uses Eq. (24), i.e. Eq. (3) with Mem_p = 0: the N warps' computation "
+            "Equations 22-23 divide by #Mem_insts. With no memory instruction a warp "
+            "is a single "
+            "computation period and nothing waits for memory, so the book sets Mem_L = "
+            "Mem_cycles = 0, "
+            "MWP = N, CWP = 1 and uses Eq. (24), i.e. Eq. (3) with Mem_p = 0: the N "
+            "warps' computation "
             "runs back to back, Exec_cycles_app = Comp_cycles x N x #Rep."
         ),
         "n_pw": (
-            "Eq. (29) as extracted, N x #ind/(#mem - #ind), gives N_pw = 0 when no request is "
-            "independent, against the text ('typically the number of parallel warps is the same as N'). "
-            "The book reads N_pw = N x #mem_req / (#mem_req - #ind_mem_req) = N + N x #ind/(#mem - #ind), "
-            "which is N without independent requests and grows as more requests overlap. N_pw also "
-            "replaces N as the cap of Eq. (17): with N there, Eq. (30) could never raise MWP above N, "
-            "while the text says N_pw matters exactly when N is below MWP_without_BW or MWP_peak_BW."
+            "Eq. (29) as extracted, N x #ind/(#mem - #ind), gives N_pw = 0 when no "
+            "request is "
+            "independent, against the text ('typically the number of parallel warps is "
+            "the same as N'). "
+            "The book reads N_pw = N x #mem_req / (#mem_req - #ind_mem_req) = N + N x "
+            "#ind/(#mem - #ind), "
+            "which is N without independent requests and grows as more requests "
+            "overlap. N_pw also "
+            "replaces N as the cap of Eq. (17): with N there, Eq. (30) could never "
+            "raise MWP above N, "
+            "while the text says N_pw matters exactly when N is below MWP_without_BW "
+            "or MWP_peak_BW."
         ),
         "warps_per_block": (
-            "N counts whole warps: a block of 4 threads still occupies one warp (ceil(threads/32)). "
-            "Eq. (25) keeps the printed ratio #Threads_per_block / #Threads_per_warp, so for blocks that "
-            "are not a multiple of 32 threads CPI counts instructions in units of 32 threads."
+            "N counts whole warps: a block of 4 threads still occupies one warp "
+            "(ceil(threads/32)). "
+            "Eq. (25) keeps the printed ratio #Threads_per_block / #Threads_per_warp, "
+            "so for blocks that "
+            "are not a multiple of 32 threads CPI counts instructions in units of 32 "
+            "threads."
         ),
-        "rep": "Eq. (21) is a plain division, as printed; #Rep may be fractional (the model's average active warps, §5.2).",
+        "rep": "Eq. (21) is a plain division, as printed; #Rep may be fractional (the "
+        "model's average active warps, §5.2).",
         "active_blocks": (
-            "When #Active_blocks_per_SM is not given it is the occupancy limit (registers, shared memory, "
-            "warp and block slots of the compute capability), but no more than the blocks an SM receives: "
+            "When #Active_blocks_per_SM is not given it is the occupancy limit "
+            "(registers, shared memory, "
+            "warp and block slots of the compute capability), but no more than the "
+            "blocks an SM receives: "
             "ceil(#Blocks / #Active_SMs)."
         ),
     }
@@ -133,7 +148,8 @@ def _machine_rows() -> dict[str, dict[str, tuple[float, str]]]:
             or r["unit"] != _MACHINE_UNITS[r["parameter"]]
         ):
             raise ValueError(
-                f"data/hong_kim/machine.csv: unexpected parameter/unit {r['parameter']!r}/{r['unit']!r}"
+                "data/hong_kim/machine.csv: unexpected parameter/unit "
+                f"{r['parameter']!r}/{r['unit']!r}"
             )
         out.setdefault(get_gpu(r["gpu"]).name, {})[r["parameter"]] = (
             float(r["value"]),
@@ -160,7 +176,8 @@ def machine(gpu: str | GPU) -> Machine:
     rows = _machine_rows()
     if g.name not in rows:
         raise UnknownNameError(
-            f"gpu must be one of {', '.join(machines())} (Hong & Kim's Table 3), got {g.name!r}"
+            f"gpu must be one of {', '.join(machines())} (Hong & Kim's Table 3), got "
+            f"{g.name!r}"
         )
     r = rows[g.name]
     src = {k: s for k, (_, s) in r.items()}
@@ -436,7 +453,8 @@ class Prediction:
 
     @property
     def occupancy(self) -> float | None:
-        """N over the SM's warp slots (``None`` when no compute capability was known)."""
+        """N over the SM's warp slots (``None`` when no compute capability was
+        known)."""
         return None if self.max_warps_per_sm is None else self.n / self.max_warps_per_sm
 
     def as_dict(self) -> dict:
@@ -617,13 +635,15 @@ def predict(
     mem = coal + uncoal
     if 0 < mem < 1:
         raise ValueError(
-            f"coal_mem_insts + uncoal_mem_insts must be 0 or at least 1 per thread (Eq. 2 splits the "
+            "coal_mem_insts + uncoal_mem_insts must be 0 or at least 1 per thread "
+            "(Eq. 2 splits the "
             f"computation into #Mem_insts periods), got {mem}"
         )
     total = comp + mem
     if total == 0:
         raise ValueError(
-            "comp_insts + coal_mem_insts + uncoal_mem_insts must be > 0 (a kernel needs instructions)"
+            "comp_insts + coal_mem_insts + uncoal_mem_insts must be > 0 (a kernel "
+            "needs instructions)"
         )
     mf = check_real("m_factor", m_factor, 0.0, lo_open=True)
     ind = check_real("ind_mem_req", ind_mem_req, 0.0, mem)
@@ -631,7 +651,8 @@ def predict(
     def need(name, lo=0.0, lo_open=True):
         if given[name] is None:
             raise ValueError(
-                f"{name} must be given (or pass gpu= to take it from Hong & Kim's machine tables)"
+                f"{name} must be given (or pass gpu= to take it from Hong & Kim's "
+                "machine tables)"
             )
         return check_real(name, given[name], lo, lo_open=lo_open)
 
@@ -654,7 +675,8 @@ def predict(
         if uncoal > 0 and given["uncoal_per_mw"] is None:
             raise ValueError(
                 "uncoal_per_mw must be given for uncoalesced loads on this GPU "
-                "(Hong & Kim print it only for cc < 1.3; see coalescing.transactions_cc13)"
+                "(Hong & Kim print it only for cc < 1.3; see "
+                "coalescing.transactions_cc13)"
             )
         upm = (
             check_real("uncoal_per_mw", given["uncoal_per_mw"], 1.0)
@@ -678,19 +700,23 @@ def predict(
         ).blocks_per_sm
         if occ_blocks == 0:
             raise ValueError(
-                f"a block of {tpb} threads with {registers_per_thread} registers/thread and "
-                f"{shared_mem_per_block} B shared memory does not fit on a compute capability {cc} SM"
+                f"a block of {tpb} threads with {registers_per_thread} "
+                "registers/thread and "
+                f"{shared_mem_per_block} B shared memory does not fit on a compute "
+                f"capability {cc} SM"
             )
     if active_blocks_per_sm is None:
         if occ_blocks is None:
             raise ValueError(
-                "active_blocks_per_sm must be given (or pass gpu= or cc= for the occupancy calculator)"
+                "active_blocks_per_sm must be given (or pass gpu= or cc= for the "
+                "occupancy calculator)"
             )
         active_blocks_per_sm = min(occ_blocks, per_sm_blocks)
     ctx = None
     if occ_blocks is not None:
         ctx = (
-            f"compute capability {lim.cc}, {tpb} threads/block, {registers_per_thread or 0} registers/thread, "
+            f"compute capability {lim.cc}, {tpb} threads/block, "
+            f"{registers_per_thread or 0} registers/thread, "
             f"{shared_mem_per_block or 0} B shared memory/block (occupancy limit)"
         )
     abs_ = check_int("active_blocks_per_sm", active_blocks_per_sm, 1, occ_blocks, ctx)
@@ -713,13 +739,16 @@ def predict(
         mwp = min(mwp_wo, mwp_bw, n_pw)  # (5), (30)
         if mwp < 1:  # Eqs. 22, 23 and 26 assume at least one warp's requests in flight
             why = (
-                "MWP_peak_bw (Eq. 6): mem_bandwidth_gbs is too small to serve one warp's requests"
+                "MWP_peak_bw (Eq. 6): mem_bandwidth_gbs is too small to serve one "
+                "warp's requests"
                 if mwp_bw < 1
                 else "MWP_without_BW (Eq. 16): the departure delay exceeds Mem_L"
             )
             raise OutsideDomainError(
-                f"MWP = {mwp:.4g} < 1, outside Hong & Kim's model (Comp_p·(MWP − 1) in Eqs. 22–23 and "
-                f"N_pwb − 1 in Eq. 26 would make the time negative); the limit is {why} "
+                f"MWP = {mwp:.4g} < 1, outside Hong & Kim's model (Comp_p·(MWP − 1) in "
+                "Eqs. 22–23 and "
+                "N_pwb − 1 in Eq. 26 would make the time negative); the limit is "
+                f"{why} "
                 f"(MWP_peak_bw = {mwp_bw:.4g}, MWP_without_BW = {mwp_wo_full:.4g})"
             )
         mem_cycles = l_u * uncoal + l_c * coal  # (18)
@@ -855,7 +884,8 @@ def m_factor_of(counts: Mapping[str, float], source: str = "experiment") -> floa
         f = t[name][f"m_factor_{source}"]
         if not f:
             raise ValueError(
-                f"Table 7 gives no {source} M_Factor for {name} ('Very Costly'); use source='experiment'"
+                f"Table 7 gives no {source} M_Factor for {name} ('Very Costly'); use "
+                "source='experiment'"
             )
         total += c
         weighted += c * float(f)
@@ -911,7 +941,8 @@ def divergent_counts(
         for k, v in c.items():
             if k not in _COUNT_KEYS:
                 raise ValueError(
-                    f"block {name!r}: counts must use keys {', '.join(_COUNT_KEYS)}, got {k!r}"
+                    f"block {name!r}: counts must use keys {', '.join(_COUNT_KEYS)}, "
+                    f"got {k!r}"
                 )
             check_real(f"blocks[{name!r}][{k!r}]", v, 0.0)
 

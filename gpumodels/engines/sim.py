@@ -116,7 +116,8 @@ class SM:
                 and all(u in self.units for u in key)
             ):
                 raise ValueError(
-                    f"dependent_latency keys must be (producer, consumer) pairs of the SM's units "
+                    "dependent_latency keys must be (producer, consumer) pairs of the "
+                    "SM's units "
                     f"{sorted(self.units)}, got {key!r}"
                 )
             check_real(f"dependent_latency[{key!r}]", lat, 0.0, context="SM")
@@ -147,7 +148,8 @@ class Trace:
         stop = self.cycles if stop is None else stop
         if not 0 <= start < stop <= self.cycles:
             raise ValueError(
-                f"need 0 <= start < stop <= {self.cycles}, got start={start}, stop={stop}"
+                f"need 0 <= start < stop <= {self.cycles}, got start={start}, "
+                f"stop={stop}"
             )
         sel = (self.issue >= start) & (self.issue < stop)
         if unit is not None:
@@ -286,7 +288,8 @@ def simulate(
     """
     if not isinstance(sm, SM):
         raise InputTypeError(
-            f"sm must be an SM record (e.g. sim.volkov_sm(volkov.params('Kepler'))), got {sm!r:.80}"
+            "sm must be an SM record (e.g. sim.volkov_sm(volkov.params('Kepler'))), "
+            f"got {sm!r:.80}"
         )
     n_warps = check_int("n_warps", n_warps, 1, 4096)
     repeat = check_flag("repeat", repeat)
@@ -309,7 +312,8 @@ def simulate(
     warps_per_block = check_int("warps_per_block", warps_per_block, 1, n_warps)
     if n_warps % warps_per_block:
         raise ValueError(
-            f"n_warps ({n_warps}) must be a multiple of warps_per_block ({warps_per_block})"
+            f"n_warps ({n_warps}) must be a multiple of warps_per_block "
+            f"({warps_per_block})"
         )
     launch_latency = check_int("launch_latency", launch_latency, 0)
     limit = (
@@ -468,7 +472,8 @@ def simulate(
         done = sum(1 for e in warp_end if e >= 0)
         raise SimulationLimitError(
             f"max_cycles={limit} reached with {done} of {total} warps finished; "
-            f"raise max_cycles (up to {MAX_CYCLES}) or give cycles to stop early on purpose"
+            f"raise max_cycles (up to {MAX_CYCLES}) or give cycles to stop early on "
+            "purpose"
         )
     return Trace(
         np.array(rec_w, dtype=int),
@@ -492,7 +497,8 @@ def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
         progs = [tuple(p) for p in programs]
         if len(progs) != n_warps:
             raise ValueError(
-                f"programs must be one program or one per warp ({n_warps}), got {len(progs)}"
+                f"programs must be one program or one per warp ({n_warps}), got "
+                f"{len(progs)}"
             )
     for p in progs:
         if not p:
@@ -502,7 +508,8 @@ def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
                 raise ValueError(f"programs must contain Op records, got {op!r}")
             if op.unit not in sm.units:
                 raise ValueError(
-                    f"Op unit {op.unit!r} is not one of the SM's units {sorted(sm.units)}"
+                    f"Op unit {op.unit!r} is not one of the SM's units "
+                    f"{sorted(sm.units)}"
                 )
     return progs
 
@@ -565,7 +572,8 @@ def _latency(unit: Unit, recent: deque, t: int, window: int) -> float:
     lat = float(unit.latency(rate))
     if not np.isfinite(lat) or lat < 0:
         raise ValueError(
-            f"latency function returned {lat} at throughput {rate}; it must be finite and >= 0"
+            f"latency function returned {lat} at throughput {rate}; it must be finite "
+            "and >= 0"
         )
     return lat
 

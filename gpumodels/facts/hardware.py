@@ -154,14 +154,16 @@ def _gpus() -> dict[str, GPU]:
         gpu, par = r["gpu"], r["parameter"]
         if gpu not in meta:
             raise ValueError(
-                f"data/hardware.csv names GPU {gpu!r}, which data/gpus.csv does not list"
+                f"data/hardware.csv names GPU {gpu!r}, which data/gpus.csv does not "
+                "list"
             )
         if par not in PARAMETERS:
             raise ValueError(f"data/hardware.csv: unknown parameter {par!r} for {gpu}")
         attr, unit, typ = PARAMETERS[par]
         if r["unit"] != unit:
             raise ValueError(
-                f"data/hardware.csv: {gpu} {par} has unit {r['unit']!r}, expected {unit!r}"
+                f"data/hardware.csv: {gpu} {par} has unit {r['unit']!r}, expected "
+                f"{unit!r}"
             )
         values[gpu][attr] = typ(r["value"])
         srcs[gpu][attr] = r["source"]
@@ -231,7 +233,8 @@ def get_gpu(name: str) -> GPU:
     """
     if not isinstance(name, str):
         raise InputTypeError(
-            f"GPU name must be a string; known GPUs: {', '.join(list_gpus())}; got {name!r}"
+            f"GPU name must be a string; known GPUs: {', '.join(list_gpus())}; got "
+            f"{name!r}"
         )
     key = _index().get(_norm(name))
     if key is None:

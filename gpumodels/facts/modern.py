@@ -101,7 +101,8 @@ def gpu_name(name: str) -> str:
     g = STAND_INS.get(g, g)
     if g not in GPUS:
         raise UnknownNameError(
-            f"name must be one of the modern GPUs {GPUS} (or an alias of one), got {name!r}"
+            f"name must be one of the modern GPUs {GPUS} (or an alias of one), got "
+            f"{name!r}"
         )
     return g
 
@@ -181,7 +182,8 @@ def _stream_peaks(g: str) -> list[dict]:
                     "quantity": f"{kind}_bw",
                     "value": float(best[kind]),
                     "unit": "GB/s",
-                    "method": f"gpu-benches gpu-stream {kind}, best of {len(rs)} block sizes",
+                    "method": f"gpu-benches gpu-stream {kind}, best of {len(rs)} block "
+                    "sizes",
                     "footprint": "device memory",
                     "clock_mhz": None,
                     "source": src,

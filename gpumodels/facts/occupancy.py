@@ -162,7 +162,8 @@ def normalize_cc(cc) -> str:
         ):  # 8.96 is not 9.0: never round silently
             return text
     raise UnknownComputeCapabilityError(
-        f"cc must be a compute capability such as '7.0'; known: {', '.join(list_compute_capabilities())}; got {cc!r:.40}"
+        "cc must be a compute capability such as '7.0'; known: "
+        f"{', '.join(list_compute_capabilities())}; got {cc!r:.40}"
     )
 
 
@@ -173,7 +174,8 @@ def limits(cc) -> ComputeCapability:
     table = _table()
     if key not in table:
         raise UnknownComputeCapabilityError(
-            f"unknown compute capability {key!r}; known: {', '.join(list_compute_capabilities())}"
+            f"unknown compute capability {key!r}; known: "
+            f"{', '.join(list_compute_capabilities())}"
         )
     return table[key]
 
@@ -487,9 +489,11 @@ def summary_html(o: Occupancy) -> str:
         for k, v in o.limits.items()
     ]
     head = (
-        f"<b>{o.blocks_per_sm} blocks/SM = {o.warps_per_sm} of {lim.max_warps_per_sm} warps/SM "
+        f"<b>{o.blocks_per_sm} blocks/SM = {o.warps_per_sm} of {lim.max_warps_per_sm} "
+        "warps/SM "
         f"({100 * o.occupancy:.1f}% occupancy)</b>; allocated per block: "
-        f"{o.allocated_registers_per_block} registers, {o.allocated_shared_mem_per_block} B shared memory"
+        f"{o.allocated_registers_per_block} registers, "
+        f"{o.allocated_shared_mem_per_block} B shared memory"
     )
     return head + widgets.table_html(rows, ("resource", "blocks it allows", ""))
 

@@ -128,7 +128,8 @@ def params(
         return modern.params(name, method=method, bandwidth=bandwidth)
     if method is not None or bandwidth != "read":
         raise ValueError(
-            f"method and bandwidth apply to modern GPUs only; {gen} has Table 4.1's parameters"
+            f"method and bandwidth apply to modern GPUs only; {gen} has Table 4.1's "
+            "parameters"
         )
     row = _table_4_1()[gen]
     rows65 = [r for r in read_rows(_T65) if r["gpu"] == gen]
@@ -205,7 +206,8 @@ def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
         return base.replace(mem_issue=_s47("mem_issue_cycles")) if issue_costs else base
     if kind == "shared" and gen in ("G80", "GT200"):
         raise ValueError(
-            f"kind='shared' is not defined for {gen}: Volkov §4.7 does not consider this mix "
+            f"kind='shared' is not defined for {gen}: Volkov §4.7 does not consider "
+            "this mix "
             "on G80 and GT200 (shared memory is addressed through extra instructions)"
         )
     col = "sfu" if kind == "sfu" else "smem"

@@ -159,7 +159,8 @@ class Params:
             isinstance(t, tuple) and len(t) == 2 for t in terms
         ):
             raise InputTypeError(
-                f"Params.latency_terms must be a tuple of (b, c) pairs (empty: no contention), "
+                "Params.latency_terms must be a tuple of (b, c) pairs (empty: no "
+                "contention), "
                 f"got {terms!r}"
             )
         for b, c in terms:
@@ -184,7 +185,8 @@ def check_params(p, name: str = "p") -> Params:
     elif isinstance(p, hardware.GPU):
         hint = f"volkov.params({p.name!r}) for that GPU"
     raise InputTypeError(
-        f"{name} must be a volkov Params record (e.g. {hint}), got {type(p).__name__} {p!r:.60}"
+        f"{name} must be a volkov Params record (e.g. {hint}), got {type(p).__name__} "
+        f"{p!r:.60}"
     )
 
 

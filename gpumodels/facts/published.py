@@ -68,7 +68,8 @@ def value(key: str) -> float:
 
 
 def record(key: str) -> dict[str, str]:
-    """The whole row (paper, source, quantity, context, value, unit, note) for ``key``."""
+    """The whole row (paper, source, quantity, context, value, unit, note) for
+    ``key``."""
     value(key)  # raises KeyError with suggestions for an unknown key
     return dict(_rows()[key])  # a copy: the cached rows stay unchanged
 
@@ -132,7 +133,8 @@ def check(table, expect_outside: tuple[str, ...] = ()) -> None:
     outside = tuple(table.loc[~table["within_tolerance"], "key"])
     if set(outside) != set(expect_outside):
         raise AssertionError(
-            f"rows outside tolerance: {sorted(outside)}; expected exactly: {sorted(expect_outside)}"
+            f"rows outside tolerance: {sorted(outside)}; expected exactly: "
+            f"{sorted(expect_outside)}"
         )
 
 
@@ -225,7 +227,8 @@ def compact(
         values = list(values)
         if len(values) != len(out):
             raise ValueError(
-                f"extra column {name!r} must have one value per row ({len(out)}), got {len(values)}"
+                f"extra column {name!r} must have one value per row ({len(out)}), got "
+                f"{len(values)}"
             )
         out[name] = values
     return Table(out)

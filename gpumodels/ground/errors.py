@@ -34,7 +34,8 @@ class UnknownNameError(KeyError, ValueError):
 
 
 class OutsideDomainError(ValueError):
-    """The inputs are valid but the model's equations are outside their domain for them."""
+    """The inputs are valid but the model's equations are outside their domain for
+    them."""
 
 
 class DataError(ValueError):

@@ -42,7 +42,8 @@ PALETTE = (
     "#F0E442",
     "#000000",
 )
-"""Okabe-Ito colours (blue, orange, green, vermillion, purple, sky blue, yellow, black)."""
+"""Okabe-Ito colours (blue, orange, green, vermillion, purple, sky blue, yellow,
+black)."""
 
 LINESTYLES = (
     "-",
@@ -92,7 +93,8 @@ _GEN_COLORS = dict(
 )
 
 DPI = 150
-"""Dots per inch of every figure, inline (``figure.dpi``) and saved (``savefig.dpi``)."""
+"""Dots per inch of every figure, inline (``figure.dpi``) and saved
+(``savefig.dpi``)."""
 
 MIN_FONT_PT = 8
 """The smallest font size, in points, of any text in a figure."""
@@ -111,7 +113,8 @@ MAX_WIDTH = 7.0
 tall (≥ 8 px)."""
 
 MAX_COLS = 3
-"""The most panels in one row of a figure; more panels go into further rows or figures."""
+"""The most panels in one row of a figure; more panels go into further rows or
+figures."""
 
 CATEGORICAL = "categorical"
 """Pass as a unit to :func:`label` for an axis of named categories (GPUs, models,
@@ -271,7 +274,8 @@ def label(
     ):
         if not isinstance(text, str) or not text.strip():
             raise ValueError(
-                f"{name} must be a non-empty string (every axis carries a unit), got {text!r}"
+                f"{name} must be a non-empty string (every axis carries a unit), got "
+                f"{text!r}"
             )
     if title and FIGURE_NUMBER.search(title):
         raise ValueError(
@@ -346,7 +350,8 @@ def timeline(
     missing = set(names) - set(colors)
     if missing:
         raise ValueError(
-            f"units must give a colour for every unit in the trace, missing {sorted(missing)}"
+            "units must give a colour for every unit in the trace, missing "
+            f"{sorted(missing)}"
         )
     warps = np.unique(trace.warp)
     for u in names:

@@ -721,7 +721,8 @@ TABLES: dict[str, Table] = {
             },
             "source": SOURCE,
         },
-        why_no_key="one row per kernel launch in profiler order: repeated launches are real rows",
+        why_no_key="one row per kernel launch in profiler order: repeated launches are "
+        "real rows",
     ),
     "transit/rodinia_launch.csv": _wide(
         {"app": text(), "kernel": text()},
@@ -915,7 +916,8 @@ def _frame(text_: str, relpath: str) -> pd.DataFrame:
         if r and len(r) != len(header):
             why = "an unquoted comma?" if len(r) > len(header) else "a row cut short?"
             raise DataError(
-                f"data/{relpath}: line {i + 2} has {len(r)} fields, the header {len(header)} "
+                f"data/{relpath}: line {i + 2} has {len(r)} fields, the header "
+                f"{len(header)} "
                 f"({why}): {','.join(r)[:120]!r}"
             )
     return pd.DataFrame([r for r in body if r], columns=header, dtype=str)
@@ -926,7 +928,8 @@ def schema_of(relpath: str):
     declared."""
     if relpath not in TABLES:
         raise DataError(
-            f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; declare one"
+            f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; declare "
+            "one"
         )
     return TABLES[relpath].schema(relpath)
 
@@ -937,7 +940,8 @@ def validate(relpath: str, text_: str):
     df = _frame(text_, relpath)
     if relpath not in TABLES:
         raise DataError(
-            f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; declare one"
+            f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; declare "
+            "one"
         )
     table = TABLES[relpath]
     work, bad = df.copy(), []

@@ -86,5 +86,6 @@ def number(x: float, places: int, *, signed: bool = False) -> str:
 
 
 def numbers(values, places: int, *, signed: bool = False) -> list[str]:
-    """:func:`number` for each of ``values`` (a column formatted for a :class:`Table`)."""
+    """:func:`number` for each of ``values`` (a column formatted for a
+    :class:`Table`)."""
     return [number(v, places, signed=signed) for v in values]

@@ -18,7 +18,8 @@ import numpy as np
 from gpumodels.ground.errors import InputTypeError, OutsideDomainError, UnknownNameError
 
 MAX_INT = 2**63
-"""The largest integer an unbounded count may take (no count in the book comes near it)."""
+"""The largest integer an unbounded count may take (no count in the book comes near
+it)."""
 
 
 def to_float(value) -> float:
@@ -59,7 +60,8 @@ def check_int(
         ivalue = int(fvalue)
     if hi is None and abs(ivalue) > MAX_INT:
         raise ValueError(
-            f"{name} must be an integer in {rng}{_where(context)} no larger than 2**63, got {value!r:.40}"
+            f"{name} must be an integer in {rng}{_where(context)} no larger than "
+            f"2**63, got {value!r:.40}"
         )
     if ivalue < lo or (hi is not None and ivalue > hi):
         raise ValueError(
@@ -91,7 +93,8 @@ def check_real(
     v = to_float(value) + 0.0  # + 0.0 turns -0.0 into 0.0
     if not math.isfinite(v):
         raise ValueError(
-            f"{name} must be a finite number in {rng}{_where(context)}, got {value!r:.40}"
+            f"{name} must be a finite number in {rng}{_where(context)}, got "
+            f"{value!r:.40}"
         )
     if (lo is not None and (v < lo or (lo_open and v == lo))) or (
         hi is not None and v > hi

@@ -53,7 +53,8 @@ from gpumodels.ground.validate import (
 from gpumodels.papers.volkov import synthetic as vk
 
 MAX_GRID_POINTS = 100_000
-"""The most occupancies :func:`cusp_occupancy` evaluates a model at (``n_max / step``)."""
+"""The most occupancies :func:`cusp_occupancy` evaluates a model at (``n_max /
+step``)."""
 
 
 def _volkov(fn_adds, fn_mem, label):
@@ -73,14 +74,19 @@ def _volkov(fn_adds, fn_mem, label):
 volkov_basic = _volkov(
     vk.arithmetic_throughput, vk.memory_throughput, "Volkov 2016 basic model (§4.1)"
 )
-volkov_basic.__doc__ = "Volkov's basic model (§4.1, :func:`gpumodels.papers.volkov.synthetic.arithmetic_throughput`) as an :class:`Estimate`."
+volkov_basic.__doc__ = (
+    "Volkov's basic model (§4.1, "
+    ":func:`gpumodels.papers.volkov.synthetic.arithmetic_throughput`) as an "
+    ":class:`Estimate`."
+)
 volkov_refined = _volkov(
     vk.refined_arithmetic_throughput,
     vk.refined_memory_throughput,
     "Volkov 2016 refined model (§6.5)",
 )
 volkov_refined.__doc__ = (
-    "Volkov's refined model (§6.5, :func:`gpumodels.papers.volkov.synthetic.refined_arithmetic_throughput`) "
+    "Volkov's refined model (§6.5, "
+    ":func:`gpumodels.papers.volkov.synthetic.refined_arithmetic_throughput`) "
     "as an :class:`Estimate`."
 )
 

@@ -119,7 +119,8 @@ def add_fraction(alpha) -> np.ndarray:
 
 
 def load_fraction(alpha) -> np.ndarray:
-    """``1/(α+1)``, the fraction of instructions that are loads; 0 at ``alpha = inf``."""
+    """``1/(α+1)``, the fraction of instructions that are loads; 0 at ``alpha =
+    inf``."""
     return 1.0 / (np.asarray(alpha, dtype=float) + 1.0)
 
 
@@ -130,7 +131,8 @@ def pin_bandwidth(p: Params) -> float:
     bw = hardware.get_gpu(p.gpu).pin_bandwidth_gbs
     if bw is None:
         raise ValueError(
-            f"peak_gbs must be given for {p.gpu}: data/hardware.csv has no pin bandwidth for it"
+            f"peak_gbs must be given for {p.gpu}: data/hardware.csv has no pin "
+            "bandwidth for it"
         )
     return bw
 
@@ -200,7 +202,8 @@ def make(
     if bad.size:
         reasons = sorted({r for f in bad for r in f.split("; ")})
         warnings.warn(
-            f"{model} on {p.gpu}: {bad.size} of {flags.size} estimates are impossible outputs "
+            f"{model} on {p.gpu}: {bad.size} of {flags.size} estimates are impossible "
+            "outputs "
             f"({', '.join(reasons)}); see Estimate.flags",
             ModelValidityWarning,
             stacklevel=3,

@@ -26,7 +26,8 @@ def summary_html(models, gpu: str, alpha: float) -> str:
             )
         )
     head = (
-        f"<b>{html.escape(p.gpu)} ({html.escape(p.product)}), α = {alpha:g}: estimate / simulated reference "
+        f"<b>{html.escape(p.gpu)} ({html.escape(p.product)}), α = {alpha:g}: estimate "
+        "/ simulated reference "
         f"at {len(prior.reference.occupancies(p))} occupancies</b>"
     )
     return head + widgets.table_html(

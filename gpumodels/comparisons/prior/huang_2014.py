@@ -80,7 +80,8 @@ def parameters(context: str) -> dict[str, float]:
 def _policy(policy: str) -> str:
     if policy not in POLICIES:
         raise ValueError(
-            f"policy must be 'rr' (round-robin) or 'gto' (greedy-then-oldest), got {policy!r}"
+            "policy must be 'rr' (round-robin) or 'gto' (greedy-then-oldest), got "
+            f"{policy!r}"
         )
     return policy
 
@@ -197,7 +198,8 @@ def huang2014_bandwidth_delay(n, cores, mem_lat, s, transactions_per_access=1):
     )
     if np.any(rho >= 1.0):
         warnings.warn(
-            f"utilisation ρ = λ·s reaches {np.max(rho):.3g} ≥ 1: Bandwidth_delay is negative or singular "
+            f"utilisation ρ = λ·s reaches {np.max(rho):.3g} ≥ 1: Bandwidth_delay is "
+            "negative or singular "
             "(Volkov 2016 §7.7)",
             ModelValidityWarning,
             stacklevel=2,
@@ -228,7 +230,8 @@ def cpi_final(
     )
     if (cores is None) != (s is None):
         raise ValueError(
-            "cores and s must be given together (the bandwidth term needs both) or not at all"
+            "cores and s must be given together (the bandwidth term needs both) or not "
+            "at all"
         )
     if cores is None:
         return float(mt) if mt.ndim == 0 else mt
@@ -241,7 +244,8 @@ def cpi_final(
     res = mt + load_fraction(a_) * delay
     if np.any(res < 0) or np.any(delay < 0):
         warnings.warn(
-            "Bandwidth_delay is negative at some n: CPI_final is below CPI_mt, negative where "
+            "Bandwidth_delay is negative at some n: CPI_final is below CPI_mt, "
+            "negative where "
             f"it reaches {np.min(res):.3g} (Volkov 2016 §7.7)",
             ModelValidityWarning,
             stacklevel=2,

@@ -35,7 +35,8 @@ ALPHAS = (1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256, 362, 512)
 LIMIT_ALPHAS = (0.0, np.inf)
 CACHE = "simulated/prior_reference.csv"
 SOURCE = (
-    "simulated: gpumodels.engines.sim.volkov_sm(contention=True) with Volkov 2016 Table 4.1 and Table 6.5 "
+    "simulated: gpumodels.engines.sim.volkov_sm(contention=True) with Volkov 2016 "
+    "Table 4.1 and Table 6.5 "
     "parameters; tools/simulate_reference.py"
 )
 
@@ -101,7 +102,8 @@ def measure(p: Params, n: int, alpha: float) -> tuple[float, float, int]:
     ]
     if starts[0].size < 2:
         raise ValueError(
-            f"warp 0 began fewer than two loop trips in cycles [{start}, {stop}] on {p.gpu} "
+            f"warp 0 began fewer than two loop trips in cycles [{start}, {stop}] on "
+            f"{p.gpu} "
             f"(n = {n}, alpha = {alpha}); lengthen the window"
         )
     little = sum((s.size - 1) * body / (s[-1] - s[0]) for s in starts if s.size >= 2)
@@ -169,7 +171,8 @@ def ipc(p: Params, n, alpha) -> np.ndarray:
     missing = [x for x in n_arr.ravel() if (p.gpu, float(x), float(alpha)) not in cache]
     if missing:
         raise ValueError(
-            f"the simulated reference has no point at n = {missing[0]:g}, alpha = {alpha} on {p.gpu}; "
+            f"the simulated reference has no point at n = {missing[0]:g}, alpha = "
+            f"{alpha} on {p.gpu}; "
             f"n must be one of {occupancies(p).astype(int).tolist()} and alpha one of "
             f"{list(ALPHAS)}, 0 or inf"
         )

@@ -97,5 +97,8 @@ def zhang_owens2011(
         regime = np.where(t_alu >= t_mem, "alu", "memory")
     else:
         t, regime = t_alu + t_mem, "sum"
-    label = f"{MODEL} ({'times add' if merge == 'add' else 'times overlap'}; {inputs} inputs)"
+    label = (
+        f"{MODEL} ({'times add' if merge == 'add' else 'times overlap'}; {inputs} "
+        "inputs)"
+    )
     return make(label, p, n_, a_, 1.0 / t, regime)

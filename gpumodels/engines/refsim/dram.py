@@ -345,7 +345,8 @@ def lindley(interarrival, service) -> np.ndarray:
     a, s = broadcast(interarrival=a, service=s)
     if a.ndim != 1 or s.ndim != 1 or a.shape != s.shape:
         raise ValueError(
-            f"interarrival and service must be 1-D arrays of one length, got shapes {a.shape} and {s.shape}"
+            "interarrival and service must be 1-D arrays of one length, got shapes "
+            f"{a.shape} and {s.shape}"
         )
     if a.size == 0:
         return np.zeros(0)

@@ -146,7 +146,8 @@ class Kernel:
         for name, space in (moves or {}).items():
             if name not in self.arrays:
                 raise UnknownNameError(
-                    f"array must be one of {', '.join(self.arrays)} for kernel {self.name}, got {name!r}"
+                    f"array must be one of {', '.join(self.arrays)} for kernel "
+                    f"{self.name}, got {name!r}"
                 )
             p[name] = check_space(space)
         check_placement(self, p)
@@ -167,7 +168,8 @@ def check_placement(kernel: Kernel, placement: Mapping[str, str]) -> None:
         sp = placement[name]
         if sp in READ_ONLY and spec.writable:
             raise ValueError(
-                f"placement of {kernel.name}.{name} must not be {sp}: the kernel writes it and "
+                f"placement of {kernel.name}.{name} must not be {sp}: the kernel "
+                "writes it and "
                 f"constant and texture memory are read-only (allowed: G or S)"
             )
         if sp == "C":
@@ -176,24 +178,29 @@ def check_placement(kernel: Kernel, placement: Mapping[str, str]) -> None:
             shared_total += spec.bytes
         if sp == "T" and spec.n > TEX1D_LINEAR_MAX:
             raise ValueError(
-                f"{kernel.name}.{name} has {spec.n} elements; a 1D texture holds at most {TEX1D_LINEAR_MAX}"
+                f"{kernel.name}.{name} has {spec.n} elements; a 1D texture holds at "
+                f"most {TEX1D_LINEAR_MAX}"
             )
         if sp == "2T":
             if spec.dims is None:
                 raise ValueError(
-                    f"{kernel.name}.{name} has no 2D extents (dims), so it cannot be placed in a 2D texture"
+                    f"{kernel.name}.{name} has no 2D extents (dims), so it cannot be "
+                    "placed in a 2D texture"
                 )
             if spec.dims[0] > TEX2D_LINEAR_MAX[0] or spec.dims[1] > TEX2D_LINEAR_MAX[1]:
                 raise ValueError(
-                    f"{kernel.name}.{name} extents {spec.dims} exceed the 2D texture limit {TEX2D_LINEAR_MAX}"
+                    f"{kernel.name}.{name} extents {spec.dims} exceed the 2D texture "
+                    f"limit {TEX2D_LINEAR_MAX}"
                 )
     if const_total > CONSTANT_LIMIT:
         raise ValueError(
-            f"constant data of {kernel.name} must be at most {CONSTANT_LIMIT} bytes, got {const_total}"
+            f"constant data of {kernel.name} must be at most {CONSTANT_LIMIT} bytes, "
+            f"got {const_total}"
         )
     if shared_total > SHARED_LIMIT_PER_BLOCK:
         raise ValueError(
-            f"shared memory of {kernel.name} must be at most {SHARED_LIMIT_PER_BLOCK} bytes per block, "
+            f"shared memory of {kernel.name} must be at most {SHARED_LIMIT_PER_BLOCK} "
+            "bytes per block, "
             f"got {shared_total}"
         )
 
@@ -302,12 +309,14 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
         idx = np.asarray(op.idx, dtype=np.int64)
         if idx.shape != (W, WARP):
             raise ValueError(
-                f"{k.name}: op on {op.array} has index shape {idx.shape}, expected {(W, WARP)}"
+                f"{k.name}: op on {op.array} has index shape {idx.shape}, expected "
+                f"{(W, WARP)}"
             )
         active = idx >= 0
         if np.any(idx >= spec.n):
             raise ValueError(
-                f"{k.name}: op on {op.array} indexes element {int(idx.max())} of {spec.n}"
+                f"{k.name}: op on {op.array} indexes element {int(idx.max())} of "
+                f"{spec.n}"
             )
         live = active.any(axis=1)
         alu = np.broadcast_to(np.asarray(op.alu, dtype=np.int64), (W,))
@@ -360,7 +369,8 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
 
 
 def _lanes(blocks: int, tpb: int):
-    """(warp, lane) grids: global thread id, thread id in block, block id, active mask."""
+    """(warp, lane) grids: global thread id, thread id in block, block id, active
+    mask."""
     wpb = -(-tpb // WARP)
     W = blocks * wpb
     w = np.arange(W)[:, None]
@@ -470,7 +480,8 @@ def bfs(n: int = 8192, degree: int = 8, chunk: int = 4, seed: int = 1) -> Kernel
         arrays,
         ops,
         tail_alu=2,
-        description=f"random graph, {n} vertices, mean degree {degree}, 25 % in the frontier",
+        description=f"random graph, {n} vertices, mean degree {degree}, 25 % in the "
+        "frontier",
     )
 
 
@@ -543,7 +554,8 @@ def neuralnet(samples: int = 64, n_in: int = 64, n_out: int = 128) -> Kernel:
         arrays,
         ops,
         tail_alu=4,
-        description=f"{samples} samples, {n_in} inputs, {n_out} neurons; weights[neuron·{n_in} + input]",
+        description=f"{samples} samples, {n_in} inputs, {n_out} neurons; "
+        f"weights[neuron·{n_in} + input]",
     )
 
 
@@ -732,7 +744,8 @@ def s3d(n: int = 1 << 14, species: int = 22, reactions: int = 8) -> Kernel:
         arrays,
         ops,
         tail_alu=4,
-        description=f"{n} points, {species} species, {reactions} rate outputs; structure-of-arrays",
+        description=f"{n} points, {species} species, {reactions} rate outputs; "
+        "structure-of-arrays",
     )
 
 
@@ -802,12 +815,14 @@ def _convolution(rows: bool, width: int = 1024, height: int = 64) -> Kernel:
         ops,
         tail_alu=1,
         syncs=1,
-        description=f"{width} × {height} image, radius {R}, {steps} results per thread (CUDA SDK layout)",
+        description=f"{width} × {height} image, radius {R}, {steps} results per thread "
+        "(CUDA SDK layout)",
     )
 
 
 def convolution_rows(width: int = 1024, height: int = 64) -> Kernel:
-    """CUDA SDK convolutionRowsKernel: a shared tile with halo, 17 taps from c_Kernel."""
+    """CUDA SDK convolutionRowsKernel: a shared tile with halo, 17 taps from
+    c_Kernel."""
     return _convolution(True, width, height)
 
 
@@ -938,7 +953,8 @@ def spmv(
         arrays,
         ops,
         tail_alu=2,
-        description=f"{rows} rows, {m} nonzeros ({mean_nnz} per row on average), banded columns",
+        description=f"{rows} rows, {m} nonzeros ({mean_nnz} per row on average), "
+        "banded columns",
     )
 
 
@@ -1086,19 +1102,27 @@ def kernel(benchmark: str) -> Kernel:
 
 
 _SIMPLIFIED = {
-    "vecAdd": "exact pattern of Fig. 2; 4096 elements so that a and b fit in constant and shared memory",
-    "bfs": "random banded graph instead of SHOC's input; one BFS level; 30 % of visited neighbours written",
-    "fft": "the two transposes' index patterns are representative, not SHOC's exact ones; twiddle math as a count",
+    "vecAdd": "exact pattern of Fig. 2; 4096 elements so that a and b fit in constant "
+    "and shared memory",
+    "bfs": "random banded graph instead of SHOC's input; one BFS level; 30 % of "
+    "visited neighbours written",
+    "fft": "the two transposes' index patterns are representative, not SHOC's exact "
+    "ones; twiddle math as a count",
     "neuralnet": "one layer; sizes chosen so weights fit 48 KB of shared memory (NN_S)",
-    "reduction": "as SHOC, the warp-synchronous tail written as the same shared-memory tree",
+    "reduction": "as SHOC, the warp-synchronous tail written as the same shared-memory "
+    "tree",
     "scan": "only the reduce kernel of scan, as Table IV",
     "sort": "radix digits drawn at random; the digit-count and scan phases left out",
     "stencil2d": "reads straight from data (SHOC stages a tile in shared memory first)",
-    "md5hash": "the MD5 rounds as an instruction count; no memory traffic besides foundKey",
+    "md5hash": "the MD5 rounds as an instruction count; no memory traffic besides "
+    "foundKey",
     "S3D": "the reaction-rate arithmetic as counts; 22 species, 8 rate outputs",
-    "convolutionSeparable": "exact CUDA SDK tiling (16 × 4 threads, 8 results, halo 1, radius 8)",
-    "convolutionColumns": "exact CUDA SDK tiling (16 × 8 threads, 8 results, halo 1, radius 8)",
-    "md": "neighbour lists drawn at random within ±256 atoms (SHOC builds them from positions); no cutoff branch",
+    "convolutionSeparable": "exact CUDA SDK tiling (16 × 4 threads, 8 results, halo 1, "
+    "radius 8)",
+    "convolutionColumns": "exact CUDA SDK tiling (16 × 8 threads, 8 results, halo 1, "
+    "radius 8)",
+    "md": "neighbour lists drawn at random within ±256 atoms (SHOC builds them from "
+    "positions); no cutoff branch",
     "matrixMul": "exact CUDA SDK tiling (16 × 16)",
     "spmv": "random banded matrix; the shared-memory reduction as a tree",
     "transpose": "exact CUDA SDK naive transpose",
@@ -1109,7 +1133,8 @@ _SIMPLIFIED = {
 
 
 def simplifications():
-    """A table: each synthetic kernel, its size, and what the book kept or simplified."""
+    """A table: each synthetic kernel, its size, and what the book kept or
+    simplified."""
     import pandas as pd
 
     rows = []

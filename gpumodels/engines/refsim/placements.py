@@ -49,7 +49,8 @@ def table(counted_only: bool = False):
 
 
 def tests(set_: str | None = None, counted_only: bool = True) -> list[dict[str, str]]:
-    """Placement rows of one set (``"train"``, ``"eval"``, ``"illustration"``) or all."""
+    """Placement rows of one set (``"train"``, ``"eval"``, ``"illustration"``) or
+    all."""
     counted_only = check_flag("counted_only", counted_only)
     if set_ is not None:
         check_choice("set_", set_, SETS)

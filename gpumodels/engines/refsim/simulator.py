@@ -1191,7 +1191,8 @@ def run_streams(st: Streams, rm: RefMachine | None = None, seed: int = 0) -> Res
     )  # return delay making isolated accesses exact
     if np.any(post < 0):
         raise ValueError(
-            f"the printed latencies {rm.lat_ns} ns are shorter than the pipeline and bank times; "
+            f"the printed latencies {rm.lat_ns} ns are shorter than the pipeline and "
+            "bank times; "
             "lower l2_front or l2_to_dram"
         )
     channels = (
@@ -1310,7 +1311,8 @@ def _resolve(kernel_name: str) -> Kernel:
         if kernel_name == b or kernel_name == _kernel_of(b).name:
             return _kernel_of(b)
     raise UnknownNameError(
-        f"kernel must be one of {', '.join(kernels())} (or a benchmark name), got {kernel_name!r}"
+        f"kernel must be one of {', '.join(kernels())} (or a benchmark name), got "
+        f"{kernel_name!r}"
     )
 
 
@@ -1323,19 +1325,22 @@ def _moves(k: Kernel, placement) -> dict[str, str]:
         ]
         if not rows:
             raise ValueError(
-                f"placement must be a test name of data/huang_li/placements.csv or a mapping "
+                "placement must be a test name of data/huang_li/placements.csv or a "
+                "mapping "
                 f"array -> space, got {placement!r}"
             )
         if rows[0]["kernel"] != k.name:
             raise ValueError(
-                f"placement {placement!r} is a test of {rows[0]['kernel']}, not of {k.name}"
+                f"placement {placement!r} is a test of {rows[0]['kernel']}, not of "
+                f"{k.name}"
             )
         return parse_moves(rows[0]["moves"])
     if placement is None:
         return {}
     if not isinstance(placement, Mapping):
         raise ValueError(
-            f"placement must be a test name or a mapping array -> space, got {type(placement).__name__}"
+            "placement must be a test name or a mapping array -> space, got "
+            f"{type(placement).__name__}"
         )
     return dict(placement)
 
@@ -1482,7 +1487,10 @@ def alpha_ipc(
 CACHE = "simulated/huang_li_reference.csv"
 ALGORITHM1_CACHE = "simulated/huang_li_algorithm1.csv"
 VOLKOV_CACHE = "simulated/huang_li_volkov_check.csv"
-SOURCE = "simulated reference: gpumodels.engines.refsim.simulator (book's own simulator, not measured), seed {seed}"
+SOURCE = (
+    "simulated reference: gpumodels.engines.refsim.simulator (book's own "
+    "simulator, not measured), seed {seed}"
+)
 ALGORITHM1_BITS = range(3, 34)
 """The bits Algorithm 1 probes, from above the 3 byte bits up to the 12 GB of one K80
 GPU (2^34 B)."""

@@ -109,7 +109,8 @@ def _warps(addresses, name: str = "addresses") -> np.ndarray:
         np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)
     ):
         raise ValueError(
-            f"{name} must hold integer byte addresses (negative = inactive lane), got dtype {a.dtype}"
+            f"{name} must hold integer byte addresses (negative = inactive lane), got "
+            f"dtype {a.dtype}"
         )
     if np.issubdtype(a.dtype, np.floating):
         if not np.all(np.isfinite(a)) or np.any(a != np.round(a)):
@@ -122,7 +123,8 @@ def _warps(addresses, name: str = "addresses") -> np.ndarray:
         a = a[None, :]
     if a.ndim != 2 or a.shape[1] == 0 or a.shape[1] > 32:
         raise ValueError(
-            f"{name} must be one warp's addresses (1 to 32 lanes) or a (warps, lanes) array, got shape {a.shape}"
+            f"{name} must be one warp's addresses (1 to 32 lanes) or a (warps, lanes) "
+            f"array, got shape {a.shape}"
         )
     return a
 
@@ -141,7 +143,8 @@ def _word_bytes(word_bytes, rows: int) -> np.ndarray:
         or (rows and (wb.min() < 1 or wb.max() > 64))
     ):
         raise ValueError(
-            f"word_bytes must be an integer in [1, 64] or one such integer per row ({rows}), got {wb!r}"
+            "word_bytes must be an integer in [1, 64] or one such integer per row "
+            f"({rows}), got {wb!r}"
         )
     return wb.astype(np.int64)[:, None]
 

@@ -30,55 +30,84 @@ boundary (2 per half-warp)."""
 BENCHMARK_ASSUMPTIONS: Mapping[str, str] = MappingProxyType(
     {
         "micro": (
-            "Table 4 gives instructions per loop iteration and §4.2 1000 iterations; the launch is not printed. "
-            "The book assumes 256-thread blocks at the occupancy limit with no register or shared-memory "
-            "limit (3 blocks = 24 warps per SM on cc 1.0, 4 blocks = 32 warps on cc 1.3) and one round of "
+            "Table 4 gives instructions per loop iteration and §4.2 1000 iterations; "
+            "the launch is not printed. "
+            "The book assumes 256-thread blocks at the occupancy limit with no "
+            "register or shared-memory "
+            "limit (3 blocks = 24 warps per SM on cc 1.0, 4 blocks = 32 warps on cc "
+            "1.3) and one round of "
             "blocks; with #Rep cancelling in Eq. (25), CPI depends only on N."
         ),
         "gtx280_uncoal": (
-            f"#Uncoal_per_mw on the GTX280 is not printed (Table 3 cites the technical report). "
-            f"The book assumes {GTX280_UNCOAL_PER_MW}: Algorithm 2 for a unit-stride 4-byte load "
-            "whose half-warps start off a 16-element boundary, the access of the Table 2 example."
+            "#Uncoal_per_mw on the GTX280 is not printed (Table 3 cites the technical "
+            "report). "
+            f"The book assumes {GTX280_UNCOAL_PER_MW}: Algorithm 2 for a unit-stride "
+            "4-byte load "
+            "whose half-warps start off a 16-element boundary, the access of the Table "
+            "2 example."
         ),
         "partial_warps": (
-            "A block smaller than a warp still fills a warp slot and issues in 4 cycles, but only its "
-            "threads load: the book sets Load_bytes_per_warp = 4 B x threads and, for uncoalesced loads, "
-            "one transaction per loading thread on cc 1.0/1.1 (the CUDA guide's rule) or Algorithm 2's "
+            "A block smaller than a warp still fills a warp slot and issues in 4 "
+            "cycles, but only its "
+            "threads load: the book sets Load_bytes_per_warp = 4 B x threads and, for "
+            "uncoalesced loads, "
+            "one transaction per loading thread on cc 1.0/1.1 (the CUDA guide's rule) "
+            "or Algorithm 2's "
             "count per loading half-warp on cc 1.3."
         ),
         "merge": (
-            "Table 5 gives counts per thread and the input size. The book assumes one element per thread "
-            "(the counts of Mat. (naive), 2000 x 2 loads + 1 store = 4001, fit that), blocks = "
-            "ceil(elements / threads per block), occupancy from the printed registers and shared memory, "
-            "no __syncthreads except in Mat. (tiled), and threads per block 4, 8, ..., 512 (§5.2)."
+            "Table 5 gives counts per thread and the input size. The book assumes one "
+            "element per thread "
+            "(the counts of Mat. (naive), 2000 x 2 loads + 1 store = 4001, fit that), "
+            "blocks = "
+            "ceil(elements / threads per block), occupancy from the printed registers "
+            "and shared memory, "
+            "no __syncthreads except in Mat. (tiled), and threads per block 4, 8, ..., "
+            "512 (§5.2)."
         ),
         "mat_tiled": (
-            "Mat. (tiled) has square tiles of t x t threads, t dividing 2000 (t = 4, 5, 8, 10, 16, 20). "
-            "Memory instructions 2 x 2000/t + 1 give the printed ends 1001 (t = 4) and 201 (t = 20); "
-            "computation instructions are the straight line in 2000/t through the printed ends "
-            "24580 and 9780, i.e. 6080 + 37 x 2000/t (a book interpolation); 2 x 2000/t "
-            "__syncthreads (Figure 12); the printed 3960 B of shared memory at every tile size."
+            "Mat. (tiled) has square tiles of t x t threads, t dividing 2000 (t = 4, "
+            "5, 8, 10, 16, 20). "
+            "Memory instructions 2 x 2000/t + 1 give the printed ends 1001 (t = 4) and "
+            "201 (t = 20); "
+            "computation instructions are the straight line in 2000/t through the "
+            "printed ends "
+            "24580 and 9780, i.e. 6080 + 37 x 2000/t (a book interpolation); 2 x "
+            "2000/t "
+            "__syncthreads (Figure 12); the printed 3960 B of shared memory at every "
+            "tile size."
         ),
         "svm": (
-            "Figures 22-23 are on the Quadro FX5600 (§2.4). The optimised SVM uses Table 5's counts (coalesced); "
-            "the naive version's counts are not printed, so the book uses the same counts, uncoalesced, "
+            "Figures 22-23 are on the Quadro FX5600 (§2.4). The optimised SVM uses "
+            "Table 5's counts (coalesced); "
+            "the naive version's counts are not printed, so the book uses the same "
+            "counts, uncoalesced, "
             "and the same registers and shared memory."
         ),
         "dependence": (
-            "The DEP/INDEP kernels of §6.1 are not printed. The book's stand-in on the FX5600: one block "
-            "per SM on all 16 SMs, 100 iterations of 2 coalesced loads and 8 computation instructions; "
-            "INDEP's second load of each pair does not depend on the first (#ind_mem_req = 100 of 200)."
+            "The DEP/INDEP kernels of §6.1 are not printed. The book's stand-in on the "
+            "FX5600: one block "
+            "per SM on all 16 SMs, 100 iterations of 2 coalesced loads and 8 "
+            "computation instructions; "
+            "INDEP's second load of each pair does not depend on the first "
+            "(#ind_mem_req = 100 of 200)."
         ),
         "divergence": (
-            "Figure 27's block sizes are not printed. The book's stand-in: 20 computation instructions in each "
-            "of B1-B7, plus one coalesced load in B1 and one coalesced store in B7, on the FX5600 with "
+            "Figure 27's block sizes are not printed. The book's stand-in: 20 "
+            "computation instructions in each "
+            "of B1-B7, plus one coalesced load in B1 and one coalesced store in B7, on "
+            "the FX5600 with "
             "256-thread blocks, 3 blocks per SM on 16 SMs."
         ),
         "sync": (
-            "Figure 29 shows lines 9-13 of programs A and B: a coalesced load, mov, mul, (bar.sync,) a coalesced "
-            "store. The book counts the 8 elided lines as computation: 10 computation and 2 memory instructions, "
-            "1 synchronisation in A. FX5600 (the paper does not name the GPU); Fig. 30: one block on one SM; "
-            "Fig. 31: 2 (BL2) or 4 (BL4) blocks on each of the 16 SMs, as many threads per block as 24 warp "
+            "Figure 29 shows lines 9-13 of programs A and B: a coalesced load, mov, "
+            "mul, (bar.sync,) a coalesced "
+            "store. The book counts the 8 elided lines as computation: 10 computation "
+            "and 2 memory instructions, "
+            "1 synchronisation in A. FX5600 (the paper does not name the GPU); Fig. "
+            "30: one block on one SM; "
+            "Fig. 31: 2 (BL2) or 4 (BL4) blocks on each of the 16 SMs, as many threads "
+            "per block as 24 warp "
             "slots allow (up to 384 and 192)."
         ),
     }
@@ -270,7 +299,8 @@ def merge_inputs(
         t = math.isqrt(tpb)
         if t * t != tpb or t not in MAT_TILES:
             raise ValueError(
-                f"threads_per_block for Mat. (tiled) must be t*t with t in {MAT_TILES}, got {tpb}"
+                "threads_per_block for Mat. (tiled) must be t*t with t in "
+                f"{MAT_TILES}, got {tpb}"
             )
         counts = mat_tiled_counts(t)
         blocks = (2000 // t) ** 2

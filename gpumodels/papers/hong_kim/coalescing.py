@@ -49,7 +49,8 @@ def index_terms(index: Callable[[int], int], threads: int) -> tuple[int, bool]:
     steps = {b - a for a, b in zip(vals, vals[1:])}
     if len(steps) != 1:
         raise ValueError(
-            f"index must be affine in tx (a constant increment per thread), got increments {sorted(steps)}"
+            "index must be affine in tx (a constant increment per thread), got "
+            f"increments {sorted(steps)}"
         )
     aligned = all(vals[tx] % HALF_WARP == 0 for tx in range(0, threads, HALF_WARP))
     return steps.pop(), aligned
@@ -112,7 +113,8 @@ def transactions_cc13(
     d, s = _check(derivative, element_size)
     if d == 0:
         raise ValueError(
-            "derivative must be an integer >= 1 for Algorithm 2 (a broadcast, derivative 0, "
+            "derivative must be an integer >= 1 for Algorithm 2 (a broadcast, "
+            "derivative 0, "
             "would get zero transactions from the printed formula)"
         )
     size = {1: 32, 2: 64}.get(s, 128)
@@ -146,13 +148,15 @@ def guide_transactions(
     s = check_int("element_size", element_size, 1, 16)
     if len(addresses) != HALF_WARP:
         raise ValueError(
-            f"addresses must list the {HALF_WARP} threads of a half-warp, got {len(addresses)}"
+            f"addresses must list the {HALF_WARP} threads of a half-warp, got "
+            f"{len(addresses)}"
         )
     active = [(k, int(a)) for k, a in enumerate(addresses) if a is not None]
     for _, a in active:
         if a < 0 or a % s:
             raise ValueError(
-                f"addresses must be non-negative multiples of element_size ({s}), got {a}"
+                f"addresses must be non-negative multiples of element_size ({s}), got "
+                f"{a}"
             )
     if cc in ("1.0", "1.1"):
         if s in (4, 8, 16) and active:

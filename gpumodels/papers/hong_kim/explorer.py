@@ -38,7 +38,8 @@ def summary_html(
         ("issue bound Comp_cycles x N", f"{r.issue_bound_cycles:,.0f}", "cycles"),
     ]
     head = (
-        f"<b>{html.escape(gpu)}: {comp_insts:g} computation and {mem_insts:g} memory instructions per thread, "
+        f"<b>{html.escape(gpu)}: {comp_insts:g} computation and {mem_insts:g} memory "
+        "instructions per thread, "
         f"{100 * coalesced_share:.0f}% coalesced (model)</b>"
     )
     return head + widgets.table_html(rows, ("quantity", "value", "unit"))

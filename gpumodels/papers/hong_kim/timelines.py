@@ -29,7 +29,8 @@ from gpumodels.ground.validate import check_int, check_real
 
 @dataclass(frozen=True)
 class Case:
-    """One scenario of §3.2: warps, periods per warp, period lengths (cycles) and MWP."""
+    """One scenario of §3.2: warps, periods per warp, period lengths (cycles) and
+    MWP."""
 
     number: int
     figure: str

@@ -48,7 +48,8 @@ def vecadd_walkthrough(machine: analysis.Machine | None = None):
             "constant lines looked up / missed": f"{a.requests['C']} / {a.misses['C']}",
             "L2 accesses / misses": f"{a.l2_accesses} / {a.misses['L2']}",
             "DRAM requests": a.dram_requests,
-            "row hit / miss / conflict": f"{a.row['hit']} / {a.row['miss']} / {a.row['conflict']}",
+            "row hit / miss / conflict": f"{a.row['hit']} / {a.row['miss']} / "
+            f"{a.row['conflict']}",
             "banks receiving requests": int(st.bank.size),
             "largest bank utilisation ρ": float(st.rho.max()) if st.bank.size else 0.0,
             "DRAM_lat, Kingman per bank (cycles)": a.dram_lat["mapped"],

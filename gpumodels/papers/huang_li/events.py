@@ -34,7 +34,8 @@ def cosine_similarity(a, b) -> float:
     y = np.asarray(b, dtype=float)
     if x.ndim != 1 or x.shape != y.shape or x.size == 0:
         raise ValueError(
-            f"a and b must be 1-D vectors of one length, got shapes {x.shape} and {y.shape}"
+            f"a and b must be 1-D vectors of one length, got shapes {x.shape} and "
+            f"{y.shape}"
         )
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
         raise ValueError("a and b must be finite")
@@ -66,7 +67,8 @@ def threshold_cv(threshold: float = THRESHOLD) -> float:
 def select(
     time_vector, event_vectors: dict, threshold: float = THRESHOLD
 ) -> dict[str, float]:
-    """Events whose cosine with the time vector exceeds ``threshold`` (name → cosine)."""
+    """Events whose cosine with the time vector exceeds ``threshold`` (name →
+    cosine)."""
     th = check_real("threshold", threshold, 0.0, 1.0)
     cos = {k: cosine_similarity(time_vector, v) for k, v in event_vectors.items()}
     return {k: c for k, c in cos.items() if c > th}
@@ -88,6 +90,7 @@ def table_1():
 
 
 def table_1_selection() -> dict[str, int]:
-    """Events selected per kernel under the 0.94 rule, counted from the printed Table I."""
+    """Events selected per kernel under the 0.94 rule, counted from the printed
+    Table I."""
     t = table_1()
     return {k: int((row > THRESHOLD).sum()) for k, row in t.iterrows()}

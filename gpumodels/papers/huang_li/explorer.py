@@ -125,12 +125,14 @@ def evaluation_html(variant: str = "full", benchmark: str = "neuralnet") -> str:
     t = ev.table
     if variant not in set(t["variant"]):
         raise UnknownNameError(
-            f"variant must be one of {', '.join(dict.fromkeys(t['variant']))}, got {variant!r}"
+            f"variant must be one of {', '.join(dict.fromkeys(t['variant']))}, got "
+            f"{variant!r}"
         )
     rows = t[(t["variant"] == variant) & (t["benchmark"] == benchmark)]
     if rows.empty:
         raise UnknownNameError(
-            f"benchmark must be one of {', '.join(dict.fromkeys(t['benchmark']))}, got {benchmark!r}"
+            f"benchmark must be one of {', '.join(dict.fromkeys(t['benchmark']))}, got "
+            f"{benchmark!r}"
         )
     cells = "".join(
         f"<tr><td>{r.test}</td><td>{r.set}</td><td>{r.reference_ns / 1e3:.2f}</td><td>{r.predicted_ns / 1e3:.2f}</td>"
@@ -139,8 +141,10 @@ def evaluation_html(variant: str = "full", benchmark: str = "neuralnet") -> str:
         for r in rows.itertuples()
     )
     return (
-        "<table><tr><th>placement</th><th>set</th><th>simulated reference (µs)</th><th>predicted (µs)</th>"
-        "<th>T_comp (µs)</th><th>T_mem (µs)</th><th>T_overlap (µs)</th><th>|error| (%)</th></tr>"
+        "<table><tr><th>placement</th><th>set</th><th>simulated reference "
+        "(µs)</th><th>predicted (µs)</th>"
+        "<th>T_comp (µs)</th><th>T_mem (µs)</th><th>T_overlap (µs)</th><th>|error| "
+        "(%)</th></tr>"
         f"{cells}</table>"
     )
 

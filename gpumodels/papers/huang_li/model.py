@@ -258,7 +258,8 @@ class OverlapModel:
         x = np.asarray(features, dtype=float)
         if x.shape != (len(FEATURES),):
             raise ValueError(
-                f"features must have {len(FEATURES)} entries ({', '.join(FEATURES)}), got shape {x.shape}"
+                f"features must have {len(FEATURES)} entries ({', '.join(FEATURES)}), "
+                f"got shape {x.shape}"
             )
         return float(x @ self.coef[:-1] + self.coef[-1])
 
@@ -274,11 +275,13 @@ class OverlapModel:
         Y = np.asarray(y, dtype=float)
         if X.ndim != 2 or X.shape[1] != len(FEATURES) or Y.shape != (X.shape[0],):
             raise ValueError(
-                f"x must be (n, {len(FEATURES)}) and y (n,), got {X.shape} and {Y.shape}"
+                f"x must be (n, {len(FEATURES)}) and y (n,), got {X.shape} and "
+                f"{Y.shape}"
             )
         if not (np.all(np.isfinite(X)) and np.all(np.isfinite(Y))):
             raise ValueError(
-                "x and y must be finite (a saturated placement gives NaN: cap it or leave it out)"
+                "x and y must be finite (a saturated placement gives NaN: cap it or "
+                "leave it out)"
             )
         if X.shape[0] < 2:
             raise ValueError(f"need at least 2 training rows, got {X.shape[0]}")
@@ -373,7 +376,8 @@ def profile(
     allowed = {"inst_executed", "inst_issued", "w_serial"}
     if set(c) - allowed:
         raise ValueError(
-            f"counters may name only {', '.join(sorted(allowed))}, got {sorted(set(c) - allowed)}"
+            f"counters may name only {', '.join(sorted(allowed))}, got "
+            f"{sorted(set(c) - allowed)}"
         )
     src = "measured" if {"inst_executed", "inst_issued"} <= set(c) else "model rules"
     if "inst_executed" not in c:
@@ -549,7 +553,8 @@ def evaluate(
     else:
         if overlap is None:
             raise ValueError(
-                f"variant {variant!r} needs a fitted Eq. 11 (overlap=OverlapModel.fit(...)); "
+                f"variant {variant!r} needs a fitted Eq. 11 "
+                "(overlap=OverlapModel.fit(...)); "
                 "only 'sim2012' runs without one"
             )
         to = overlap.ratio(overlap_features(an)) * tm

@@ -304,7 +304,8 @@ def bank_stats(bank, arrival, service, latency=None) -> BankStats:
         and b.shape == t.shape == s.shape == lat.shape
     ):
         raise ValueError(
-            f"bank, arrival, service and latency must be 1-D arrays of one length, got {b.shape}, "
+            "bank, arrival, service and latency must be 1-D arrays of one length, got "
+            f"{b.shape}, "
             f"{t.shape}, {s.shape}, {lat.shape}"
         )
     if b.size and (not np.issubdtype(b.dtype, np.integer) or b.min() < 0):

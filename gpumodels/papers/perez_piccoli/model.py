@@ -205,7 +205,8 @@ def flops_per_sp_cycle(gpu: str) -> float:
         if r["gpu"] == name and r["parameter"] == "flops_per_sp_cycle":
             return float(r["value"])
     raise ValueError(
-        f"gpu must be one with the paper's theoretical P rule ({', '.join(gpus())}), got {gpu!r}"
+        f"gpu must be one with the paper's theoretical P rule ({', '.join(gpus())}), "
+        f"got {gpu!r}"
     )
 
 
@@ -281,7 +282,8 @@ def feature_names() -> tuple[str, ...]:
 # ---- the BEN_MyCP-style CUDA benchmark (bench/perfparams_bench.cu) ----
 
 BENCH_SOURCE = "perfparams_bench.cu"
-"""The CUDA program in ``bench/`` that measures the eight parameters on a current GPU."""
+"""The CUDA program in ``bench/`` that measures the eight parameters on a current
+GPU."""
 
 BENCH_FIELDS = (
     "gpu",
@@ -301,7 +303,8 @@ BENCH_FIELDS = (
     "measured_by",
     "source",
 )
-"""Columns of the tidy CSV that :func:`bench_rows` produces (one row per measurement)."""
+"""Columns of the tidy CSV that :func:`bench_rows` produces (one row per
+measurement)."""
 
 
 def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
@@ -330,13 +333,15 @@ def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
         if header is None:
             if cells[:2] != ["kind", "shape"]:
                 raise ValueError(
-                    f"perfparams_bench output must start with its CSV header, got {line!r}"
+                    "perfparams_bench output must start with its CSV header, got "
+                    f"{line!r}"
                 )
             header = cells
             continue
         if len(cells) != len(header):
             raise ValueError(
-                f"perfparams_bench line has {len(cells)} fields, expected {len(header)}: {line!r}"
+                f"perfparams_bench line has {len(cells)} fields, expected "
+                f"{len(header)}: {line!r}"
             )
         r = dict(zip(header, cells))
         if r["kind"] not in ("compute", "memory") or r["shape"] not in SHAPES:
@@ -356,7 +361,8 @@ def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
         for c in ("ms", "value"):
             if not re.fullmatch(r"\d+\.\d{6}", r[c]):
                 raise ValueError(
-                    f"{c} must be printed as %.6f by perfparams_bench (a row cut short?), "
+                    f"{c} must be printed as %.6f by perfparams_bench (a row cut "
+                    "short?), "
                     f"got {r[c]!r}: {line!r}"
                 )
         for c in ("blocks", "threads"):
@@ -435,7 +441,8 @@ def bench_rows(text: str, *, driver: str, date: str) -> list[dict]:
 
 
 def bench_parameters(rows: list[dict]) -> Parameters:
-    """The eight parameters from :func:`bench_rows` output (all eight must be present)."""
+    """The eight parameters from :func:`bench_rows` output (all eight must be
+    present)."""
     got = {r["parameter"]: float(r["value"]) for r in rows}
     missing = [p for p in PARAMETERS if p not in got]
     if missing:
@@ -590,8 +597,8 @@ def summary_html(gpu: str) -> str:
         ),
     ]
     return (
-        f"<b>{html.escape(gpu)}: Perez & Piccoli parameters (measured by the paper's authors)</b>"
-        + widgets.table_html(rows, ("quantity", "value", "unit"))
+        f"<b>{html.escape(gpu)}: Perez & Piccoli parameters (measured by the paper's "
+        "authors)</b>" + widgets.table_html(rows, ("quantity", "value", "unit"))
     )
 
 

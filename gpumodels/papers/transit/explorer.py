@@ -34,7 +34,8 @@ def summary_html(
         ),
     ]
     head = (
-        f"<b>Transit: n = {n:g}, Z = {Z:g}, δ = ({k_delta:g}, {R:g}), π = ({M:g}, {M / Z:.4g}); "
+        f"<b>Transit: n = {n:g}, Z = {Z:g}, δ = ({k_delta:g}, {R:g}), π = ({M:g}, "
+        f"{M / Z:.4g}); "
         f"L = k_delta/R = {k_delta / R:.4g}</b>"
     )
     return head + widgets.table_html(rows, ("quantity", "value", "unit"))

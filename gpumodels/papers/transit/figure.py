@@ -263,7 +263,8 @@ def levers(axes, machine, cases=LEVER_CASES):
                 "lever": f"{lever} × {f:g}",
                 "bound before": b.bound,
                 "bound after": a.bound,
-                "MS before → after (GB/s per SM)": f"{b.ms_throughput:.2f} → {a.ms_throughput:.2f}",
+                "MS before → after (GB/s per SM)": f"{b.ms_throughput:.2f} → "
+                f"{a.ms_throughput:.2f}",
                 "CS before → after (G instr/s per SM)": f"{cs_b:.2f} → {cs_a:.2f}",
             }
         )

@@ -126,7 +126,8 @@ class Machine:
 
     @property
     def max_threads_per_sm(self) -> int:
-        """The most threads an SM can hold, from the hardware table (the largest ``n``)."""
+        """The most threads an SM can hold, from the hardware table (the largest
+        ``n``)."""
         return hardware.get_gpu(self.gpu).max_threads_per_sm
 
     @property
@@ -201,7 +202,8 @@ def machine(gpu: str, precision: str = "SP") -> Machine:
         return _machines()[(hardware.get_gpu(gpu).name, precision)]
     except KeyError:
         raise UnknownNameError(
-            f"gpu must be one with Transit machine points ({', '.join(known)}), got {gpu!r}"
+            f"gpu must be one with Transit machine points ({', '.join(known)}), got "
+            f"{gpu!r}"
         ) from None
 
 
@@ -219,5 +221,6 @@ def fp64_lanes(gpu: str) -> float:
         if row["gpu"] == name and row["parameter"] == "fp64_lanes":
             return float(row["value"])
     raise UnknownNameError(
-        f"gpu must be one with a sourced fp64_lanes row ({', '.join(known)}), got {gpu!r}"
+        f"gpu must be one with a sourced fp64_lanes row ({', '.join(known)}), got "
+        f"{gpu!r}"
     )

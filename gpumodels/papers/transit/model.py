@@ -77,7 +77,8 @@ def supply(k, R, k_delta):
 
 
 def demand(x, Z, M):
-    """MS service demand from CS, ``g(x) = min(x, M) / Z`` (Li et al. 2015, Eqs. 1-2)."""
+    """MS service demand from CS, ``g(x) = min(x, M) / Z`` (Li et al. 2015, Eqs.
+    1-2)."""
     x = as_array("x", x)
     Z = as_array("Z", Z, lo_open=True)
     M = as_array("M", M, lo_open=True)
@@ -152,7 +153,8 @@ class Equilibrium:
 
     @property
     def latency(self):
-        """The MS latency ``k_delta / R`` that the supply curve implies (Little's law)."""
+        """The MS latency ``k_delta / R`` that the supply curve implies (Little's
+        law)."""
         return latency(self.R, self.k_delta)
 
     @property
@@ -310,7 +312,8 @@ def closed_network_supply(k, R, k_delta):
     k_delta = float(as_array("k_delta", k_delta, lo_open=True))
     if k_delta < 1:
         raise ValueError(
-            f"k_delta must be >= 1 for the closed-network curve (the delay L - 1/R >= 0), got {k_delta}"
+            "k_delta must be >= 1 for the closed-network curve (the delay L - 1/R >= "
+            f"0), got {k_delta}"
         )
     S = 1.0 / R
     D = k_delta / R - S

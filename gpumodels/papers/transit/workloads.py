@@ -210,18 +210,21 @@ def _profiled_rows() -> list[dict]:
                 "launches": str(len(launches)),
                 "n": _g(med["n"]),
                 "n_provenance": (
-                    f"achieved_occupancy x {d[0]['max_threads']} max resident threads/SM "
+                    f"achieved_occupancy x {d[0]['max_threads']} max resident "
+                    "threads/SM "
                     "(nvprof; the paper's formula), median of the launches"
                 ),
                 "Z": _g(med["Z"]),
                 "Z_provenance": (
-                    "inst_executed / (DRAM read transactions + write throughput x duration / 32 B) "
+                    "inst_executed / (DRAM read transactions + write throughput x "
+                    "duration / 32 B) "
                     "(nvprof); lower bound of the paper's inst_issued-based Z"
                 ),
                 "ms_measured": _g(med["ms_measured"]),
                 "cs_measured": _g(med["cs_measured"]),
                 "measured_provenance": (
-                    "nvprof: (DRAM read + write GB/s) and inst_executed x 32 / duration, "
+                    "nvprof: (DRAM read + write GB/s) and inst_executed x 32 / "
+                    "duration, "
                     f"per active SM (min({_gpu_facts(gpu)[1]} SMs, grid blocks))"
                 ),
                 "Z_issued1": _g(med["Z_issued1"]),
@@ -251,8 +254,10 @@ def _source_rows() -> list[dict]:
                     "launches": "",
                     "n": "",
                     "n_provenance": (
-                        f"not available: registers per thread are not in the source; block size and "
-                        f"shared memory alone allow at most {occ.threads_per_sm} threads/SM "
+                        "not available: registers per thread are not in the source; "
+                        "block size and "
+                        f"shared memory alone allow at most {occ.threads_per_sm} "
+                        "threads/SM "
                         f"(occupancy calculator, cc {cc}, limited by {occ.limiter})"
                     ),
                     "Z": "",
@@ -379,7 +384,8 @@ def accuracy(rows: list[dict], min_threads: float = 0.0) -> float:
     kept = [r for r in rows if r["n"] >= min_threads]
     if not kept:
         raise ValueError(
-            f"min_threads leaves no rows: the largest n is {max(r['n'] for r in rows):g}, "
+            "min_threads leaves no rows: the largest n is "
+            f"{max(r['n'] for r in rows):g}, "
             f"got min_threads={min_threads!r}"
         )
     return 1.0 - statistics.fmean(abs(r["PCT"] - r["RCT"]) / r["RCT"] for r in kept)

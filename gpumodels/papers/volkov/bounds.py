@@ -65,7 +65,8 @@ class InstructionClass:
     def __post_init__(self):
         if self.resource not in RESOURCES[:-1]:
             raise UnknownNameError(
-                f"resource must be one of {RESOURCES[:-1]}, got {self.resource!r} ({self.name})"
+                f"resource must be one of {RESOURCES[:-1]}, got {self.resource!r} "
+                f"({self.name})"
             )
         check_real("count", self.count, 0.0, context=self.name)
         check_real("conflict_degree", self.conflict_degree, 1.0, context=self.name)
@@ -74,7 +75,8 @@ class InstructionClass:
         check_real("reissues", self.reissues, 0.0, context=self.name)
         if self.resource == "memory" and self.bytes <= 0 and self.count > 0:
             raise ValueError(
-                f"bytes must be > 0 for a memory instruction class ({self.name}), got {self.bytes}"
+                f"bytes must be > 0 for a memory instruction class ({self.name}), got "
+                f"{self.bytes}"
             )
 
 
@@ -159,7 +161,8 @@ def throughput_bound(
     pairs = sum(ic.dual_issued for ic in mix)
     if 2 * pairs > n_instr:
         raise ValueError(
-            f"dual_issued pairs ({pairs}) need {2 * pairs} instructions but the mix has {n_instr}"
+            f"dual_issued pairs ({pairs}) need {2 * pairs} instructions but the mix "
+            f"has {n_instr}"
         )
     reissues = sum(ic.count * ic.reissues for ic in mix)
     cpi = 1.0 / limits.issue
@@ -617,7 +620,8 @@ def littles_law(latency=None, throughput=None, concurrency=None):
     missing = [k for k, v in given.items() if v is None]
     if len(missing) != 1:
         raise ValueError(
-            f"give exactly two of latency, throughput, concurrency; missing: {missing or 'none'}"
+            "give exactly two of latency, throughput, concurrency; missing: "
+            f"{missing or 'none'}"
         )
     v = {
         k: as_array(k, x, lo=0.0, lo_open=True)

@@ -54,14 +54,16 @@ def _timestamps(start, end, sm):
         ) from None
     if s.size == 0 or s.shape != e.shape:
         raise ValueError(
-            f"start and end must be non-empty and of equal length, got {s.size} and {e.size}"
+            f"start and end must be non-empty and of equal length, got {s.size} and "
+            f"{e.size}"
         )
     if not (np.all(np.isfinite(s)) and np.all(np.isfinite(e))):
         raise ValueError("start and end must be finite clock values")
     if np.any(e < s):
         k = int(np.argmax(e < s))
         raise ValueError(
-            f"end must be >= start for every warp; warp {k} has start {s[k]} and end {e[k]}"
+            f"end must be >= start for every warp; warp {k} has start {s[k]} and end "
+            f"{e[k]}"
         )
     if sm is None:
         ids = np.zeros(s.size, dtype=int)
@@ -182,7 +184,8 @@ def timing(start, end, sm=None, instructions_per_warp: int | None = None) -> Tim
         n = check_int("instructions_per_warp", instructions_per_warp, 1)
         if time <= 0:
             raise ValueError(
-                "throughput needs a positive execution time; every warp has end == start"
+                "throughput needs a positive execution time; every warp has end == "
+                "start"
             )
         thr = n * s.size / (time * sms.size)
     return Timing(
@@ -354,7 +357,8 @@ def streaming_chase(
     fit = spacing // stride
     if fit < 1:
         raise ValueError(
-            f"spacing ({spacing}) must hold at least one step of ilp × threads_per_block = {stride} "
+            f"spacing ({spacing}) must hold at least one step of ilp × "
+            f"threads_per_block = {stride} "
             f"entries; use fewer blocks or a larger array"
         )
     iterations = check_int(

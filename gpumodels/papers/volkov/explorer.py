@@ -62,7 +62,8 @@ def summary_html(gpu: str, alpha: float, n: float) -> str:
         ),
     ]
     head = (
-        f"<b>{html.escape(p.gpu)} ({html.escape(p.product)}), α = {alpha:g} adds per load, "
+        f"<b>{html.escape(p.gpu)} ({html.escape(p.product)}), α = {alpha:g} adds per "
+        "load, "
         f"n = {n:g} warps/SM (of {p.max_warps_per_sm})</b>"
     )
     return head + widgets.table_html(rows, ("quantity", "value", "unit"))

@@ -210,7 +210,8 @@ def cusp_mixes(axes, P: dict[str, Params], kind: str, fraction: float = 0.9) -> 
     axes = np.ravel(axes)
     if len(axes) < len(mixes):
         raise ValueError(
-            f"axes must have a panel per GPU with this mix ({len(mixes)}), got {len(axes)}"
+            f"axes must have a panel per GPU with this mix ({len(mixes)}), got "
+            f"{len(axes)}"
         )
     for ax, (g, q) in zip(axes, mixes.items()):
         ax.set_xscale("log")

@@ -53,7 +53,8 @@ def fit_trend(
     sel = df[(df["year"] >= start) & (df["year"] < end) & df["line"].isin(lines)]
     if len(sel) < 3:
         raise ValueError(
-            f"need at least 3 GPUs released in [{start}, {end}) to fit a trend, found {len(sel)}"
+            f"need at least 3 GPUs released in [{start}, {end}) to fit a trend, found "
+            f"{len(sel)}"
         )
     slope, intercept = np.polyfit(
         sel["year"].to_numpy(), np.log(sel["ratio"].to_numpy()), 1

@@ -278,7 +278,8 @@ def fit_latency_model(throughput, latency, *, c_max: float | None = None):
     x, y = broadcast(throughput=x, latency=y)
     if x.shape != y.shape or x.ndim != 1 or x.size < 3:
         raise ValueError(
-            f"throughput and latency must be 1-d arrays of equal length >= 3, got {x.shape}, {y.shape}"
+            "throughput and latency must be 1-d arrays of equal length >= 3, got "
+            f"{x.shape}, {y.shape}"
         )
     xmax = float(x.max())
     if xmax <= 0:

@@ -218,11 +218,13 @@ def instruction_concurrency(p: Params, n, alpha):
 def _require_memory(p: Params) -> None:
     if p.kind != "memory":
         raise ValueError(
-            f"the refined model applies to global-memory loads only (kind='memory'), got kind={p.kind!r}"
+            "the refined model applies to global-memory loads only (kind='memory'), "
+            f"got kind={p.kind!r}"
         )
     if not p.latency_terms:
         raise ValueError(
-            f"the refined model needs a Table 6.5 fit of latency vs throughput, and {p.gpu} has none "
+            "the refined model needs a Table 6.5 fit of latency vs throughput, and "
+            f"{p.gpu} has none "
             "(it needs latency measured under load, which no public source gives)"
         )
 
