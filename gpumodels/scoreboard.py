@@ -157,23 +157,23 @@ def table(*prefixes: str):
         else:
             status = "reproduced" if abs(comp - printed) <= tol else "outside"
         rows.append(
-            dict(
-                key=key,
-                paper=r["paper"],
-                source=r["source"],
-                quantity=r["quantity"],
-                context=r["context"],
-                printed=printed,
-                printed_text=r["printed"] or r["value"],
-                unit=r["unit"],
-                computed=comp,
-                difference=comp - printed,
-                tolerance=tol,
-                status=status,
-                declared=r["status"],
-                note=r["note"],
-                producer=producer_of(key) if key in values else "",
-            )
+            {
+                "key": key,
+                "paper": r["paper"],
+                "source": r["source"],
+                "quantity": r["quantity"],
+                "context": r["context"],
+                "printed": printed,
+                "printed_text": r["printed"] or r["value"],
+                "unit": r["unit"],
+                "computed": comp,
+                "difference": comp - printed,
+                "tolerance": tol,
+                "status": status,
+                "declared": r["status"],
+                "note": r["note"],
+                "producer": producer_of(key) if key in values else "",
+            }
         )
     if not rows:
         raise UnknownNameError(f"no scored published value starts with {prefixes}")

@@ -184,7 +184,7 @@ def parse_output(text: str):
                 ) from None
             if len(vals) != 4:
                 raise ValueError(f"line {no}: expected four integers, got {line!r}")
-            warp, sm, start, end = vals
+            warp, _sm, start, end = vals
             if warp in seen:
                 raise ValueError(
                     f"line {no}: warp {warp} already recorded on line {seen[warp]}"
@@ -283,35 +283,35 @@ def summarize(
     when = date or _dt.date.today().isoformat()
     mean_occ = sum(tr.mean for tr in t.traces.values()) / len(t.traces)
     wpb = -(-int(meta.get("arg.threads", 32)) // 32)
-    row = dict(
-        gpu=meta["gpu"],
-        cc=meta.get("cc", ""),
-        driver=driver or meta.get("driver_api", ""),
-        sm_count=sm_count,
-        clock_mhz=clock_mhz,
-        mem_clock_mhz=int(meta.get("mem_clock_khz", 0)) / 1000,
-        date=when,
-        kind=kind,
-        pattern=meta.get("arg.pattern", ""),
-        alpha=meta.get("arg.alpha", ""),
-        ilp=ilp,
-        threads_per_block=int(meta.get("arg.threads", 0)),
-        blocks=t.warps // wpb,
-        smem_request=int(meta.get("arg.smem", 0)),
-        registers=meta.get("registers", ""),
-        blocks_per_sm_cuda=meta.get("blocks_per_sm_cuda", ""),
-        warps=t.warps,
-        max_occupancy=t.max_occupancy,
-        mean_occupancy=mean_occ,
-        repeats_per_warp=reps,
-        cycles=t.time,
-        ipc_per_sm=ipc,
-        gbs=gbs,
-        mean_warp_latency=t.mean_warp_latency,
-        latency_per_repeat=t.mean_warp_latency / reps,
-        measured_by=measured_by,
-        source=f"measured with bench/volkov_bench.cu on {meta['gpu']}, {when}",
-    )
+    row = {
+        "gpu": meta["gpu"],
+        "cc": meta.get("cc", ""),
+        "driver": driver or meta.get("driver_api", ""),
+        "sm_count": sm_count,
+        "clock_mhz": clock_mhz,
+        "mem_clock_mhz": int(meta.get("mem_clock_khz", 0)) / 1000,
+        "date": when,
+        "kind": kind,
+        "pattern": meta.get("arg.pattern", ""),
+        "alpha": meta.get("arg.alpha", ""),
+        "ilp": ilp,
+        "threads_per_block": int(meta.get("arg.threads", 0)),
+        "blocks": t.warps // wpb,
+        "smem_request": int(meta.get("arg.smem", 0)),
+        "registers": meta.get("registers", ""),
+        "blocks_per_sm_cuda": meta.get("blocks_per_sm_cuda", ""),
+        "warps": t.warps,
+        "max_occupancy": t.max_occupancy,
+        "mean_occupancy": mean_occ,
+        "repeats_per_warp": reps,
+        "cycles": t.time,
+        "ipc_per_sm": ipc,
+        "gbs": gbs,
+        "mean_warp_latency": t.mean_warp_latency,
+        "latency_per_repeat": t.mean_warp_latency / reps,
+        "measured_by": measured_by,
+        "source": f"measured with bench/volkov_bench.cu on {meta['gpu']}, {when}",
+    }
     return row
 
 
@@ -337,7 +337,9 @@ def plan(
         smem = _ex.shared_memory_for_blocks(
             cc, tpb, w // wpb, registers_per_thread=registers_per_thread
         )
-        out.append(dict(warps_per_sm=w, blocks_per_sm=w // wpb, threads=tpb, smem=smem))
+        out.append(
+            {"warps_per_sm": w, "blocks_per_sm": w // wpb, "threads": tpb, "smem": smem}
+        )
     return out
 
 

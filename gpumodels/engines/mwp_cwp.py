@@ -114,15 +114,15 @@ class Machine:
 
     def as_params(self) -> dict:
         """The keyword arguments of :func:`predict` that this machine supplies."""
-        out = dict(
-            mem_ld=self.mem_ld,
-            departure_del_uncoal=self.departure_del_uncoal,
-            departure_del_coal=self.departure_del_coal,
-            issue_cycles=self.issue_cycles,
-            threads_per_warp=self.threads_per_warp,
-            freq_ghz=self.freq_ghz,
-            mem_bandwidth_gbs=self.mem_bandwidth_gbs,
-        )
+        out = {
+            "mem_ld": self.mem_ld,
+            "departure_del_uncoal": self.departure_del_uncoal,
+            "departure_del_coal": self.departure_del_coal,
+            "issue_cycles": self.issue_cycles,
+            "threads_per_warp": self.threads_per_warp,
+            "freq_ghz": self.freq_ghz,
+            "mem_bandwidth_gbs": self.mem_bandwidth_gbs,
+        }
         if self.uncoal_per_mw is not None:
             out["uncoal_per_mw"] = self.uncoal_per_mw
         return out
@@ -595,16 +595,16 @@ def predict(
     Eq. 29, partial warps, fractional #Rep, default active blocks).
     """
     mach = machine(gpu) if gpu is not None else None
-    given = dict(
-        mem_ld=mem_ld,
-        departure_del_uncoal=departure_del_uncoal,
-        departure_del_coal=departure_del_coal,
-        uncoal_per_mw=uncoal_per_mw,
-        freq_ghz=freq_ghz,
-        mem_bandwidth_gbs=mem_bandwidth_gbs,
-        issue_cycles=issue_cycles,
-        threads_per_warp=threads_per_warp,
-    )
+    given = {
+        "mem_ld": mem_ld,
+        "departure_del_uncoal": departure_del_uncoal,
+        "departure_del_coal": departure_del_coal,
+        "uncoal_per_mw": uncoal_per_mw,
+        "freq_ghz": freq_ghz,
+        "mem_bandwidth_gbs": mem_bandwidth_gbs,
+        "issue_cycles": issue_cycles,
+        "threads_per_warp": threads_per_warp,
+    }
     if mach is not None:
         for k, v in mach.as_params().items():
             if given[k] is None:

@@ -170,14 +170,14 @@ class Trace:
         import pandas as pd
 
         return pd.DataFrame(
-            dict(
-                warp=self.warp,
-                seq=self.seq,
-                unit=self.unit,
-                issue=self.issue,
-                ready=self.ready,
-                kind="simulated",
-            )
+            {
+                "warp": self.warp,
+                "seq": self.seq,
+                "unit": self.unit,
+                "issue": self.issue,
+                "ready": self.ready,
+                "kind": "simulated",
+            }
         )
 
     @property
@@ -330,7 +330,7 @@ def simulate(
     )  # launch index of the warp in each slot (-1: empty)
     pc = [0] * n_warps
     next_ok = [0] * n_warps  # earliest cycle of the next issue (ILP latency)
-    regs: list[dict[str, tuple[int, str, float]]] = [dict() for _ in range(n_warps)]
+    regs: list[dict[str, tuple[int, str, float]]] = [{} for _ in range(n_warps)]
     launched = n_warps
     refill_at: dict[int, int] = {}  # block -> cycle its slots get new warps
     block_left = [warps_per_block] * (n_warps // warps_per_block)
@@ -630,10 +630,10 @@ def volkov_sm(
         return SM(units, schedulers=1, issue_per_scheduler=None)
     per = p.issue_thru / p.schedulers
     if per >= 1:
-        return SM(units, schedulers=p.schedulers, issue_per_scheduler=int(round(per)))
+        return SM(units, schedulers=p.schedulers, issue_per_scheduler=round(per))
     # G80/GT200: one issue per scheduler every 1/per cycles — model as issue_cycles on
     # every unit
-    k = int(round(1 / per))
+    k = round(1 / per)
     units = {
         name: Unit(u.latency, u.throughput, max(u.issue_cycles, k))
         for name, u in units.items()

@@ -266,15 +266,15 @@ def table(gpus: list[str] | None = None):
             ):  # unsourced defaults (gpus_per_board = 1) stay out
                 continue
             rows.append(
-                dict(
-                    gpu=g.name,
-                    generation=g.generation,
-                    attribute=f.name,
-                    value=val,
-                    unit=units.get(f.name, ""),
-                    source=g.sources.get(f.name, ""),
-                    note=g.notes.get(f.name, ""),
-                )
+                {
+                    "gpu": g.name,
+                    "generation": g.generation,
+                    "attribute": f.name,
+                    "value": val,
+                    "unit": units.get(f.name, ""),
+                    "source": g.sources.get(f.name, ""),
+                    "note": g.notes.get(f.name, ""),
+                }
             )
     return pd.DataFrame(rows)
 

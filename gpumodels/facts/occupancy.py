@@ -136,7 +136,7 @@ def normalize_cc(cc) -> str:
     ``7``, ``(7, 0)`` or ``"sm_70"``."""
     if isinstance(cc, str):
         s = cc.strip().lower()
-        if s.startswith("sm_") or s.startswith("compute_"):
+        if s.startswith(("sm_", "compute_")):
             digits = s.split("_", 1)[1]
             if digits.isdigit() and len(digits) >= 2:
                 return f"{int(digits[:-1])}.{int(digits[-1])}"
@@ -418,16 +418,16 @@ def sweep(
     ):
         o = occupancy(c, t, r, s, **kwargs)
         rows.append(
-            dict(
-                cc=o.cc,
-                threads_per_block=o.threads_per_block,
-                registers_per_thread=o.registers_per_thread,
-                shared_mem_per_block=o.shared_mem_per_block,
-                blocks_per_sm=o.blocks_per_sm,
-                warps_per_sm=o.warps_per_sm,
-                occupancy=o.occupancy,
-                limiter=o.limiter,
-            )
+            {
+                "cc": o.cc,
+                "threads_per_block": o.threads_per_block,
+                "registers_per_thread": o.registers_per_thread,
+                "shared_mem_per_block": o.shared_mem_per_block,
+                "blocks_per_sm": o.blocks_per_sm,
+                "warps_per_sm": o.warps_per_sm,
+                "occupancy": o.occupancy,
+                "limiter": o.limiter,
+            }
         )
     return pd.DataFrame(rows)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from functools import cache
 
-
 from gpumodels.facts import hardware, modern
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.facts.params import KINDS, Params

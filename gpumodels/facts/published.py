@@ -92,17 +92,17 @@ def compare(computed: Mapping[str, float], rtol: float = 0.0, atol: float = 0.0)
         c = float(comp)
         diff = c - pub
         out.append(
-            dict(
-                key=key,
-                context=rec["context"],
-                quantity=rec["quantity"],
-                source=f"{rec['paper']}, {rec['source']}",
-                computed=c,
-                published=pub,
-                difference=diff,
-                rel_difference=diff / pub if pub else float("nan"),
-                within_tolerance=abs(diff) <= atol + rtol * abs(pub),
-            )
+            {
+                "key": key,
+                "context": rec["context"],
+                "quantity": rec["quantity"],
+                "source": f"{rec['paper']}, {rec['source']}",
+                "computed": c,
+                "published": pub,
+                "difference": diff,
+                "rel_difference": diff / pub if pub else float("nan"),
+                "within_tolerance": abs(diff) <= atol + rtol * abs(pub),
+            }
         )
     return pd.DataFrame(out)
 

@@ -289,14 +289,20 @@ def label(
 
 
 ENCODINGS = {
-    "model": dict(),
-    "measured": dict(linestyle="none", marker="o", markersize=5),
-    "simulated": dict(
-        linestyle="none", marker="o", markersize=6, markerfacecolor="none"
-    ),
-    "published": dict(
-        linestyle="none", marker="D", markersize=6, markerfacecolor="none"
-    ),
+    "model": {},
+    "measured": {"linestyle": "none", "marker": "o", "markersize": 5},
+    "simulated": {
+        "linestyle": "none",
+        "marker": "o",
+        "markersize": 6,
+        "markerfacecolor": "none",
+    },
+    "published": {
+        "linestyle": "none",
+        "marker": "D",
+        "markersize": 6,
+        "markerfacecolor": "none",
+    },
 }
 """Line and marker settings of each kind of data; keyword arguments of the plot
 functions override them."""

@@ -190,7 +190,7 @@ def figure_explorer(
         html_out.value = text
         with plot_out:
             plot_out.clear_output(wait=True)
-            fig, ax = plotting.figure(width=width, height=height)
+            _fig, ax = plotting.figure(width=width, height=height)
             draw(ax)
             plt.show()
 

@@ -193,14 +193,14 @@ def errors(model: str, p: Params, alphas=reference.ALPHAS):
             est = evaluate(model, p, ns, a)
         q = est.ipc / reference.ipc(p, ns, a)
         out.append(
-            dict(
-                alpha=float(a),
-                q_min=float(q.min()),
-                q_max=float(q.max()),
-                n_at_min=float(ns[q.argmin()]),
-                n_at_max=float(ns[q.argmax()]),
-                flagged=int((~est.valid).sum()),
-            )
+            {
+                "alpha": float(a),
+                "q_min": float(q.min()),
+                "q_max": float(q.max()),
+                "n_at_min": float(ns[q.argmin()]),
+                "n_at_max": float(ns[q.argmax()]),
+                "flagged": int((~est.valid).sum()),
+            }
         )
     return pd.DataFrame(out)
 
@@ -216,19 +216,19 @@ def summary(models=None, gpus=GENERATIONS, alphas=reference.ALPHAS):
             e = errors(m, params(g), alphas)
             i, j = e.q_min.idxmin(), e.q_max.idxmax()
             rows.append(
-                dict(
-                    model=LABELS[m],
-                    key=m,
-                    gpu=g,
-                    q_min=e.q_min[i],
-                    alpha_at_min=e.alpha[i],
-                    n_at_min=e.n_at_min[i],
-                    q_max=e.q_max[j],
-                    alpha_at_max=e.alpha[j],
-                    n_at_max=e.n_at_max[j],
-                    worst=max(e.q_max[j], 1 / e.q_min[i]),
-                    flagged=int(e.flagged.sum()),
-                )
+                {
+                    "model": LABELS[m],
+                    "key": m,
+                    "gpu": g,
+                    "q_min": e.q_min[i],
+                    "alpha_at_min": e.alpha[i],
+                    "n_at_min": e.n_at_min[i],
+                    "q_max": e.q_max[j],
+                    "alpha_at_max": e.alpha[j],
+                    "n_at_max": e.n_at_max[j],
+                    "worst": max(e.q_max[j], 1 / e.q_min[i]),
+                    "flagged": int(e.flagged.sum()),
+                }
             )
     return pd.DataFrame(rows)
 
@@ -296,14 +296,14 @@ def curves(models, p: Params, alpha, n=None):
             est = evaluate(m, p, ns, alpha)
         frames.append(
             pd.DataFrame(
-                dict(
-                    model=LABELS[m],
-                    key=m,
-                    n=est.n,
-                    ipc=est.ipc,
-                    adds=est.adds,
-                    flags=est.flags,
-                )
+                {
+                    "model": LABELS[m],
+                    "key": m,
+                    "n": est.n,
+                    "ipc": est.ipc,
+                    "adds": est.adds,
+                    "flags": est.flags,
+                }
             )
         )
     return pd.concat(frames, ignore_index=True)
@@ -337,7 +337,7 @@ def plot_panel(
     col = "ipc" if a == 0 else "adds"
     for i, (key, sub) in enumerate(table.groupby("key", sort=False), start=first_style):
         y = sub[col] * (scale if a == 0 else 1.0)
-        marker = dict(marker=".", markersize=4) if key in SAMPLED else {}
+        marker = {"marker": ".", "markersize": 4} if key in SAMPLED else {}
         plotting.model(
             ax,
             sub.n,

@@ -97,15 +97,15 @@ class Estimate:
         mem_ipc, regime, flags``)."""
         import pandas as pd
 
-        cols = dict(
-            n=self.n,
-            alpha=self.alpha,
-            ipc=self.ipc,
-            adds=self.adds,
-            mem_ipc=self.mem_ipc,
-            regime=self.regime,
-            flags=self.flags,
-        )
+        cols = {
+            "n": self.n,
+            "alpha": self.alpha,
+            "ipc": self.ipc,
+            "adds": self.adds,
+            "mem_ipc": self.mem_ipc,
+            "regime": self.regime,
+            "flags": self.flags,
+        }
         return pd.DataFrame({k: np.ravel(v) for k, v in cols.items()}).assign(
             model=self.model, gpu=self.gpu
         )

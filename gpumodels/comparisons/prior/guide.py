@@ -156,15 +156,15 @@ def table_4_3():
         p = params(r["gpu"])
         a, t = float(r["alpha"]), float(r["instruction_time"])
         out_rows.append(
-            dict(
-                gpu=p.gpu,
-                product=p.product,
-                alpha=a,
-                mem_lat=p.mem_lat,
-                instruction_time=t,
-                guide_warps=cuda_guide_warps(p.mem_lat, t, a),
-                better_warps=better_estimate_warps(p, a),
-                source=r["source"],
-            )
+            {
+                "gpu": p.gpu,
+                "product": p.product,
+                "alpha": a,
+                "mem_lat": p.mem_lat,
+                "instruction_time": t,
+                "guide_warps": cuda_guide_warps(p.mem_lat, t, a),
+                "better_warps": better_estimate_warps(p, a),
+                "source": r["source"],
+            }
         )
     return pd.DataFrame(out_rows)

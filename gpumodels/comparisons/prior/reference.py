@@ -126,15 +126,15 @@ def rows(p: Params, alphas=ALPHAS + LIMIT_ALPHAS) -> list[dict]:
         for n in occupancies(p):
             start, stop = window(p, float(a), int(n))
             out.append(
-                dict(
-                    gpu=p.gpu,
-                    n=int(n),
-                    alpha=float(a),
-                    ipc=measure(p, int(n), a)[0],
-                    start=start,
-                    stop=stop,
-                    source=SOURCE,
-                )
+                {
+                    "gpu": p.gpu,
+                    "n": int(n),
+                    "alpha": float(a),
+                    "ipc": measure(p, int(n), a)[0],
+                    "start": start,
+                    "stop": stop,
+                    "source": SOURCE,
+                }
             )
     return out
 
@@ -153,7 +153,7 @@ def table():
     import pandas as pd
 
     df = pd.DataFrame(
-        [dict(gpu=g, n=n, alpha=a, ipc=v) for (g, n, a), v in _cache().items()]
+        [{"gpu": g, "n": n, "alpha": a, "ipc": v} for (g, n, a), v in _cache().items()]
     )
     return df.assign(
         adds=vk.WARP_SIZE * add_fraction(df.alpha) * df.ipc,

@@ -489,7 +489,7 @@ def fft(blocks: int = 256) -> Kernel:
     """SHOC FFT512_device: 64 threads per 512-point FFT, 8 points per thread, two
     shared-memory transposes."""
     tpb = 64
-    g, tid, blk, act = _lanes(blocks, tpb)
+    _g, tid, blk, _act = _lanes(blocks, tpb)
     ops = [Op("data", blk * 512 + tid + 64 * k, alu=2) for k in range(8)]
     hi, lo = tid // 8, tid % 8
     for p in range(2):
@@ -574,7 +574,7 @@ def _tree(ops, arr, tid, tpb, alu=1):
 def reduction(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
     """SHOC reduce: grid-stride pairs into a register, then a shared-memory tree per
     block."""
-    g, tid, blk, act = _lanes(blocks, tpb)
+    _g, tid, blk, _act = _lanes(blocks, tpb)
     grid = blocks * tpb * 2
     ops = []
     for it in range(n // grid):
@@ -603,7 +603,7 @@ def reduction(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
 def scan_reduce(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
     """SHOC scan's reduce kernel: each block sums one contiguous chunk, then a
     shared-memory tree."""
-    g, tid, blk, act = _lanes(blocks, tpb)
+    _g, tid, blk, _act = _lanes(blocks, tpb)
     chunk = n // blocks
     ops = [
         Op("g_idata", blk * chunk + tid + it * tpb, alu=3) for it in range(chunk // tpb)
@@ -633,7 +633,7 @@ def sort(n: int = 1 << 16, tpb: int = 128, seed: int = 2) -> Kernel:
     per-block offsets."""
     rng = np.random.default_rng(seed)
     blocks = n // (2 * tpb)
-    g, tid, blk, act = _lanes(blocks, tpb)
+    _g, tid, blk, _act = _lanes(blocks, tpb)
     ops = [
         Op("blockOffsets", np.where(tid < 16, blk * 16 + tid, -1), alu=2),
         Op("sBlockOffsets", np.where(tid < 16, tid, -1), store=True),
@@ -704,7 +704,7 @@ def stencil2d(width: int = 256, height: int = 128) -> Kernel:
 def md5hash(blocks: int = 64, tpb: int = 256) -> Kernel:
     """SHOC FindKeyWithDigest_Kernel: about 600 integer instructions per key; one thread
     writes foundKey."""
-    g, tid, blk, act = _lanes(blocks, tpb)
+    g, _tid, _blk, _act = _lanes(blocks, tpb)
     hit = g == (blocks * tpb) // 3
     ops = [
         Op("foundKey", np.where(hit, k, -1), store=True, alu=600 if k == 0 else 1)
@@ -758,7 +758,7 @@ def _convolution(rows: bool, width: int = 1024, height: int = 64) -> Kernel:
     else:
         gx, gy = width // bx, height // (steps * by)
     blocks = gx * gy
-    g, tid, blk, act = _lanes(blocks, tpb)
+    _g, tid, blk, _act = _lanes(blocks, tpb)
     tx, ty = tid % bx, tid // bx
     bxi, byi = blk % gx, blk // gx
     ops = []
@@ -869,7 +869,7 @@ def matrixmul(ha: int = 128, wa: int = 128, wb: int = 64) -> Kernel:
     tpb = B * B
     gx, gy = wb // B, ha // B
     blocks = gx * gy
-    g, tid, blk, act = _lanes(blocks, tpb)
+    _g, tid, blk, _act = _lanes(blocks, tpb)
     tx, ty = tid % B, tid // B
     bx, by = blk % gx, blk // gx
     ops = []
@@ -964,7 +964,7 @@ def transpose(width: int = 512, height: int = 512) -> Kernel:
     tpb = B * B
     gx = width // B
     blocks = gx * (height // B)
-    g, tid, blk, act = _lanes(blocks, tpb)
+    _g, tid, blk, _act = _lanes(blocks, tpb)
     x = (blk % gx) * B + tid % B
     y = (blk // gx) * B + tid // B
     ops = [
@@ -1040,7 +1040,7 @@ def triad(n: int = 12288, tpb: int = 128) -> Kernel:
 
 def qtc(points: int = 512, seeds: int = 256, tpb: int = 64) -> Kernel:
     """SHOC QTC_device: a block per seed point scans its row of the distance matrix."""
-    g, tid, blk, act = _lanes(seeds, tpb)
+    _g, tid, blk, _act = _lanes(seeds, tpb)
     ops = []
     for it in range(points // tpb):
         j = tid + it * tpb

@@ -52,6 +52,7 @@ streams, for tests and the Volkov check).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -1113,7 +1114,7 @@ def _core(
     for w in range(W):
         end = max(end, finish[w])
     end = max(end, last_dram)
-    counters[C_CYCLES] = int(math.ceil(end))
+    counters[C_CYCLES] = math.ceil(end)
     return (
         end,
         counters,
@@ -1393,7 +1394,7 @@ def lindley_waits(log) -> np.ndarray:
     s = np.asarray(log["service_ns"], dtype=float)
     w = np.zeros(a.size)
     edges = np.flatnonzero(np.r_[True, bank[1:] != bank[:-1], True])
-    for i, j in zip(edges[:-1], edges[1:]):
+    for i, j in itertools.pairwise(edges):
         w[i:j] = lindley(np.diff(a[i:j], prepend=a[i]), s[i:j])
     return w
 
@@ -1458,7 +1459,7 @@ def alpha_ipc(
     rm = machine().with_(
         sm_count=1,
         schedulers=int(p.schedulers),
-        issue_per_scheduler=max(1, int(round(p.issue_thru / p.schedulers))),
+        issue_per_scheduler=max(1, round(p.issue_thru / p.schedulers)),
         alu_lat=float(p.alu_lat),
         alu_thru=float(p.alu_thru),
         lsu_thru=float(p.mem_thru),

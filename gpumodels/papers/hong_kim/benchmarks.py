@@ -219,14 +219,14 @@ def micro_inputs(
     loops = int(r["loop_iterations"])
     mem = int(r["mem_insts"]) * loops
     blocks = occupancy(m.cc, threads_per_block).blocks_per_sm * m.sm_count
-    out = dict(
-        gpu=m.gpu,
-        threads_per_block=threads_per_block,
-        blocks=blocks,
-        comp_insts=int(r["comp_insts"]) * loops,
-        coal_mem_insts=mem if coalesced else 0,
-        uncoal_mem_insts=0 if coalesced else mem,
-    )
+    out = {
+        "gpu": m.gpu,
+        "threads_per_block": threads_per_block,
+        "blocks": blocks,
+        "comp_insts": int(r["comp_insts"]) * loops,
+        "coal_mem_insts": mem if coalesced else 0,
+        "uncoal_mem_insts": 0 if coalesced else mem,
+    }
     if not coalesced:
         out["uncoal_per_mw"] = _uncoal_per_mw(m, threads_per_block, uncoal_per_mw)
     return out
@@ -266,12 +266,12 @@ def mat_tiled_counts(tile: int) -> dict:
     )  # printed at t = 20 and t = 4
     slope = (hi_c - lo_c) / (2000 / 4 - 2000 / 20)
     iters = 2000 // t
-    return dict(
-        comp_insts=lo_c + slope * (iters - 2000 / 20),
-        uncoal_mem_insts=2 * iters + 1,
-        coal_mem_insts=0,
-        synch_insts=2 * iters,
-    )
+    return {
+        "comp_insts": lo_c + slope * (iters - 2000 / 20),
+        "uncoal_mem_insts": 2 * iters + 1,
+        "coal_mem_insts": 0,
+        "synch_insts": 2 * iters,
+    }
 
 
 MERGE_THREADS = (4, 8, 16, 32, 64, 128, 256, 512)
@@ -306,12 +306,12 @@ def merge_inputs(
         blocks = (2000 // t) ** 2
     else:
         mem = int(r["mem_insts"])
-        counts = dict(
-            comp_insts=int(r["comp_insts"]),
-            coal_mem_insts=mem if r["access"] == "coal" else 0,
-            uncoal_mem_insts=mem if r["access"] == "uncoal" else 0,
-            synch_insts=0,
-        )
+        counts = {
+            "comp_insts": int(r["comp_insts"]),
+            "coal_mem_insts": mem if r["access"] == "coal" else 0,
+            "uncoal_mem_insts": mem if r["access"] == "uncoal" else 0,
+            "synch_insts": 0,
+        }
         blocks = -(-int(r["elements"]) // tpb)
     out = dict(
         gpu=m.gpu,
@@ -369,7 +369,7 @@ def merge_sweep(
         )
     preds = [predict(**merge_inputs(benchmark, t, gpu, uncoal_per_mw)) for t in threads]
     return _rows_of(
-        preds, [dict(benchmark=benchmark, gpu=machine(gpu).gpu)] * len(preds)
+        preds, [{"benchmark": benchmark, "gpu": machine(gpu).gpu}] * len(preds)
     )
 
 
@@ -390,9 +390,9 @@ def mwp_vs_warps(
         )
         for w in warps
     ]
-    return _rows_of(preds, [dict(gpu=m.gpu, coalesced=coalesced)] * len(preds)).assign(
-        mwp_without_bw_full=[p.mwp_without_bw_full for p in preds]
-    )
+    return _rows_of(
+        preds, [{"gpu": m.gpu, "coalesced": coalesced}] * len(preds)
+    ).assign(mwp_without_bw_full=[p.mwp_without_bw_full for p in preds])
 
 
 def svm_sweep(variant: str, threads: Sequence[int] = MERGE_THREADS):
@@ -406,7 +406,7 @@ def svm_sweep(variant: str, threads: Sequence[int] = MERGE_THREADS):
         if variant == "naive":
             kw["uncoal_mem_insts"], kw["coal_mem_insts"] = kw["coal_mem_insts"], 0
         preds.append(predict(**kw))
-    df = _rows_of(preds, [dict(variant=variant)] * len(preds))
+    df = _rows_of(preds, [{"variant": variant}] * len(preds))
     df["cwp_full"] = [p.cwp_full for p in preds]
     return df
 
@@ -435,7 +435,9 @@ def dependence_sweep(warps: Sequence[int], independent: bool, use_npw: bool = Tr
                 ind_mem_req=ind,
             )
         )
-    df = _rows_of(preds, [dict(independent=independent, use_npw=use_npw)] * len(preds))
+    df = _rows_of(
+        preds, [{"independent": independent, "use_npw": use_npw}] * len(preds)
+    )
     df["n_pw"] = [p.n_pw for p in preds]
     return df
 
@@ -466,7 +468,7 @@ def divergence_example():
     import pandas as pd
 
     d = divergent_counts(DIVERGENCE_BLOCKS, DIVERGENCE_PATHS)
-    launch = dict(gpu="FX5600", threads_per_block=256, blocks=48)
+    launch = {"gpu": "FX5600", "threads_per_block": 256, "blocks": 48}
     rows = []
     for label, counts in [
         *(("-".join(p), c) for p, c in zip(d.paths, d.path_counts)),
@@ -474,14 +476,14 @@ def divergence_example():
     ]:
         p = predict(**launch, **counts)
         rows.append(
-            dict(
-                path=label,
-                comp_insts=counts["comp_insts"],
-                mem_insts=counts["coal_mem_insts"] + counts["uncoal_mem_insts"],
-                exec_cycles=p.exec_cycles_with_synch,
-                equation=p.equation,
-                kind="model",
-            )
+            {
+                "path": label,
+                "comp_insts": counts["comp_insts"],
+                "mem_insts": counts["coal_mem_insts"] + counts["uncoal_mem_insts"],
+                "exec_cycles": p.exec_cycles_with_synch,
+                "equation": p.equation,
+                "kind": "model",
+            }
         )
     return pd.DataFrame(rows)
 
@@ -498,16 +500,16 @@ def sync_inputs(
     check_flag("synchronised", synchronised)
     sms = m.sm_count if check_flag("all_sms", all_sms) else 1
     bps = check_int("blocks_per_sm", blocks_per_sm, 1, 8)
-    return dict(
-        gpu=m.gpu,
-        threads_per_block=threads_per_block,
-        blocks=bps * sms,
-        active_sms=sms,
-        active_blocks_per_sm=bps,
-        comp_insts=10,
-        coal_mem_insts=2,
-        synch_insts=1 if synchronised else 0,
-    )
+    return {
+        "gpu": m.gpu,
+        "threads_per_block": threads_per_block,
+        "blocks": bps * sms,
+        "active_sms": sms,
+        "active_blocks_per_sm": bps,
+        "comp_insts": 10,
+        "coal_mem_insts": 2,
+        "synch_insts": 1 if synchronised else 0,
+    }
 
 
 def explorer_inputs(

@@ -21,6 +21,7 @@ more than it counts.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,7 +47,7 @@ def index_terms(index: Callable[[int], int], threads: int) -> tuple[int, bool]:
     """
     threads = check_int("threads", threads, 2, 1024)
     vals = [int(index(tx)) for tx in range(threads)]
-    steps = {b - a for a, b in zip(vals, vals[1:])}
+    steps = {b - a for a, b in itertools.pairwise(vals)}
     if len(steps) != 1:
         raise ValueError(
             "index must be affine in tx (a constant increment per thread), got "

@@ -6,7 +6,6 @@ collects :data:`PRODUCERS`.
 
 from __future__ import annotations
 
-
 from gpumodels.papers.huang_li import book
 
 

@@ -108,16 +108,16 @@ def derive(cp_aa, cp_oa, cp_ao, cp_oo, gmb_aa, gmb_oa, gmb_ao, gmb_oo) -> Featur
         k: np.float64(x) for k, x in v.items()
     }  # numpy floats: overflow gives inf, not an error
     with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
-        f = dict(
-            p=n["cp_aa"],
-            sm_count=n["cp_aa"] / n["cp_oa"],
-            n_ppipe=n["cp_aa"] / n["cp_ao"],
-            l_pipe=(n["cp_ao"] * n["cp_oa"]) / (n["cp_oo"] * n["cp_aa"]),
-            b=n["gmb_aa"],
-            n_min_bl=n["gmb_aa"] / n["gmb_oa"],
-            w_memory_bus=n["gmb_aa"] / n["gmb_ao"],
-            t_thread_delay=n["gmb_ao"] / n["gmb_oo"],
-        )
+        f = {
+            "p": n["cp_aa"],
+            "sm_count": n["cp_aa"] / n["cp_oa"],
+            "n_ppipe": n["cp_aa"] / n["cp_ao"],
+            "l_pipe": (n["cp_ao"] * n["cp_oa"]) / (n["cp_oo"] * n["cp_aa"]),
+            "b": n["gmb_aa"],
+            "n_min_bl": n["gmb_aa"] / n["gmb_oa"],
+            "w_memory_bus": n["gmb_aa"] / n["gmb_ao"],
+            "t_thread_delay": n["gmb_ao"] / n["gmb_oo"],
+        }
     for name, x in f.items():
         finite_result(name, x, **v)
         if not x > 0:

@@ -7,7 +7,6 @@ collects :data:`PRODUCERS`.
 
 from __future__ import annotations
 
-
 from gpumodels.papers.perez_piccoli import model as perfparams
 
 

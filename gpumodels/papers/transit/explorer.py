@@ -3,7 +3,6 @@ equilibrium as n, Z, R and M move."""
 
 from __future__ import annotations
 
-
 from gpumodels.ground import plotting, widgets
 from gpumodels.papers import transit
 from gpumodels.papers.transit import figure as tfig

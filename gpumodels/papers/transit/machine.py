@@ -147,7 +147,13 @@ class Machine:
         instructions per byte (keyword arguments for
         :func:`~gpumodels.papers.transit.model.equilibrium`, ``raised`` and ``draw``).
         """
-        return dict(n=n, Z=self.model_Z(Z), R=self.R, k_delta=self.k_delta, M=self.M)
+        return {
+            "n": n,
+            "Z": self.model_Z(Z),
+            "R": self.R,
+            "k_delta": self.k_delta,
+            "M": self.M,
+        }
 
     def solve(self, n, Z) -> Equilibrium:
         """The equilibrium for ``n`` threads per SM and ``Z`` thread-instructions per

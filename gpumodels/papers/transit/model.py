@@ -257,7 +257,7 @@ def raised(n, Z, R, k_delta, M, direction: str, factor: float = 2.0) -> dict:
             f"direction must be one of {DIRECTIONS}, got {direction!r}"
         )
     factor = check_real("factor", factor, 0.0, None, lo_open=True)
-    p = dict(n=n, Z=Z, R=R, k_delta=k_delta, M=M)
+    p = {"n": n, "Z": Z, "R": R, "k_delta": k_delta, "M": M}
     p[direction] = np.asarray(p[direction], dtype=float) * factor
     if direction == "R":
         p["k_delta"] = np.asarray(k_delta, dtype=float) * factor

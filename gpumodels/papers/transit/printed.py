@@ -6,7 +6,6 @@ collects :data:`PRODUCERS`.
 
 from __future__ import annotations
 
-
 from gpumodels.facts import hardware, occupancy
 from gpumodels.facts.param_sets import params
 

@@ -148,13 +148,13 @@ def throughput_bound(
         else:
             cpi = ic.bytes / limits.memory
         rows.append(
-            dict(
-                resource=ic.resource,
-                used_by=ic.name,
-                cpi=cpi,
-                per_warp=ic.count,
-                cycles=cpi * ic.count,
-            )
+            {
+                "resource": ic.resource,
+                "used_by": ic.name,
+                "cpi": cpi,
+                "per_warp": ic.count,
+                "cycles": cpi * ic.count,
+            }
         )
         totals[ic.resource] += cpi * ic.count
     n_instr = sum(ic.count for ic in mix)
@@ -172,13 +172,13 @@ def throughput_bound(
         ("Reissue", reissues),
     ):
         rows.append(
-            dict(
-                resource="issue",
-                used_by=name,
-                cpi=cpi,
-                per_warp=events,
-                cycles=cpi * events,
-            )
+            {
+                "resource": "issue",
+                "used_by": name,
+                "cpi": cpi,
+                "per_warp": events,
+                "cycles": cpi * events,
+            }
         )
         totals["issue"] += cpi * events
     tightest = max(totals, key=totals.get)

@@ -269,9 +269,10 @@ def occupancy_control(
     """
     import pandas as pd
 
-    opts = dict(
-        registers_per_thread=registers_per_thread, kernel_param_bytes=kernel_param_bytes
-    )
+    opts = {
+        "registers_per_thread": registers_per_thread,
+        "kernel_param_bytes": kernel_param_bytes,
+    }
     free = _at(cc, threads_per_block, 0, **opts)
     rows = []
     for b in range(1, free.blocks_per_sm + 1):
@@ -282,13 +283,13 @@ def occupancy_control(
             else _at(cc, threads_per_block, req, **opts).allocated_shared_mem_per_block
         )
         rows.append(
-            dict(
-                cc=free.cc,
-                blocks_per_sm=b,
-                warps_per_sm=b * free.warps_per_block,
-                shared_mem_request=req,
-                allocated=alloc,
-            )
+            {
+                "cc": free.cc,
+                "blocks_per_sm": b,
+                "warps_per_sm": b * free.warps_per_block,
+                "shared_mem_request": req,
+                "allocated": alloc,
+            }
         )
     return pd.DataFrame(rows).astype(
         {"shared_mem_request": "Int64", "allocated": "Int64"}

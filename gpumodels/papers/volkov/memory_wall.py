@@ -59,14 +59,14 @@ def fit_trend(
     slope, intercept = np.polyfit(
         sel["year"].to_numpy(), np.log(sel["ratio"].to_numpy()), 1
     )
-    return dict(
-        factor_per_year=float(np.exp(-slope)),
-        slope=float(slope),
-        intercept=float(intercept),
-        n=len(sel),
-        start=start,
-        end=end,
-    )
+    return {
+        "factor_per_year": float(np.exp(-slope)),
+        "slope": float(slope),
+        "intercept": float(intercept),
+        "n": len(sel),
+        "start": start,
+        "end": end,
+    }
 
 
 #: The spans the chapter fits, by label; Volkov's (2006–2014), the years since, and

@@ -87,15 +87,15 @@ def concurrency_estimates():
             lin = linear_concurrency(lat.loc[g, c], thr.loc[g, c])
             nd = need.loc[g, c] if c in need.columns else np.nan
             rows.append(
-                dict(
-                    gpu=g,
-                    column=c,
-                    latency=lat.loc[g, c],
-                    throughput=thr.loc[g, c],
-                    linear=lin,
-                    needed=nd,
-                    needed_over_linear=nd / lin,
-                )
+                {
+                    "gpu": g,
+                    "column": c,
+                    "latency": lat.loc[g, c],
+                    "throughput": thr.loc[g, c],
+                    "linear": lin,
+                    "needed": nd,
+                    "needed_over_linear": nd / lin,
+                }
             )
     return pd.DataFrame(rows)
 
@@ -129,22 +129,22 @@ def table_6_4():
         n_lin = lin * p.schedulers
         x = refined_memory_throughput(p, n_lin, 0.0)
         rows.append(
-            dict(
-                gpu=g,
-                peak_gbs=t64.loc[g, "peak"],
-                latency=t62.loc[g, "stream"],
-                throughput=t61.loc[g, "stream"],
-                linear=lin,
-                linear_printed_rounding=float(round_half(lin)),
-                at_90=t64.loc[g, "at_90"],
-                at_95=t64.loc[g, "at_95"],
-                pct_at_linear=t64.loc[g, "pct_at_linear"],
-                ratio_90=t64.loc[g, "at_90"] / lin,
-                ratio_95=t64.loc[g, "at_95"] / lin,
-                model_pct_at_linear=100 * x / p.mem_thru,
-                model_at_90=refined_needed_occupancy(p, 0.0, 0.9) / p.schedulers,
-                model_at_95=refined_needed_occupancy(p, 0.0, 0.95) / p.schedulers,
-            )
+            {
+                "gpu": g,
+                "peak_gbs": t64.loc[g, "peak"],
+                "latency": t62.loc[g, "stream"],
+                "throughput": t61.loc[g, "stream"],
+                "linear": lin,
+                "linear_printed_rounding": float(round_half(lin)),
+                "at_90": t64.loc[g, "at_90"],
+                "at_95": t64.loc[g, "at_95"],
+                "pct_at_linear": t64.loc[g, "pct_at_linear"],
+                "ratio_90": t64.loc[g, "at_90"] / lin,
+                "ratio_95": t64.loc[g, "at_95"] / lin,
+                "model_pct_at_linear": 100 * x / p.mem_thru,
+                "model_at_90": refined_needed_occupancy(p, 0.0, 0.9) / p.schedulers,
+                "model_at_95": refined_needed_occupancy(p, 0.0, 0.95) / p.schedulers,
+            }
         )
     return pd.DataFrame(rows).set_index("gpu")
 
@@ -182,14 +182,14 @@ def mem_thru_from_gbs():
     for g in t64.index:
         p = params(g)
         rows.append(
-            dict(
-                gpu=g,
-                peak_gbs=t64.loc[g, "peak"],
-                gbs_per_ipc=p.gbs_per_ipc,
-                from_table_6_4=t64.loc[g, "peak"] / p.gbs_per_ipc,
-                from_table_6_1=t61.loc[g, "stream"] * p.schedulers / WARP_SIZE,
-                table_4_1=p.mem_thru,
-            )
+            {
+                "gpu": g,
+                "peak_gbs": t64.loc[g, "peak"],
+                "gbs_per_ipc": p.gbs_per_ipc,
+                "from_table_6_4": t64.loc[g, "peak"] / p.gbs_per_ipc,
+                "from_table_6_1": t61.loc[g, "stream"] * p.schedulers / WARP_SIZE,
+                "table_4_1": p.mem_thru,
+            }
         )
     return pd.DataFrame(rows).set_index("gpu")
 

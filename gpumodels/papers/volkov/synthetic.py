@@ -24,7 +24,6 @@ may be ``0`` or ``numpy.inf`` (the limit cases of §4.2).
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from gpumodels.facts.occupancy import WARP_SIZE
@@ -281,7 +280,7 @@ def refined_memory_throughput(p: Params, n, alpha):
             g,
             (np.zeros(int(todo.sum())), hi[todo]),
             args=(n_[todo], alu[todo]),
-            tolerances=dict(xatol=1e-300, xrtol=4 * np.finfo(float).eps),
+            tolerances={"xatol": 1e-300, "xrtol": 4 * np.finfo(float).eps},
         )
         result[todo] = res.x
     result = np.where(finite, result, 0.0)
