@@ -56,7 +56,7 @@ def __getattr__(name: str):
     """Load a module of :data:`SHORT_NAMES` on first use (PEP 562), so that ``import
     gpumodels`` stays light."""
     if name in SHORT_NAMES:
-        module = importlib.import_module(SHORT_NAMES[name])
+        module = importlib.import_module(SHORT_NAMES[name])  # short name, PEP 562
         globals()[name] = module
         return module
     raise AttributeError(

@@ -37,14 +37,12 @@ from gpumodels.ground.errors import UnknownNameError
 
 
 def paper_packages() -> list[ModuleType]:
-    """The subpackages of :mod:`gpumodels.papers`, in the book's order of parts (their
-    ``PART``)."""
+    """The subpackages of :mod:`gpumodels.papers`, in the book's order of parts
+    (their ``PART``)."""
     found = []
     for info in pkgutil.iter_modules(papers.__path__, papers.__name__ + "."):
         if info.ispkg:
-            mod = importlib.import_module(
-                info.name
-            )  # registration: every paper subpackage
+            mod = importlib.import_module(info.name)  # registration: every paper
             for attr in ("PAPER", "PART", "CHAPTER"):
                 if not hasattr(mod, attr):
                     raise AttributeError(
@@ -55,16 +53,15 @@ def paper_packages() -> list[ModuleType]:
 
 
 def printed_modules() -> list[ModuleType]:
-    """Every ``printed`` module of a paper or comparison subpackage (each defines
-    ``PRODUCERS``)."""
+    """Every ``printed`` module of a paper or comparison subpackage
+    (each defines ``PRODUCERS``)."""
     found = []
     for pkg in (papers, comparisons):
         for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
             name = info.name + ".printed"
             if info.ispkg and importlib.util.find_spec(name) is not None:
-                found.append(
-                    importlib.import_module(name)
-                )  # registration: see the module docstring
+                mod = importlib.import_module(name)  # registration (module docstring)
+                found.append(mod)
     return found
 
 
@@ -82,9 +79,8 @@ def _run() -> tuple[dict[str, float], dict[str, str]]:
     for mod in printed_modules():
         for fn in mod.PRODUCERS:
             with warnings.catch_warnings():
-                warnings.simplefilter(
-                    "ignore", RuntimeWarning
-                )  # flagged model outputs are rows too
+                # flagged model outputs are rows too
+                warnings.simplefilter("ignore", RuntimeWarning)
                 got = fn()
             name = f"{fn.__module__}.{fn.__name__}"
             for key, v in got.items():
@@ -181,8 +177,8 @@ def table(*prefixes: str):
 
 
 def counts(board=None):
-    """Per paper: how many printed values are reproduced, outside (explained) and not
-    derivable.
+    """Per paper: how many printed values are reproduced,
+    outside (explained) and not derivable.
 
     A ``pandas.DataFrame`` indexed by paper (in :data:`PAPERS` order) with columns
     ``reproduced, outside, not derivable, total, derivable``.
@@ -214,17 +210,15 @@ def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -
             f"known: {', '.join(t.index)}"
         )
     head = (
-        "| paper | printed values scored | reproduced | outside (explained) | not "
-        "derivable "
-        "| reproduced, share |\n|:--|--:|--:|--:|--:|--:|"
+        "| paper | printed values scored | reproduced | outside (explained) "
+        "| not derivable | reproduced, share |\n|:--|--:|--:|--:|--:|--:|"
     )
     lines = [head]
     for paper, r in t.iterrows():
         name = f"{{doc}}`{paper} <{chapters[paper]}>`" if paper in chapters else paper
         lines.append(
-            f"| {name} | {r.total} | {r.reproduced} | {r.outside} | "
-            f"{r['not derivable']} "
-            f"| {r.reproduced / r.total:.0%} |"
+            f"| {name} | {r.total} | {r.reproduced} | {r.outside} "
+            f"| {r['not derivable']} | {r.reproduced / r.total:.0%} |"
         )
     s = t.sum()
     lines.append(
@@ -235,8 +229,8 @@ def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -
 
 
 def plot_counts(ax, board=None) -> None:
-    """Horizontal stacked bars, one per paper: reproduced, outside (explained), not
-    derivable."""
+    """Horizontal stacked bars, one per paper:
+    reproduced, outside (explained), not derivable."""
     t = counts(board)
     papers = list(t.index)[::-1]
     left = [0] * len(papers)

@@ -29,8 +29,16 @@ from gpumodels.comparisons import modern
 P = volkov.params("Kepler")
 H100 = volkov.params("H100")
 SM = sim.SM(units={"mem": sim.Unit(40, 0.5, max_in_flight=4), "alu": sim.Unit(6, 2)}, schedulers=2)
+HK_MACHINE = dict(mem_ld=420, departure_del_coal=4, freq_ghz=1.35, mem_bandwidth_gbs=86.4)
 HK = dict(threads_per_block=128, blocks=80, active_blocks_per_sm=5, active_sms=16, comp_insts=100,
-          coal_mem_insts=10, mem_ld=420, departure_del_coal=4, freq_ghz=1.35, mem_bandwidth_gbs=86.4)
+          coal_mem_insts=10, **HK_MACHINE)
+
+
+def hong_kim_predict(**kw):
+    """Hong & Kim's predict with every Machine and Inputs field as one keyword, so each can be made hostile."""
+    machine = hong_kim.Machine(**{k: kw.pop(k) for k in HK_MACHINE})
+    return hong_kim.predict(hong_kim.Inputs(machine=machine, **kw))
+
 
 # (name, function, keyword arguments, vectorised arguments, allowed non-finite results)
 CALLS = [
@@ -68,7 +76,7 @@ CALLS = [
     ("transit.latency", transit.latency, dict(R=5, k_delta=400), ("R", "k_delta"), ()),
     ("transit.directions", transit.directions, dict(n=1000, Z=2, R=5, k_delta=400, M=300), (), ()),
     # inf in MWP fields means "no limit" (a kernel without memory instructions); times stay finite
-    ("hong_kim.predict", hong_kim.predict, HK, (), ("inf",)),
+    ("hong_kim.predict", hong_kim_predict, HK, (), ("inf",)),
     ("hong_kim.repetitions", hong_kim.repetitions, dict(blocks=80, active_blocks_per_sm=5, active_sms=16), (), ()),
     ("occupancy.occupancy", occupancy.occupancy,
      dict(cc="7.0", threads_per_block=256, registers_per_thread=32, shared_mem_per_block=0), (), ()),

@@ -445,8 +445,8 @@ def test_moved_chapter_helpers():
     from gpumodels import hong_kim, plotting, prior, volkov
     from gpumodels.papers.transit import figure as tfig, workloads
 
-    a = hong_kim.predict(**hong_kim.sync_inputs(64, True, 2, True))
-    b = hong_kim.predict(**hong_kim.sync_inputs(64, False, 2, True))
+    a = hong_kim.predict(hong_kim.sync_inputs(64, True, 2, True))
+    b = hong_kim.predict(hong_kim.sync_inputs(64, False, 2, True))
     assert hong_kim.sync_delta(64, 2, True) == a.exec_cycles_with_synch - b.exec_cycles_with_synch
     rows = workloads.reported_accuracy()
     assert rows and all(r["source"] for r in rows)

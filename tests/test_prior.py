@@ -322,13 +322,13 @@ def test_errors_and_summary_shapes():
 def _full_hong_kim_ipc(p, n, alpha, groups=10**6):
     """IPC per SM of the full Hong & Kim model for the α-workload: n one-warp blocks per SM, `groups` load+α-add
     groups per thread (long warps), the departure-delay cap removed, as Volkov's §7.1 reduction assumes."""
-    from gpumodels.engines.mwp_cwp import predict
+    from gpumodels.engines.mwp_cwp import Inputs, Machine, predict
     from gpumodels.comparisons.prior.estimate import pin_bandwidth
 
-    r = predict(threads_per_block=32, blocks=n * p.sm_count, comp_insts=alpha * groups, coal_mem_insts=groups,
-                active_blocks_per_sm=n, active_sms=p.sm_count, mem_ld=p.mem_lat, departure_del_coal=1e-9,
-                freq_ghz=p.clock_ghz, mem_bandwidth_gbs=pin_bandwidth(p), issue_cycles=1 / p.alu_thru,
-                threads_per_warp=32, load_bytes_per_warp=128)
+    machine = Machine(mem_ld=p.mem_lat, departure_del_coal=1e-9, freq_ghz=p.clock_ghz,
+                      mem_bandwidth_gbs=pin_bandwidth(p), issue_cycles=1 / p.alu_thru, threads_per_warp=32)
+    r = predict(Inputs(machine=machine, threads_per_block=32, blocks=n * p.sm_count, comp_insts=alpha * groups,
+                       coal_mem_insts=groups, active_blocks_per_sm=n, active_sms=p.sm_count, load_bytes_per_warp=128))
     return n * groups * (alpha + 1) / r.exec_cycles_app, r.equation
 
 

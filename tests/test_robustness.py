@@ -13,8 +13,9 @@ P = volkov.params("Kepler")
 
 def test_hong_kim_below_one_mwp_is_outside_the_model_not_a_negative_time():
     with pytest.raises(OutsideDomainError, match=r"MWP = 0\.328\d* < 1(.|\n)*mem_bandwidth_gbs"):
-        hong_kim.predict(threads_per_block=32, blocks=1, active_blocks_per_sm=1, active_sms=1, comp_insts=1000,
-                         coal_mem_insts=1, mem_ld=420, departure_del_coal=4, freq_ghz=1, mem_bandwidth_gbs=0.1)
+        machine = hong_kim.Machine(mem_ld=420, departure_del_coal=4, freq_ghz=1, mem_bandwidth_gbs=0.1)
+        hong_kim.predict(hong_kim.Inputs(machine=machine, threads_per_block=32, blocks=1, active_blocks_per_sm=1,
+                                         active_sms=1, comp_insts=1000, coal_mem_insts=1))
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -23,12 +24,12 @@ def test_hong_kim_random_in_domain_draws_never_give_a_negative_time(seed):
     kw = dict(threads_per_block=int(rng.choice([32, 64, 128, 256])), blocks=int(rng.integers(1, 200)),
               active_blocks_per_sm=int(rng.integers(1, 8)), active_sms=int(rng.integers(1, 30)),
               comp_insts=float(rng.uniform(1, 2000)), coal_mem_insts=float(rng.uniform(0, 50)),
-              uncoal_mem_insts=float(rng.uniform(0, 20)), synch_insts=float(rng.uniform(0, 5)),
-              mem_ld=float(rng.uniform(100, 800)), departure_del_coal=float(rng.uniform(1, 10)),
-              departure_del_uncoal=float(rng.uniform(1, 60)), uncoal_per_mw=float(rng.uniform(1, 32)),
-              freq_ghz=float(rng.uniform(0.5, 2)), mem_bandwidth_gbs=float(rng.uniform(0.5, 300)))
+              uncoal_mem_insts=float(rng.uniform(0, 20)), synch_insts=float(rng.uniform(0, 5)))
+    machine = hong_kim.Machine(mem_ld=float(rng.uniform(100, 800)), departure_del_coal=float(rng.uniform(1, 10)),
+                               departure_del_uncoal=float(rng.uniform(1, 60)), uncoal_per_mw=float(rng.uniform(1, 32)),
+                               freq_ghz=float(rng.uniform(0.5, 2)), mem_bandwidth_gbs=float(rng.uniform(0.5, 300)))
     try:
-        r = hong_kim.predict(**kw)
+        r = hong_kim.predict(hong_kim.Inputs(machine=machine, **kw))
     except OutsideDomainError as e:
         assert "MWP" in str(e)
         return

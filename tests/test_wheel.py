@@ -61,6 +61,8 @@ def test_wheel_holds_every_subpackage_and_table(wheel):
         assert init.relative_to(ROOT).as_posix() in names
     modules = {p.relative_to(ROOT).as_posix() for p in PKG.rglob("*.py")}
     assert modules <= names
+    # and nothing else: no module left over from an old layout (a stale build/ directory)
+    assert {n for n in names if n.endswith(".py")} == modules
     tables = {"gpumodels/data/" + p.relative_to(ROOT / "data").as_posix() for p in (ROOT / "data").rglob("*.csv")}
     assert tables and tables <= names
 

@@ -1,4 +1,5 @@
-"""Open the built book in headless Chromium and report what a reader would see go wrong.
+"""Open the built book in headless Chromium and report what a reader would see go
+wrong.
 
 Run by ``make check-html`` (not part of ``make test``); ``tools/check_html.py --html
 PATH`` checks another built tree, ``--no-lab`` leaves out JupyterLab. Every page of the
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import functools
 import http.server
 import os
@@ -100,22 +102,29 @@ MATHJAX_WAIT_JS = """async () => {
 # Elements wider than the article that no ancestor scrolls or clips; the page's own
 # overflow.
 OVERFLOW_JS = """() => {
-  const art = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
+  const art = document.querySelector('article.bd-article')
+    || document.querySelector('main') || document.body;
   if (!art) return {items: [], count: 0, page: 0};
   const right = art.getBoundingClientRect().right + 1;
-  const scrolls = el => { for (let a = el.parentElement; a && a !== art.parentElement; a = a.parentElement) {
-      const o = getComputedStyle(a).overflowX; if (o === 'auto' || o === 'scroll') return true; }
-    return false; };
-  const name = el => el.tagName.toLowerCase() + (typeof el.className === 'string' && el.className
-      ? '.' + el.className.split(' ')[0] : '');
+  const scrolls = el => {
+    for (let a = el.parentElement; a && a !== art.parentElement; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll') return true;
+    }
+    return false;
+  };
+  const name = el => el.tagName.toLowerCase()
+    + (typeof el.className === 'string' && el.className
+       ? '.' + el.className.split(' ')[0] : '');
   const out = [];
   for (const el of art.querySelectorAll('*')) {
-    if (el.closest('mjx-container')) continue;                    // MathJax's own glyph boxes
+    if (el.closest('mjx-container')) continue;     // MathJax's own glyph boxes
     const o = getComputedStyle(el).overflowX;
-    if (o === 'auto' || o === 'scroll') continue;                   // a scrolling container: fine
+    if (o === 'auto' || o === 'scroll') continue;  // a scrolling container: fine
     const r = el.getBoundingClientRect();
-    const cut = el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1;  // content wider than its box
-    const past = r.width > 0 && r.right > right;                    // box past the article's edge
+    // content wider than its box
+    const cut = el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1;
+    const past = r.width > 0 && r.right > right;   // box past the article's edge
     if ((cut || past) && !scrolls(el)) {
       out.push(name(el) + (o === 'hidden' || o === 'clip' ? ' (clipped)' : '') + ': '
                + (el.textContent || '').trim().slice(0, 60));
@@ -128,10 +137,13 @@ OVERFLOW_JS = """() => {
 # What the page shows: math, visible text outside code, content images, code blocks and
 # tables wider than the column (even where they scroll).
 PAGE_JS = """() => {
-  const art = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
+  const art = document.querySelector('article.bd-article')
+    || document.querySelector('main') || document.body;
   const cs = getComputedStyle(art);
-  const column = art.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-  const shown = el => el.checkVisibility ? el.checkVisibility() : el.offsetParent !== null;
+  const column = art.clientWidth - parseFloat(cs.paddingLeft)
+    - parseFloat(cs.paddingRight);
+  const shown = el => el.checkVisibility
+    ? el.checkVisibility() : el.offsetParent !== null;
   const math = art.querySelectorAll('span.math, div.math').length;
   const typeset = art.querySelectorAll('mjx-container').length;
   const skip = 'pre, code, script, style, textarea, mjx-container';
@@ -142,37 +154,50 @@ PAGE_JS = """() => {
     if (p && !p.closest(skip) && shown(p)) parts.push(n.nodeValue);
   }
   const images = Array.from(art.querySelectorAll('img')).filter(shown).map(i => ({
-    src: i.currentSrc || i.src, natural: i.naturalWidth, width: i.getBoundingClientRect().width}));
-  const where = el => el.closest('.cell_input') ? 'cell input' : el.closest('.cell_output') ? 'cell output'
-      : 'code block';
-  const longest = t => t.split('\\n').reduce((a, b) => (b.length > a.length ? b : a), '');
+    src: i.currentSrc || i.src,
+    natural: i.naturalWidth,
+    width: i.getBoundingClientRect().width,
+  }));
+  const where = el => el.closest('.cell_input') ? 'cell input'
+    : el.closest('.cell_output') ? 'cell output' : 'code block';
+  const longest = t => t.split('\\n')
+    .reduce((a, b) => (b.length > a.length ? b : a), '');
   const code = [];
   for (const pre of art.querySelectorAll('pre')) {
     if (!shown(pre) || pre.clientWidth === 0) continue;
     const over = pre.scrollWidth - pre.clientWidth;
     if (over > 1) {
       const line = longest(pre.textContent);
-      code.push(`${where(pre)} ${over} px wider than the column (longest line ${line.length} characters): `
+      code.push(`${where(pre)} ${over} px wider than the column `
+                + `(longest line ${line.length} characters): `
                 + line.trim().slice(0, 50));
     }
   }
-  const scrolls = el => { for (let a = el.parentElement; a && a !== art; a = a.parentElement) {
-      const o = getComputedStyle(a).overflowX; if (o === 'auto' || o === 'scroll') return true; }
-    return false; };
+  const scrolls = el => {
+    for (let a = el.parentElement; a && a !== art; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll') return true;
+    }
+    return false;
+  };
   const tables = [];
   for (const t of art.querySelectorAll('table')) {
     if (!shown(t) || t.closest('.scroll-note')) continue;
     const w = Math.max(t.getBoundingClientRect().width, t.scrollWidth);
-    // in a scroll container any excess scrolls; outside one, a spill into the article's padding
-    // (Sphinx's index tables by a pixel or two) shows no scroll bar and hides nothing
+    // in a scroll container any excess scrolls; outside one, a spill into the
+    // article's padding (Sphinx's index tables by a pixel or two) shows no scroll
+    // bar and hides nothing
     const room = scrolls(t) ? column : column + parseFloat(cs.paddingRight);
     if (w > room + 1) {
-      const head = (t.querySelector('tr') || t).textContent.trim().replace(/\\s+/g, ' ');
-      tables.push(`table ${Math.round(w)} px in the ${Math.round(column)} px column: ` + head.slice(0, 50));
+      const head = (t.querySelector('tr') || t).textContent.trim()
+        .replace(/\\s+/g, ' ');
+      tables.push(`table ${Math.round(w)} px in the ${Math.round(column)} px column: `
+                  + head.slice(0, 50));
     }
   }
   return {column, math, typeset, text: parts.join(''), images, code, tables,
-          pres: art.querySelectorAll('pre').length, ntables: art.querySelectorAll('table').length};
+          pres: art.querySelectorAll('pre').length,
+          ntables: art.querySelectorAll('table').length};
 }"""
 
 BROKEN_JS = (
@@ -272,6 +297,155 @@ def _image_bytes(html: Path, src: str) -> tuple[str, bytes | None]:
     return f.name[:16] + "…", f.read_bytes() if ok else None
 
 
+class _PageLog:
+    """What a page reported while it loaded: console and page errors, failed requests
+    (URLs without their query) and responses with an error status."""
+
+    def __init__(self, page) -> None:
+        self.errors: list[str] = []
+        self.offline: set[str] = set()
+        self.missing: set[str] = set()
+        page.on(
+            "console",
+            lambda m, e=self.errors: e.append(m.text) if m.type == "error" else None,
+        )
+        page.on("pageerror", lambda exc, e=self.errors: e.append(str(exc)))
+        page.on("requestfailed", lambda r, o=self.offline: o.add(r.url.split("?")[0]))
+        page.on(
+            "response",
+            lambda r, m=self.missing: m.add(r.url) if r.status >= 400 else None,
+        )
+
+
+def _open_page(browser, url: str, mathjax: Path | None):
+    """Open ``url`` in a new page, wait for MathJax and open every collapsed cell.
+
+    Returns the page, MathJax's state (``MATHJAX_WAIT_JS``) and the page's
+    :class:`_PageLog`.
+    """
+    page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+    if mathjax is not None:
+        page.route(MATHJAX_URL, _mathjax_route(mathjax))
+    log = _PageLog(page)
+    page.goto(url, wait_until="load")
+    state = page.evaluate(MATHJAX_WAIT_JS)
+    page.wait_for_timeout(200)
+    page.evaluate(OPEN_ALL_JS)  # collapsed cells: a reader may open them
+    page.wait_for_timeout(100)
+    return page, state, log
+
+
+def _math_problems(rel: str, seen: dict, state: str, counts: Counter) -> list[str]:
+    """MathJax not ready, math elements left untypeset, raw LaTeX delimiters shown
+    (checked only where a local MathJax answers the pages' requests)."""
+    problems = []
+    counts["math: typeset (mjx-container)"] += seen["typeset"]
+    if seen["math"] and state != "typeset":
+        problems.append(f"{rel}: MathJax {state}")
+    for msg in rules.math_not_typeset(seen["math"], seen["typeset"]):
+        problems.append(f"{rel}: {msg}")
+    raw = rules.raw_math(seen["text"])
+    counts["math: raw delimiters shown"] += len(raw)
+    problems += [f"{rel}: {msg}" for msg in raw]
+    return problems
+
+
+def _image_problems(html: Path, rel: str, seen: dict, counts: Counter) -> list[str]:
+    """Images shown shrunk, or with their smallest text too small on screen (the
+    latter only for PNGs, whose dpi gives the text size)."""
+    problems = []
+    for img in seen["images"]:
+        counts["images: checked"] += 1
+        name, data = _image_bytes(html, img["src"])
+        png = data is not None
+        dpi = rules.png_size_dpi(data)[2] if png else None
+        found = rules.image_as_shown(img["natural"], img["width"], dpi)
+        if not png:  # the text-size estimate needs the PNG's dpi
+            found = [m for m in found if not m.startswith("smallest text")]
+        for msg in found:
+            counts[
+                "images: small text"
+                if msg.startswith("smallest text")
+                else "images: shrunk"
+            ] += 1
+            problems.append(f"{rel}: image {name}: {msg}")
+    return problems
+
+
+def _overflow_problems(page, rel: str, seen: dict, counts: Counter) -> list[str]:
+    """Code blocks and tables wider than the column, the page wider than the window,
+    and (``OVERFLOW_JS``, evaluated here) elements wider than the article that no
+    container scrolls: the first five, then how many more."""
+    counts["code blocks"] += seen["pres"]
+    counts["tables"] += seen["ntables"]
+    counts["overflow: code blocks"] += len(seen["code"])
+    counts["overflow: tables"] += len(seen["tables"])
+    problems = [f"{rel}: {msg}" for msg in seen["code"] + seen["tables"]]
+    over = page.evaluate(OVERFLOW_JS)
+    counts["overflow: other elements"] += over["count"]
+    if over["page"] > 0:
+        problems.append(f"{rel}: the page is {over['page']} px wider than the window")
+    for item in over["items"]:
+        problems.append(f"{rel}: content wider than its box: {item}")
+    if over["count"] > len(over["items"]):
+        problems.append(
+            f"{rel}: … {over['count'] - len(over['items'])} more overflowing elements"
+        )
+    return problems
+
+
+def _loading_problems(
+    rel: str, base: str, log: _PageLog, counts: Counter, unreachable: set[str]
+) -> list[str]:
+    """Missing files, failed requests to the book's own server and console errors;
+    failed requests elsewhere (CDNs) go to ``unreachable``, reported once at the
+    end."""
+    problems = []
+    for url in sorted(log.missing):
+        problems.append(f"{rel}: missing file {url}")
+    for url in sorted(u for u in log.offline if u.startswith(base)):
+        problems.append(f"{rel}: request failed {url}")
+    unreachable.update(u for u in log.offline if not u.startswith(base))
+    for e in log.errors:
+        if "Failed to load resource" in e:
+            continue  # reported above with its URL (missing file) or as unreachable
+        counts["console errors"] += 1
+        problems.append(f"{rel}: console error: {e[:200]}")
+    return problems
+
+
+def _check_page(
+    browser,
+    html: Path,
+    base: str,
+    rel: str,
+    mathjax: Path | None,
+    counts: Counter,
+    columns: Counter,
+    unreachable: set[str],
+) -> list[str]:
+    """One page of the book (served at ``base``) in Chromium: its problems, one line
+    each; adds to ``counts``, to ``columns`` (content-column widths) and to
+    ``unreachable`` (external URLs that failed)."""
+    page, state, log = _open_page(browser, f"{base}/{rel}", mathjax)
+    counts["pages"] += 1
+    problems = []
+    for src in page.evaluate(BROKEN_JS):
+        counts["images: broken"] += 1
+        problems.append(f"{rel}: broken image {src}")
+
+    seen = page.evaluate(PAGE_JS)
+    columns[round(seen["column"])] += 1
+    counts["math: elements"] += seen["math"]
+    if mathjax is not None:
+        problems += _math_problems(rel, seen, state, counts)
+    problems += _image_problems(html, rel, seen, counts)
+    problems += _overflow_problems(page, rel, seen, counts)
+    problems += _loading_problems(rel, base, log, counts, unreachable)
+    page.close()
+    return problems
+
+
 def check_pages(
     browser, html: Path, pages: list[str], mathjax: Path | None, counts: Counter
 ) -> list[str]:
@@ -281,90 +455,9 @@ def check_pages(
     problems, unreachable, columns = [], set(), Counter()
     try:
         for rel in pages:
-            page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
-            if mathjax is not None:
-                page.route(MATHJAX_URL, _mathjax_route(mathjax))
-            errors, offline, missing = [], set(), set()
-            page.on(
-                "console",
-                lambda m, e=errors: e.append(m.text) if m.type == "error" else None,
+            problems += _check_page(
+                browser, html, base, rel, mathjax, counts, columns, unreachable
             )
-            page.on("pageerror", lambda exc, e=errors: e.append(str(exc)))
-            page.on("requestfailed", lambda r, o=offline: o.add(r.url.split("?")[0]))
-            page.on(
-                "response",
-                lambda r, m=missing: m.add(r.url) if r.status >= 400 else None,
-            )
-            page.goto(f"{base}/{rel}", wait_until="load")
-            state = page.evaluate(MATHJAX_WAIT_JS)
-            page.wait_for_timeout(200)
-            page.evaluate(OPEN_ALL_JS)  # collapsed cells: a reader may open them
-            page.wait_for_timeout(100)
-            counts["pages"] += 1
-            for src in page.evaluate(BROKEN_JS):
-                counts["images: broken"] += 1
-                problems.append(f"{rel}: broken image {src}")
-
-            seen = page.evaluate(PAGE_JS)
-            columns[round(seen["column"])] += 1
-            # math
-            counts["math: elements"] += seen["math"]
-            if mathjax is not None:
-                counts["math: typeset (mjx-container)"] += seen["typeset"]
-                if seen["math"] and state != "typeset":
-                    problems.append(f"{rel}: MathJax {state}")
-                for msg in rules.math_not_typeset(seen["math"], seen["typeset"]):
-                    problems.append(f"{rel}: {msg}")
-                raw = rules.raw_math(seen["text"])
-                counts["math: raw delimiters shown"] += len(raw)
-                problems += [f"{rel}: {msg}" for msg in raw]
-            # images
-            for img in seen["images"]:
-                counts["images: checked"] += 1
-                name, data = _image_bytes(html, img["src"])
-                png = data is not None
-                dpi = rules.png_size_dpi(data)[2] if png else None
-                found = rules.image_as_shown(img["natural"], img["width"], dpi)
-                if not png:  # the text-size estimate needs the PNG's dpi
-                    found = [m for m in found if not m.startswith("smallest text")]
-                for msg in found:
-                    counts[
-                        "images: small text"
-                        if msg.startswith("smallest text")
-                        else "images: shrunk"
-                    ] += 1
-                    problems.append(f"{rel}: image {name}: {msg}")
-            # overflow
-            counts["code blocks"] += seen["pres"]
-            counts["tables"] += seen["ntables"]
-            counts["overflow: code blocks"] += len(seen["code"])
-            counts["overflow: tables"] += len(seen["tables"])
-            problems += [f"{rel}: {msg}" for msg in seen["code"] + seen["tables"]]
-            over = page.evaluate(OVERFLOW_JS)
-            counts["overflow: other elements"] += over["count"]
-            if over["page"] > 0:
-                problems.append(
-                    f"{rel}: the page is {over['page']} px wider than the window"
-                )
-            for item in over["items"]:
-                problems.append(f"{rel}: content wider than its box: {item}")
-            if over["count"] > len(over["items"]):
-                problems.append(
-                    f"{rel}: … {over['count'] - len(over['items'])} more overflowing "
-                    "elements"
-                )
-            # loading
-            for url in sorted(missing):
-                problems.append(f"{rel}: missing file {url}")
-            for url in sorted(u for u in offline if u.startswith(base)):
-                problems.append(f"{rel}: request failed {url}")
-            unreachable.update(u for u in offline if not u.startswith(base))
-            for e in errors:
-                if "Failed to load resource" in e:
-                    continue  # reported above with its URL (missing file) or as unreachable
-                counts["console errors"] += 1
-                problems.append(f"{rel}: console error: {e[:200]}")
-            page.close()
         for url in sorted(unreachable):
             # external scripts (require.js, the widget manager) load from CDNs; a
             # machine without network cannot reach them, which is not a defect of the
@@ -386,6 +479,11 @@ def check_lab(browser, timeout_s: float = 180.0) -> list[str]:
     ``book/``.
     """
     import tempfile
+
+    # only called with a browser, so Playwright is installed; TimeoutError is a
+    # subclass of Error
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     port = _free_port()
     work = Path(tempfile.mkdtemp(prefix="check-html-"))
@@ -418,15 +516,15 @@ def check_lab(browser, timeout_s: float = 180.0) -> list[str]:
                     wait_until="load",
                 )
                 break
-            except Exception:
+            except PlaywrightError:  # connection refused: the server is still starting
                 if time.monotonic() > deadline:
                     return [f"JupyterLab did not start on port {port}"]
                 time.sleep(1)
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-        try:  # "Select Kernel" when the notebook's kernel name differs from the installed one
+        # "Select Kernel" when the notebook's kernel name differs from the installed
+        # one; no dialog within the timeout means the kernel started without asking
+        with contextlib.suppress(PlaywrightTimeoutError):
             page.locator(".jp-Dialog button.jp-mod-accept").click(timeout=10_000)
-        except Exception:
-            pass
         page.wait_for_selector(
             ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000
         )
@@ -436,12 +534,13 @@ def check_lab(browser, timeout_s: float = 180.0) -> list[str]:
             page.wait_for_selector(
                 ".jp-OutputArea-output .widget-slider", timeout=timeout_s * 1000
             )
-        except Exception:
+        except PlaywrightError:  # the timeout, or the page crashed or closed meanwhile
             page.screenshot(path=str(ROOT / "_build" / "check-html-lab.png"))
             return [
-                f"{CHAPTER}: the explorer did not render in JupyterLab within "
-                f"{timeout_s:.0f} s "
-                "(screenshot: _build/check-html-lab.png)"
+                (
+                    f"{CHAPTER}: the explorer did not render in JupyterLab within "
+                    f"{timeout_s:.0f} s (screenshot: _build/check-html-lab.png)"
+                )
             ]
         sliders = page.locator(".jp-OutputArea-output .widget-slider").count()
         errors = page.locator(
@@ -484,7 +583,9 @@ COUNT_ORDER = [
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # the docstring's first paragraph: its summary sentence, which wraps
+    summary = " ".join(__doc__.split("\n\n")[0].split())
+    ap = argparse.ArgumentParser(description=summary)
     ap.add_argument(
         "--html", type=Path, default=HTML, help="the built book (default: _build/html)"
     )
@@ -522,8 +623,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (mathjax / "es5" / "tex-mml-chtml.js").exists():
         print(
             f"note: no local MathJax in {mathjax} (npm install --prefix _build/npm "
-            "mathjax@3): "
-            "whether math typesets is not checked"
+            "mathjax@3): whether math typesets is not checked"
         )
         mathjax = None
     pages = rules.pages_of(html)

@@ -84,8 +84,10 @@ def math_not_typeset(math_elements: int, typeset: int) -> list[str]:
     browser)."""
     if math_elements and typeset < math_elements:
         return [
-            f"{math_elements - typeset} of {math_elements} math elements not typeset "
-            "by MathJax"
+            (
+                f"{math_elements - typeset} of {math_elements} math elements not "
+                "typeset by MathJax"
+            )
         ]
     return []
 
@@ -328,7 +330,8 @@ def page_problems(
                 pre.find_parent("dd") is not None
                 and pre.find_parent("dl", class_="py") is not None
             ):
-                continue  # docstring examples in the API reference wrap (_static/book.css)
+                # docstring examples in the API reference wrap (_static/book.css)
+                continue
             problems += [
                 ("code", p) for p in long_code_lines(_code_text(pre), code_chars)
             ]

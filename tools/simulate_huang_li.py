@@ -4,12 +4,14 @@
 
 Writes, all labelled simulated in their source column:
 
-- data/simulated/huang_li_reference.csv  every placement test of data/huang_li/placements.csv
-  (the 60 counted, the uncounted and the illustrations) run on gpumodels.engines.refsim.simulator, seed 0:
-  time and counters;
-- data/simulated/huang_li_algorithm1.csv  Algorithm 1's probe latencies on the simulator;
-- data/simulated/huang_li_volkov_check.csv  IPC of Volkov's α-workload on refsim (fixed memory
-  latency, caches off) and on gpumodels.engines.sim, Kepler, n in {1, 2, ..., 64}, α in {0, 1, 4, 16, 64}.
+- data/simulated/huang_li_reference.csv  every placement test of
+  data/huang_li/placements.csv (the 60 counted, the uncounted and the illustrations)
+  run on gpumodels.engines.refsim.simulator, seed 0: time and counters;
+- data/simulated/huang_li_algorithm1.csv  Algorithm 1's probe latencies on the
+  simulator;
+- data/simulated/huang_li_volkov_check.csv  IPC of Volkov's α-workload on refsim
+  (fixed memory latency, caches off) and on gpumodels.engines.sim, Kepler, n in
+  {1, 2, ..., 64}, α in {0, 1, 4, 16, 64}.
 
 tests/test_refsim.py re-simulates rows and requires identical values.
 """

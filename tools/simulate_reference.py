@@ -1,7 +1,7 @@
 """Regenerate data/simulated/prior_reference.csv, the simulated reference of chapter 7
 (minutes).
 
-    .venv/bin/python tools/simulate_reference.py            # all five GPUs, two processes
+    .venv/bin/python tools/simulate_reference.py    # all five GPUs, two processes
 
 Each row is one deterministic run of gpumodels.engines.sim (see
 gpumodels.comparisons.prior.reference); the file is labelled simulated in its source

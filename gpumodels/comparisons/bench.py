@@ -132,6 +132,7 @@ def build(
             compile_command(src, arch, target, compile_only),
             capture_output=True,
             text=True,
+            check=False,  # a failure is reported below with nvcc's messages
         )
         if res.returncode != 0:
             raise RuntimeError(f"nvcc failed on {src}:\n{res.stderr[-4000:]}")
@@ -151,6 +152,22 @@ def parse_output(text: str):
     fewer warps than the launch had (``arg.blocks`` × ``arg.threads``) and output that
     stops in the middle of a line all raise ``ValueError`` naming the line or the value.
     """
+    meta, rows = _parse_lines(text)
+    _check_headers(text, meta)
+    _check_table(meta, rows)
+    return meta, rows
+
+
+_TABLE_COLUMNS = ["warp", "sm", "start", "end"]
+
+
+def _parse_lines(text: str) -> tuple[dict[str, str], dict[str, list[int]]]:
+    """Read every line of the output into the header dict and the warp table.
+
+    Each line is checked as it is read (header syntax, repeats, the table's column
+    line, the records' integers); raises ``ValueError`` naming the first bad line, or
+    when the output holds no warp record at all.
+    """
     meta: dict[str, str] = {}
     cols = None
     rows: dict[str, list[int]] = {}
@@ -159,47 +176,73 @@ def parse_output(text: str):
         if not line.strip():
             continue
         if line.startswith("#"):
-            key, sep, val = line[1:].strip().partition("=")
-            if not sep or not key:
-                raise ValueError(
-                    f"line {no}: header lines look like '# key=value', got {line!r}"
-                )
-            if key.strip() in meta:
-                raise ValueError(f"line {no}: header {key.strip()!r} given twice")
-            meta[key.strip()] = val.strip()
+            _parse_header_line(meta, no, line)
         elif cols is None:
-            cols = [c.strip() for c in line.split(",")]
-            if cols != ["warp", "sm", "start", "end"]:
-                raise ValueError(
-                    f"line {no}: expected the header 'warp,sm,start,end', got {line!r}"
-                )
+            cols = _parse_column_line(no, line)
             rows = {c: [] for c in cols}
         else:
-            parts = line.split(",")
-            try:
-                vals = [int(p) for p in parts]
-            except ValueError:
-                raise ValueError(
-                    f"line {no}: expected four integers, got {line!r}"
-                ) from None
-            if len(vals) != 4:
-                raise ValueError(f"line {no}: expected four integers, got {line!r}")
-            warp, _sm, start, end = vals
-            if warp in seen:
-                raise ValueError(
-                    f"line {no}: warp {warp} already recorded on line {seen[warp]}"
-                )
-            if end <= start:
-                raise ValueError(
-                    f"line {no}: warp {warp} has end {end} <= start {start}: no "
-                    "elapsed "
-                    f"time, so the run is not a measurement"
-                )
-            seen[warp] = no
+            vals = _parse_record(seen, no, line)
             for c, v in zip(cols, vals):
                 rows[c].append(v)
     if cols is None or not rows["warp"]:
         raise ValueError("no warp records in the output")
+    return meta, rows
+
+
+def _parse_header_line(meta: dict[str, str], no: int, line: str) -> None:
+    """Add one ``# key=value`` line (line number ``no``) to ``meta``; ``ValueError``
+    if it is malformed or its key was already given."""
+    key, sep, val = line[1:].strip().partition("=")
+    if not sep or not key:
+        raise ValueError(
+            f"line {no}: header lines look like '# key=value', got {line!r}"
+        )
+    if key.strip() in meta:
+        raise ValueError(f"line {no}: header {key.strip()!r} given twice")
+    meta[key.strip()] = val.strip()
+
+
+def _parse_column_line(no: int, line: str) -> list[str]:
+    """The table's column names from its first line; ``ValueError`` unless they are
+    exactly ``warp,sm,start,end``."""
+    cols = [c.strip() for c in line.split(",")]
+    if cols != _TABLE_COLUMNS:
+        raise ValueError(
+            f"line {no}: expected the header 'warp,sm,start,end', got {line!r}"
+        )
+    return cols
+
+
+def _parse_record(seen: dict[int, int], no: int, line: str) -> list[int]:
+    """One warp record ``warp,sm,start,end`` as four integers.
+
+    ``seen`` maps each warp already read to its line number and is updated here;
+    ``ValueError`` for a line that is not four integers, a repeated warp, or a warp
+    whose ``end`` is not after its ``start``.
+    """
+    try:
+        vals = [int(p) for p in line.split(",")]
+    except ValueError:
+        raise ValueError(f"line {no}: expected four integers, got {line!r}") from None
+    if len(vals) != 4:
+        raise ValueError(f"line {no}: expected four integers, got {line!r}")
+    warp, _sm, start, end = vals
+    if warp in seen:
+        raise ValueError(
+            f"line {no}: warp {warp} already recorded on line {seen[warp]}"
+        )
+    if end <= start:
+        raise ValueError(
+            f"line {no}: warp {warp} has end {end} <= start {start}: no elapsed "
+            "time, so the run is not a measurement"
+        )
+    seen[warp] = no
+    return vals
+
+
+def _check_headers(text: str, meta: dict[str, str]) -> None:
+    """Check that the required header lines are present, that the output ends with a
+    newline, and that ``gpu`` is not empty; ``ValueError`` otherwise."""
     for key in ("gpu", "sm_count", "clock_khz", "repeats_per_warp"):
         if key not in meta:
             raise ValueError(f"output lacks the header line '# {key}=...'")
@@ -207,6 +250,13 @@ def parse_output(text: str):
         raise ValueError("the output stops in the middle of its last line (cut short?)")
     if not meta["gpu"]:
         raise ValueError("header 'gpu' is empty")
+
+
+def _check_table(meta: dict[str, str], rows: dict[str, list[int]]) -> None:
+    """Check the header values against the warp table: positive ``sm_count``,
+    ``clock_khz`` and ``repeats_per_warp``, every SM index below ``sm_count``, and
+    (when ``arg.blocks`` and ``arg.threads`` are given) exactly the launch's warps
+    ``0 .. blocks x ceil(threads/32) - 1``; ``ValueError`` otherwise."""
     sm_count = _header_int(meta, "sm_count")
     _header_int(meta, "clock_khz")
     _header_int(meta, "repeats_per_warp")
@@ -219,13 +269,13 @@ def parse_output(text: str):
         if len(rows["warp"]) != expected or set(rows["warp"]) != set(range(expected)):
             raise ValueError(
                 f"the launch had {expected} warps (arg.blocks x arg.threads/32) but "
-                "the table "
-                f"records {len(rows['warp'])}: output cut short or corrupted"
+                f"the table records {len(rows['warp'])}: output cut short or "
+                "corrupted"
             )
-    return meta, rows
 
 
 def _header_int(meta: dict[str, str], key: str) -> int:
+    """``meta[key]`` as a positive integer; ``ValueError`` naming the key otherwise."""
     try:
         v = int(meta[key])
     except ValueError:
@@ -347,7 +397,10 @@ def run(binary: str | Path, *, timeout: float = 600, **args) -> tuple[dict, dict
     """Run the built benchmark with ``key=value`` arguments; returns
     :func:`parse_output`'s result."""
     cmd = [str(binary)] + [f"{k}={v}" for k, v in args.items()]
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    # check=False: a failure is reported below with the benchmark's stderr
+    res = subprocess.run(
+        cmd, capture_output=True, text=True, timeout=timeout, check=False
+    )
     if res.returncode != 0:
         raise RuntimeError(
             f"{' '.join(cmd)} failed ({res.returncode}): {res.stderr.strip()[-2000:]}"

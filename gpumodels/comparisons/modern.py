@@ -87,9 +87,9 @@ __all__ = [
 
 
 def model_band(model: str, name: str, n, alpha) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`band` of a model's instruction throughput, :func:`evaluate`'s ``ipc``
-    (validity warnings silenced: the band shows the spread, the flags stay on each
-    model's own curve)."""
+    """:func:`~gpumodels.facts.modern.band` of a model's instruction throughput,
+    :func:`evaluate`'s ``ipc`` (validity warnings silenced: the band shows the spread,
+    the flags stay on each model's own curve)."""
     return band(lambda p: _quiet_ipc(model, p, n, alpha), name)
 
 
@@ -114,8 +114,9 @@ MODELS = (
 #: Models of ``gpumodels.comparisons.prior.compare.MODELS`` not evaluated on modern
 #: GPUs, with the reason.
 EXCLUDED = {
-    "volkov_refined": "needs a Table 6.5 fit of latency under load, which no public "
-    "source gives"
+    "volkov_refined": (
+        "needs a Table 6.5 fit of latency under load, which no public source gives"
+    )
 }
 
 
@@ -224,8 +225,8 @@ def needed_occupancy(
 
 
 def _cusp_of(need: np.ndarray, model: str) -> dict:
-    """The cusp of one :func:`needed_occupancy` row over :data:`CUSP_ALPHAS` (see
-    :func:`cusp`)."""
+    """The cusp of one :func:`needed_occupancy` row over :data:`CUSP_ALPHAS`
+    (see :func:`cusp`)."""
     take = _takes(model, CUSP_ALPHAS)
     need, alphas = need[take], CUSP_ALPHAS[take]
     if np.isnan(need).any():
@@ -250,8 +251,8 @@ def cusp(model: str, p: Params, fraction: float = 0.9) -> dict:
 
 @cache
 def _needed_grid(model: str, g: str, fraction: float) -> tuple[np.ndarray, np.ndarray]:
-    """Needed occupancy over :data:`CUSP_ALPHAS`: default parameters, and one row per
-    variant."""
+    """Needed occupancy over :data:`CUSP_ALPHAS`:
+    default parameters, and one row per variant."""
     default = needed_occupancy(model, params(g), CUSP_ALPHAS, fraction)
     every = np.array(
         [needed_occupancy(model, p, CUSP_ALPHAS, fraction) for p in unique_variants(g)]
@@ -468,9 +469,9 @@ def littles_law(names=GPUS + AMD) -> list[dict]:
     or one wavefront (64 × 4 B = 256 B); and the warps or waves the unit can hold. For
     the NVIDIA GPUs ``loads_read`` is
     :func:`gpumodels.papers.volkov.synthetic.needed_occupancy` at α = 0. The AMD latency
-    is the random-chase plateau (:func:`chase_plateau`, median over sources), the
-    bandwidths the best gpu-benches stream rows (median over sources); the unit counts
-    come from ``data/modern/amd.csv``."""
+    is the random-chase plateau (:func:`~gpumodels.facts.modern.chase_plateau`, median
+    over sources), the bandwidths the best gpu-benches stream rows (median over
+    sources); the unit counts come from ``data/modern/amd.csv``."""
     rows = []
     for name in names:
         g = any_gpu(name)
@@ -517,9 +518,8 @@ def littles_law(names=GPUS + AMD) -> list[dict]:
             "slot_bytes": slots * load,
         }
         for k in ("read", "triad"):
-            row[f"bytes_{k}"] = (
-                lat * bw[k] / (units * clock)
-            )  # GB/s / GHz = bytes per cycle
+            # GB/s / GHz = bytes per cycle
+            row[f"bytes_{k}"] = lat * bw[k] / (units * clock)
             row[f"loads_{k}"] = row[f"bytes_{k}"] / load
         rows.append(row)
     return rows
@@ -532,9 +532,9 @@ OTHER_LATENCIES = ("alu_lat", "sfu_lat", "shared_lat", "l1_lat", "l2_lat")
 def other_latencies(names=GPUS):
     """Sourced on-chip latencies (cycles) per GPU: FP32 add, SFU (fast square root),
     shared memory, L1 and L2 hits, one column each (:data:`OTHER_LATENCIES`; the methods
-    and sources are in :func:`measurements`). A GPU with several rows of one quantity
-    gets their median; a quantity nobody measured on a GPU stays empty (``nan``), never
-    filled in."""
+    and sources are in :func:`~gpumodels.facts.modern.measurements`). A GPU with several
+    rows of one quantity gets their median; a quantity nobody measured on a GPU stays
+    empty (``nan``), never filled in."""
     import pandas as pd
 
     table = {}

@@ -1,5 +1,5 @@
-"""Explorer of every model on the modern GPUs (live kernel only): pick a GPU, α and
-models."""
+"""Explorer of every model on the modern GPUs (live kernel only):
+pick a GPU, α and models."""
 
 from __future__ import annotations
 

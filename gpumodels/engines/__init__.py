@@ -2,5 +2,5 @@
 
 sim      the cycle-level SM simulator (simulated data only)
 refsim   the Huang & Li reference simulator: kernels, address traces, caches and DRAM
-mwp_cwp  Hong & Kim's MWP-CWP equations (2009), which Huang & Li and Volkov's chapter 7 build on
+mwp_cwp  Hong & Kim's MWP-CWP equations (2009), the base of Huang & Li and Volkov ch. 7
 """

@@ -286,6 +286,121 @@ def simulate(
         :class:`SimulationLimitError` says how many.
 
     """
+    run = _setup(
+        sm,
+        programs,
+        n_warps,
+        cycles,
+        repeat=repeat,
+        total_warps=total_warps,
+        warps_per_block=warps_per_block,
+        launch_latency=launch_latency,
+        policy=policy,
+        max_cycles=max_cycles,
+        skip_idle=skip_idle,
+    )
+    limit, occ, slot_warp, schedulers = run.limit, run.occ, run.slot_warp, run.sched
+    t = 0
+    while t < limit:
+        if run.refill_at:
+            _refill(run, t)
+        active = run.n_warps - slot_warp.count(-1)
+        if not run.repeat and active == 0 and not run.refill_at:
+            break
+        occ.append(active)
+        issued_any = False
+        for sch in schedulers:
+            if _schedule(run, sch, t):
+                issued_any = True
+        if issued_any or not run.skip_idle:
+            t += 1
+            continue
+        # nothing issued: jump to the next cycle at which anything can change
+        nxt = min(_next_event(run, t), limit)
+        occ.extend([active] * (nxt - t - 1))
+        t = nxt
+    _check_finished(run, cycles)
+    return _trace(run, t)
+
+
+@dataclass(slots=True)
+class _Run:
+    """The state of one :func:`simulate` call: its checked arguments (first group) and
+    what changes from cycle to cycle. Per warp slot ``i``: ``slot_warp[i]`` the launch
+    index of the warp in it (-1: empty), ``pc``, ``seq`` (ops issued by that warp),
+    ``next_ok`` (earliest cycle of its next issue, the ILP latency) and ``regs``
+    (register -> (issue cycle, producing unit, latency))."""
+
+    sm: SM
+    progs: list[tuple[Op, ...]]
+    n_warps: int
+    total: int
+    wpb: int
+    launch_latency: int
+    policy: str
+    repeat: bool
+    skip_idle: bool
+    limit: int
+    sched: range = field(init=False)
+    slots_of: list[list[int]] = field(init=False)  # slot i -> scheduler i mod S
+    slot_warp: list[int] = field(init=False)
+    pc: list[int] = field(init=False)
+    seq: list[int] = field(init=False)
+    next_ok: list[int] = field(init=False)
+    regs: list[dict[str, tuple[int, str, float]]] = field(init=False)
+    launched: int = field(init=False)
+    refill_at: dict[int, int] = field(init=False)  # block -> cycle of new warps
+    block_left: list[int] = field(init=False)  # unfinished warps per block
+    unit_free: dict[str, float] = field(init=False)  # end of each unit's backlog
+    recent: dict[str, deque] = field(init=False)  # issue cycles (latency window)
+    in_flight: dict[str, list[float]] = field(init=False)  # heap: capped units' ready
+    waiting: dict[str, OrderedDict] = field(init=False)  # capped units: FIFO of slots
+    sched_busy: list[int] = field(init=False)
+    rr_last: list[int] = field(init=False)
+    warp_start: list[int] = field(init=False)
+    warp_end: list[float] = field(init=False)  # -1: not finished
+    rec: tuple[list, list, list, list, list] = field(init=False)  # w, s, u, i, r
+    occ: list[int] = field(init=False)
+
+    def __post_init__(self):
+        """Every slot holds a warp at cycle 0; nothing is in flight."""
+        sm, n = self.sm, self.n_warps
+        self.sched = range(sm.schedulers)
+        self.slots_of = [list(range(s, n, sm.schedulers)) for s in self.sched]
+        self.slot_warp = list(range(n))
+        self.pc, self.seq, self.next_ok = [0] * n, [0] * n, [0] * n
+        self.regs = [{} for _ in range(n)]
+        self.launched = n
+        self.refill_at = {}
+        self.block_left = [self.wpb] * (n // self.wpb)
+        self.unit_free = {u: 0.0 for u in sm.units}
+        self.recent = {u: deque() for u in sm.units}
+        self.in_flight = {u: [] for u in sm.units}
+        self.waiting = {u: OrderedDict() for u in sm.units}
+        self.sched_busy = [0] * sm.schedulers
+        self.rr_last = [-1] * sm.schedulers
+        self.warp_start = [0] * self.total
+        self.warp_end = [-1] * self.total
+        self.rec = ([], [], [], [], [])
+        self.occ = []
+
+
+def _setup(
+    sm,
+    programs,
+    n_warps,
+    cycles,
+    *,
+    repeat,
+    total_warps,
+    warps_per_block,
+    launch_latency,
+    policy,
+    max_cycles,
+    skip_idle,
+) -> _Run:
+    """Set-up step: check :func:`simulate`'s arguments (in the order of its
+    parameters' documentation) and build the run's initial state."""
     if not isinstance(sm, SM):
         raise InputTypeError(
             "sm must be an SM record (e.g. sim.volkov_sm(volkov.params('Kepler'))), "
@@ -309,11 +424,10 @@ def simulate(
         if total_warps is None
         else check_int("total_warps", total_warps, n_warps)
     )
-    warps_per_block = check_int("warps_per_block", warps_per_block, 1, n_warps)
-    if n_warps % warps_per_block:
+    wpb = check_int("warps_per_block", warps_per_block, 1, n_warps)
+    if n_warps % wpb:
         raise ValueError(
-            f"n_warps ({n_warps}) must be a multiple of warps_per_block "
-            f"({warps_per_block})"
+            f"n_warps ({n_warps}) must be a multiple of warps_per_block ({wpb})"
         )
     launch_latency = check_int("launch_latency", launch_latency, 0)
     limit = (
@@ -321,174 +435,193 @@ def simulate(
         if cycles is not None
         else check_int("max_cycles", max_cycles, 1, MAX_CYCLES)
     )
+    return _Run(
+        sm, progs, n_warps, total, wpb, launch_latency, policy, repeat, skip_idle, limit
+    )
 
-    slots_of = [
-        list(range(s, n_warps, sm.schedulers)) for s in range(sm.schedulers)
-    ]  # slot i -> scheduler i mod S
-    slot_warp = list(
-        range(n_warps)
-    )  # launch index of the warp in each slot (-1: empty)
-    pc = [0] * n_warps
-    next_ok = [0] * n_warps  # earliest cycle of the next issue (ILP latency)
-    regs: list[dict[str, tuple[int, str, float]]] = [{} for _ in range(n_warps)]
-    launched = n_warps
-    refill_at: dict[int, int] = {}  # block -> cycle its slots get new warps
-    block_left = [warps_per_block] * (n_warps // warps_per_block)
-    unit_free = {u: 0.0 for u in sm.units}
-    recent = {u: deque() for u in sm.units}
-    in_flight: dict[str, list[float]] = {
-        u: [] for u in sm.units
-    }  # heap: ready times of capped units' ops
-    waiting: dict[str, OrderedDict] = {
-        u: OrderedDict() for u in sm.units
-    }  # slots queued (FIFO), capped units
-    sched_busy = [0] * sm.schedulers
-    rr_last = [-1] * sm.schedulers
-    warp_start = [0] * total
-    warp_end = [-1] * total
-    rec_w, rec_s, rec_u, rec_i, rec_r, occ = [], [], [], [], [], []
-    seq = [0] * n_warps
 
-    t = 0
-    while t < limit:
-        for blk, when in list(refill_at.items()):
-            if when <= t:
-                del refill_at[blk]
-                block_left[blk] = 0
-                for s in range(blk * warps_per_block, (blk + 1) * warps_per_block):
-                    if launched < total:
-                        slot_warp[s], pc[s], next_ok[s], seq[s] = launched, 0, t, 0
-                        regs[s] = {}
-                        warp_start[launched] = t
-                        launched += 1
-                        block_left[blk] += 1
-        active = sum(1 for w in slot_warp if w >= 0)
-        if not repeat and active == 0 and not refill_at:
-            break
-        occ.append(active)
-        issued_any = False
-        for sch in range(sm.schedulers):
-            if sched_busy[sch] > t:
-                continue
-            slots = slots_of[sch]
-            if policy == "round_robin" and rr_last[sch] in slots:
-                k = slots.index(rr_last[sch]) + 1
-                slots = slots[k:] + slots[:k]
-            issued = 0
-            for i in slots:
-                if (
-                    sm.issue_per_scheduler is not None
-                    and issued >= sm.issue_per_scheduler
-                ):
-                    break
-                if slot_warp[i] < 0 or next_ok[i] > t:
-                    continue
-                prog = progs[i]
-                op = prog[pc[i]]
-                unit = sm.units[op.unit]
-                if _operands_ready_at(sm, regs[i], op) > t:
-                    continue
-                if unit.throughput is not None and unit_free[op.unit] >= t + 1 - _EPS:
-                    continue
-                if unit.max_in_flight is not None:
-                    busy = in_flight[op.unit]
-                    while (
-                        busy and busy[0] <= t
-                    ):  # results ready: their servers are free
-                        heapq.heappop(busy)
-                    queue = waiting[op.unit]
-                    free = unit.max_in_flight - len(busy)
-                    if i not in queue:
-                        queue[i] = None
-                    if free <= 0 or all(k != i for k in islice(queue, free)):
-                        continue  # not among the first `free` waiting
-                    del queue[i]
-                # issue
-                if unit.throughput is not None:
-                    unit_free[op.unit] = (
-                        max(unit_free[op.unit], t) + 1.0 / unit.throughput
-                    )
-                lat = _latency(unit, recent[op.unit], t, sm.window)
-                recent[op.unit].append(t)
-                if unit.max_in_flight is not None:
-                    heapq.heappush(in_flight[op.unit], t + lat)
-                if op.dst is not None:
-                    regs[i][op.dst] = (t, op.unit, lat)
-                rec_w.append(slot_warp[i])
-                rec_s.append(seq[i])
-                rec_u.append(op.unit)
-                rec_i.append(t)
-                rec_r.append(t + lat)
-                seq[i] += 1
-                next_ok[i] = t + sm.ilp_latency
-                issued += 1
-                rr_last[sch] = i
-                if unit.issue_cycles > 1:
-                    sched_busy[sch] = t + unit.issue_cycles
-                pc[i] += 1
-                if pc[i] == len(prog):
-                    if repeat:
-                        pc[i] = 0
-                    else:
-                        _finish(
-                            i,
-                            t,
-                            slot_warp,
-                            warp_end,
-                            regs,
-                            block_left,
-                            warps_per_block,
-                            refill_at,
-                            launch_latency,
-                            launched,
-                            total,
-                        )
-                if sched_busy[sch] > t:
-                    break
-            issued_any = issued_any or issued > 0
-        if issued_any or not skip_idle:
-            t += 1
+def _refill(run: _Run, t: int) -> None:
+    """Block refill/launch step (rule 5): the slots of every block whose refill cycle
+    has come get the launch's next warps."""
+    wpb, slot_warp, block_left = run.wpb, run.slot_warp, run.block_left
+    for blk, when in list(run.refill_at.items()):
+        if when <= t:
+            del run.refill_at[blk]
+            block_left[blk] = 0
+            for s in range(blk * wpb, (blk + 1) * wpb):
+                if run.launched < run.total:
+                    slot_warp[s] = run.launched
+                    run.pc[s], run.next_ok[s], run.seq[s] = 0, t, 0
+                    run.regs[s] = {}
+                    run.warp_start[run.launched] = t
+                    run.launched += 1
+                    block_left[blk] += 1
+
+
+def _schedule(run: _Run, sch: int, t: int) -> bool:
+    """Issue step of scheduler ``sch`` in cycle ``t`` (rules 1-3): issue the ready ops
+    of its warps in ``policy`` order, up to ``issue_per_scheduler``. True if any."""
+    if run.sched_busy[sch] > t:
+        return False
+    slots = run.slots_of[sch]
+    if run.policy == "round_robin" and run.rr_last[sch] in slots:
+        k = slots.index(run.rr_last[sch]) + 1
+        slots = slots[k:] + slots[:k]
+    sm, slot_warp, next_ok, progs, pc, regs, unit_free = (
+        run.sm,
+        run.slot_warp,
+        run.next_ok,
+        run.progs,
+        run.pc,
+        run.regs,
+        run.unit_free,
+    )
+    units, ready_at, free_before = sm.units, _operands_ready_at, t + 1 - _EPS
+    cap = len(slots) if sm.issue_per_scheduler is None else sm.issue_per_scheduler
+    issued = 0
+    for i in slots:
+        if slot_warp[i] < 0 or next_ok[i] > t:
             continue
-        # nothing issued: jump to the next cycle at which anything can change
-        nxt = min(
-            _next_event(
-                sm,
-                progs,
-                t,
-                slot_warp,
-                pc,
-                next_ok,
-                regs,
-                unit_free,
-                in_flight,
-                sched_busy,
-                refill_at,
-            ),
-            limit,
-        )
-        occ.extend([active] * (nxt - t - 1))
-        t = nxt
-    if not repeat and cycles is None and any(e < 0 for e in warp_end):
-        done = sum(1 for e in warp_end if e >= 0)
+        op = progs[i][pc[i]]
+        unit = units[op.unit]
+        if ready_at(sm, regs[i], op) > t:
+            continue
+        if unit.throughput is not None and unit_free[op.unit] >= free_before:
+            continue
+        if unit.max_in_flight is not None and not _admit(run, i, op.unit, t):
+            continue
+        _issue(run, sch, i, op, unit, t)
+        issued += 1
+        if issued >= cap or run.sched_busy[sch] > t:
+            break
+    return issued > 0
+
+
+def _admit(run: _Run, i: int, name: str, t: int) -> bool:
+    """Admission step of a unit with ``max_in_flight`` (rule 3): slot ``i`` joins the
+    unit's first-come-first-served queue and may start if it is among the first
+    ``free`` waiting (leaving the queue)."""
+    busy = run.in_flight[name]
+    while busy and busy[0] <= t:  # results ready: their servers are free
+        heapq.heappop(busy)
+    queue = run.waiting[name]
+    free = run.sm.units[name].max_in_flight - len(busy)
+    if i not in queue:
+        queue[i] = None
+    if free <= 0 or all(k != i for k in islice(queue, free)):
+        return False  # not among the first `free` waiting
+    del queue[i]
+    return True
+
+
+def _issue(run: _Run, sch: int, i: int, op: Op, unit: Unit, t: int) -> None:
+    """Issue step of one op of slot ``i`` at cycle ``t`` (rules 3-4): occupy its unit
+    and scheduler, compute its latency, write its register and record it."""
+    name = op.unit
+    if unit.throughput is not None:
+        run.unit_free[name] = max(run.unit_free[name], t) + 1.0 / unit.throughput
+    lat = _latency(unit, run.recent[name], t, run.sm.window)
+    run.recent[name].append(t)
+    if unit.max_in_flight is not None:
+        heapq.heappush(run.in_flight[name], t + lat)
+    if op.dst is not None:
+        run.regs[i][op.dst] = (t, name, lat)
+    rec_w, rec_s, rec_u, rec_i, rec_r = run.rec
+    rec_w.append(run.slot_warp[i])
+    rec_s.append(run.seq[i])
+    rec_u.append(name)
+    rec_i.append(t)
+    rec_r.append(t + lat)
+    run.seq[i] += 1
+    run.next_ok[i] = t + run.sm.ilp_latency
+    run.rr_last[sch] = i
+    if unit.issue_cycles > 1:
+        run.sched_busy[sch] = t + unit.issue_cycles
+    _advance(run, i, t)
+
+
+def _advance(run: _Run, i: int, t: int) -> None:
+    """Retire step after an issue: move slot ``i`` to its next op, looping the program
+    (``repeat``) or finishing the warp at its end."""
+    run.pc[i] += 1
+    if run.pc[i] == len(run.progs[i]):
+        if run.repeat:
+            run.pc[i] = 0
+        else:
+            _finish(run, i, t)
+
+
+def _finish(run: _Run, i: int, t: int) -> None:
+    """Completion step of the warp in slot ``i``, which issued its last op at ``t``: it
+    ends when its last result is ready; the slot empties, and the block's slots are
+    refilled ``launch_latency`` cycles after its last warp ends (rule 5)."""
+    w = run.slot_warp[i]
+    pending = max((t0 + lat for t0, _, lat in run.regs[i].values()), default=t)
+    run.warp_end[w] = max(t + 1, pending)
+    run.slot_warp[i] = -1
+    blk = i // run.wpb
+    run.block_left[blk] -= 1
+    if run.block_left[blk] == 0 and run.launched < run.total:
+        when = int(np.ceil(max(run.warp_end[w], t + 1)))
+        run.refill_at[blk] = when + run.launch_latency
+
+
+def _next_event(run: _Run, t: int) -> int:
+    """Next-event step after a cycle ``t`` without issue: the first cycle after ``t``
+    at which a warp that could not issue at ``t`` might issue."""
+    sm, unit_free, in_flight = run.sm, run.unit_free, run.in_flight
+    times = list(run.refill_at.values())
+    times += [b for b in run.sched_busy if b > t]
+    for u, unit in sm.units.items():
+        if unit.throughput is not None and unit_free[u] >= t + 1 - _EPS:
+            # first t' with unit_free < t' + 1 - eps
+            times.append(math.floor(unit_free[u] - 1 + _EPS) + 1)
+        if in_flight[u]:
+            times.append(math.ceil(in_flight[u][0]))  # a heap: first is the earliest
+    progs, pc, next_ok, regs = run.progs, run.pc, run.next_ok, run.regs
+    for i, w in enumerate(run.slot_warp):
+        if w < 0:
+            continue
+        if next_ok[i] > t:
+            times.append(next_ok[i])
+        ready = _operands_ready_at(sm, regs[i], progs[i][pc[i]])
+        if ready > t:
+            times.append(math.ceil(ready))
+    later = [x for x in times if x > t]
+    return int(min(later)) if later else t + 1
+
+
+def _check_finished(run: _Run, cycles: int | None) -> None:
+    """End-of-run step: a finite run without ``cycles`` must have finished every warp
+    within ``max_cycles``."""
+    if not run.repeat and cycles is None and any(e < 0 for e in run.warp_end):
+        done = sum(1 for e in run.warp_end if e >= 0)
         raise SimulationLimitError(
-            f"max_cycles={limit} reached with {done} of {total} warps finished; "
-            f"raise max_cycles (up to {MAX_CYCLES}) or give cycles to stop early on "
-            "purpose"
+            f"max_cycles={run.limit} reached with {done} of {run.total} warps "
+            f"finished; raise max_cycles (up to {MAX_CYCLES}) or give cycles to stop "
+            "early on purpose"
         )
+
+
+def _trace(run: _Run, t: int) -> Trace:
+    """Trace-assembly step: the issue records and occupancy of a run that stopped at
+    cycle ``t`` as a :class:`Trace`."""
+    rec_w, rec_s, rec_u, rec_i, rec_r = run.rec
     return Trace(
         np.array(rec_w, dtype=int),
         np.array(rec_s, dtype=int),
         np.array(rec_u, dtype=object),
         np.array(rec_i, dtype=float),
         np.array(rec_r, dtype=float),
-        np.array(occ, dtype=int),
+        np.array(run.occ, dtype=int),
         t,
-        np.array(warp_start, dtype=float),
-        np.where(np.array(warp_end) < 0, np.nan, warp_end).astype(float),
+        np.array(run.warp_start, dtype=float),
+        np.where(np.array(run.warp_end) < 0, np.nan, run.warp_end).astype(float),
     )
 
 
 def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
+    """Set-up step: one checked program (a tuple of :class:`Op`) per warp slot."""
     if not programs:
         raise ValueError("programs must contain at least one Op")
     if isinstance(programs[0], Op):
@@ -505,51 +638,13 @@ def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
             raise ValueError("every program must contain at least one Op")
         for op in p:
             if not isinstance(op, Op):
-                raise ValueError(f"programs must contain Op records, got {op!r}")
+                raise InputTypeError(f"programs must contain Op records, got {op!r}")
             if op.unit not in sm.units:
                 raise ValueError(
                     f"Op unit {op.unit!r} is not one of the SM's units "
                     f"{sorted(sm.units)}"
                 )
     return progs
-
-
-def _next_event(
-    sm,
-    progs,
-    t,
-    slot_warp,
-    pc,
-    next_ok,
-    regs,
-    unit_free,
-    in_flight,
-    sched_busy,
-    refill_at,
-) -> int:
-    """The first cycle after ``t`` at which a warp that could not issue at ``t`` might
-    issue."""
-    times = [w for w in refill_at.values()]
-    times += [b for b in sched_busy if b > t]
-    for u, unit in sm.units.items():
-        if unit.throughput is not None and unit_free[u] >= t + 1 - _EPS:
-            times.append(
-                math.floor(unit_free[u] - 1 + _EPS) + 1
-            )  # first t' with unit_free < t' + 1 - eps
-        if in_flight[u]:
-            times.append(
-                math.ceil(in_flight[u][0])
-            )  # a heap: its first is the earliest
-    for i, w in enumerate(slot_warp):
-        if w < 0:
-            continue
-        if next_ok[i] > t:
-            times.append(next_ok[i])
-        ready = _operands_ready_at(sm, regs[i], progs[i][pc[i]])
-        if ready > t:
-            times.append(math.ceil(ready))
-    later = [x for x in times if x > t]
-    return int(min(later)) if later else t + 1
 
 
 def _operands_ready_at(sm: SM, regs: dict, op: Op) -> float:
@@ -564,6 +659,8 @@ def _operands_ready_at(sm: SM, regs: dict, op: Op) -> float:
 
 
 def _latency(unit: Unit, recent: deque, t: int, window: int) -> float:
+    """Latency of an op issued on ``unit`` at ``t`` (rule 4): a number, or the unit's
+    latency function of its throughput over the last ``window`` cycles."""
     if not callable(unit.latency):
         return float(unit.latency)
     while recent and recent[0] < t - window:
@@ -576,29 +673,6 @@ def _latency(unit: Unit, recent: deque, t: int, window: int) -> float:
             "and >= 0"
         )
     return lat
-
-
-def _finish(
-    i,
-    t,
-    slot_warp,
-    warp_end,
-    regs,
-    block_left,
-    wpb,
-    refill_at,
-    launch_latency,
-    launched,
-    total,
-):
-    w = slot_warp[i]
-    pending = max((t0 + lat for t0, _, lat in regs[i].values()), default=t)
-    warp_end[w] = max(t + 1, pending)
-    slot_warp[i] = -1
-    blk = i // wpb
-    block_left[blk] -= 1
-    if block_left[blk] == 0 and launched < total:
-        refill_at[blk] = int(np.ceil(max(warp_end[w], t + 1))) + launch_latency
 
 
 def volkov_sm(

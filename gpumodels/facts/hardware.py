@@ -96,8 +96,8 @@ class GPU:
 
     @property
     def cc_limits(self) -> ComputeCapability:
-        """The per-compute-capability limits (:mod:`gpumodels.facts.occupancy`) of this
-        GPU."""
+        """The per-compute-capability limits (:mod:`gpumodels.facts.occupancy`)
+        of this GPU."""
         return limits(self.compute_capability)
 
     @property
@@ -127,8 +127,8 @@ class GPU:
         return self.sm_count * self.cuda_cores_per_sm * self.clock_ghz * f
 
     def source(self, attribute: str) -> str:
-        """Where ``attribute`` came from (a paper's table, a vendor document, or a
-        derivation)."""
+        """Where ``attribute`` came from
+        (a paper's table, a vendor document, or a derivation)."""
         if attribute not in {f.name for f in fields(self)}:
             raise ValueError(
                 f"attribute must be a GPU field such as 'sm_count', got {attribute!r}"
@@ -154,8 +154,8 @@ def _gpus() -> dict[str, GPU]:
         gpu, par = r["gpu"], r["parameter"]
         if gpu not in meta:
             raise ValueError(
-                f"data/hardware.csv names GPU {gpu!r}, which data/gpus.csv does not "
-                "list"
+                f"data/hardware.csv names GPU {gpu!r}, "
+                "which data/gpus.csv does not list"
             )
         if par not in PARAMETERS:
             raise ValueError(f"data/hardware.csv: unknown parameter {par!r} for {gpu}")
@@ -174,9 +174,8 @@ def _gpus() -> dict[str, GPU]:
         v, s = values[gpu], srcs[gpu]
         cc = limits(v["compute_capability"])
         if "cuda_cores_per_sm" not in v and "cuda_cores" in v and "sm_count" in v:
-            v["cuda_cores_per_sm"] = (
-                v["cuda_cores"] // v["sm_count"]
-            )  # the source's own totals first
+            # the source's own totals first
+            v["cuda_cores_per_sm"] = v["cuda_cores"] // v["sm_count"]
             s["cuda_cores_per_sm"] = "derived: cuda_cores / sm_count"
         for attr, cc_field in _FROM_CC.items():
             if attr not in v:
@@ -215,14 +214,14 @@ def _index() -> dict[str, str]:
 
 
 def list_gpus() -> list[str]:
-    """Canonical names of all GPUs in the tables, in table order (oldest generation
-    first)."""
+    """Canonical names of all GPUs in the tables, in table order
+    (oldest generation first)."""
     return list(_gpus())
 
 
 def get_gpu(name: str) -> GPU:
-    """The :class:`GPU` named ``name``: a canonical name, full name or alias, in any
-    case.
+    """The :class:`GPU` named ``name``:
+    a canonical name, full name or alias, in any case.
 
     Spaces, hyphens and the prefixes "NVIDIA", "GeForce", "Tesla" and "Quadro" are
     ignored, so ``"GTX 280"``, ``"gtx280"`` and ``"GT200"`` (Volkov's name for it) are
@@ -261,9 +260,8 @@ def table(gpus: list[str] | None = None):
             if f.name in ("name", "full_name", "aliases", "sources", "notes"):
                 continue
             val = getattr(g, f.name)
-            if val is None or not g.sources.get(
-                f.name
-            ):  # unsourced defaults (gpus_per_board = 1) stay out
+            # unsourced defaults (gpus_per_board = 1) stay out
+            if val is None or not g.sources.get(f.name):
                 continue
             rows.append(
                 {

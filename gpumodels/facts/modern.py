@@ -140,8 +140,8 @@ def latency_curves(gpu: str) -> list[dict]:
 
 
 def chase_plateau(gpu: str, window_mb: tuple[float, float] = WINDOW_MB) -> list[dict]:
-    """The random-chase plateau per gpu-benches source: median cycles over footprints in
-    ``window_mb``."""
+    """The random-chase plateau per gpu-benches source:
+    median cycles over footprints in ``window_mb``."""
     g = any_gpu(gpu)
     lo, hi = (float(x) for x in window_mb)
     if not 0 < lo < hi:
@@ -182,8 +182,9 @@ def _stream_peaks(g: str) -> list[dict]:
                     "quantity": f"{kind}_bw",
                     "value": float(best[kind]),
                     "unit": "GB/s",
-                    "method": f"gpu-benches gpu-stream {kind}, best of {len(rs)} block "
-                    "sizes",
+                    "method": (
+                        f"gpu-benches gpu-stream {kind}, best of {len(rs)} block sizes"
+                    ),
                     "footprint": "device memory",
                     "clock_mhz": None,
                     "source": src,
@@ -285,8 +286,8 @@ def _build(g: str, lat: float, lat_src: str, bw: float, bw_src: str) -> Params:
 
 
 def params(name: str, method: str | None = None, bandwidth: str = "read"):
-    """The Volkov parameter set of a modern GPU (see the module docstring for every
-    field).
+    """The Volkov parameter set of a modern GPU
+    (see the module docstring for every field).
 
     ``method`` picks the latency measurement (:data:`METHODS`; ``None``: the first one
     the GPU has), ``bandwidth`` the stream that sets ``mem_thru`` (:data:`BANDWIDTHS`).
@@ -359,8 +360,8 @@ def unique_variants(name: str) -> list:
 
 
 def spread(name: str) -> dict[str, tuple[float, float]]:
-    """Smallest and largest sourced ``mem_lat`` (cycles) and ``mem_thru`` (IPC/SM) of a
-    GPU."""
+    """Smallest and largest sourced ``mem_lat`` (cycles) and ``mem_thru`` (IPC/SM)
+    of a GPU."""
     vs = variants(name)
     return {
         "mem_lat": (min(p.mem_lat for p in vs), max(p.mem_lat for p in vs)),

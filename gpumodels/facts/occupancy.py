@@ -126,8 +126,8 @@ def _table() -> dict[str, ComputeCapability]:
 
 
 def list_compute_capabilities() -> list[str]:
-    """All compute capabilities the calculator knows, oldest first (e.g. ``['1.0', ...,
-    '9.0']``)."""
+    """All compute capabilities the calculator knows, oldest first
+    (e.g. ``['1.0', ..., '9.0']``)."""
     return sorted(_table(), key=lambda s: tuple(int(p) for p in s.split(".")))
 
 
@@ -157,9 +157,8 @@ def normalize_cc(cc) -> str:
         and math.isfinite(to_float(cc))
     ):
         text = f"{float(cc):.1f}"
-        if (
-            float(text) == float(cc) and float(cc) >= 0
-        ):  # 8.96 is not 9.0: never round silently
+        # 8.96 is not 9.0: never round silently
+        if float(text) == float(cc) and float(cc) >= 0:
             return text
     raise UnknownComputeCapabilityError(
         "cc must be a compute capability such as '7.0'; known: "
@@ -320,8 +319,8 @@ def occupancy(
     Notes
     -----
     A configuration whose block cannot fit at all (too many registers or too much shared
-    memory for one block) gives ``blocks_per_sm == 0`` and names the resource in ``limiter``.
-    Values outside each parameter's own range raise ``ValueError``.
+    memory for one block) gives ``blocks_per_sm == 0`` and names the resource in
+    ``limiter``. Values outside each parameter's own range raise ``ValueError``.
     """
     lim = limits(cc)
     ctx = f"compute capability {lim.cc}"
@@ -490,8 +489,7 @@ def summary_html(o: Occupancy) -> str:
     ]
     head = (
         f"<b>{o.blocks_per_sm} blocks/SM = {o.warps_per_sm} of {lim.max_warps_per_sm} "
-        "warps/SM "
-        f"({100 * o.occupancy:.1f}% occupancy)</b>; allocated per block: "
+        f"warps/SM ({100 * o.occupancy:.1f}% occupancy)</b>; allocated per block: "
         f"{o.allocated_registers_per_block} registers, "
         f"{o.allocated_shared_mem_per_block} B shared memory"
     )

@@ -15,10 +15,8 @@ from gpumodels.facts import hardware, modern
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.facts.params import KINDS, Params
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
-from gpumodels.ground.validate import (
-    check_flag,
-)
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.validate import check_flag
 
 _T41 = "volkov/table_4_1.csv"
 
@@ -42,7 +40,7 @@ def _table_4_1() -> dict[str, dict[str, str]]:
 
 def _generation(name: str) -> str:
     if not isinstance(name, str):
-        raise ValueError(
+        raise InputTypeError(
             f"name must be a GPU name such as 'Kepler' or 'GTX680', got {name!r}"
         )
     for gen in GENERATIONS:
@@ -127,8 +125,8 @@ def params(
         return modern.params(name, method=method, bandwidth=bandwidth)
     if method is not None or bandwidth != "read":
         raise ValueError(
-            f"method and bandwidth apply to modern GPUs only; {gen} has Table 4.1's "
-            "parameters"
+            "method and bandwidth apply to modern GPUs only; "
+            f"{gen} has Table 4.1's parameters"
         )
     row = _table_4_1()[gen]
     rows65 = [r for r in read_rows(_T65) if r["gpu"] == gen]
@@ -178,8 +176,8 @@ def params(
 
 @cache
 def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
-    """Parameters of the §4.7 mixes: adds with SFU instructions or with shared-memory
-    loads.
+    """Parameters of the §4.7 mixes:
+    adds with SFU instructions or with shared-memory loads.
 
     The SFU or shared-memory instruction takes the place of the global load: its latency
     is Table 6.2's, its peak throughput Table 6.1's (ops/cycle/scheduler × schedulers /
@@ -206,8 +204,8 @@ def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
     if kind == "shared" and gen in ("G80", "GT200"):
         raise ValueError(
             f"kind='shared' is not defined for {gen}: Volkov §4.7 does not consider "
-            "this mix "
-            "on G80 and GT200 (shared memory is addressed through extra instructions)"
+            "this mix on G80 and GT200 "
+            "(shared memory is addressed through extra instructions)"
         )
     col = "sfu" if kind == "sfu" else "smem"
     lat = chapter6_value(gen, "6.2", col)

@@ -94,8 +94,8 @@ class Params:
 
     @property
     def mem_thru_gbs(self) -> float:
-        """Peak memory throughput in GB/s (Table 6.4's peak, up to Table 4.1's
-        rounding)."""
+        """Peak memory throughput in GB/s
+        (Table 6.4's peak, up to Table 4.1's rounding)."""
         return self.mem_thru * self.gbs_per_ipc
 
     def memory_latency(self, x_gbs):
@@ -127,11 +127,8 @@ class Params:
                 lo_open=True,
                 context=self.gpu,
             )
-        for name in (
-            "mem_thru",
-            "alu_thru",
-            "issue_thru",
-        ):  # inf: the limit is switched off
+        # inf: the limit is switched off
+        for name in ("mem_thru", "alu_thru", "issue_thru"):
             as_array(
                 f"Params.{name} ({self.gpu})",
                 getattr(self, name),
@@ -141,9 +138,8 @@ class Params:
             )
         for name in ("a", "b"):
             check_real(f"Params.{name}", getattr(self, name), lo=0.0, context=self.gpu)
-        as_array(
-            f"Params.c ({self.gpu})", self.c, lo=0.0, lo_open=True, allow_inf=True
-        )  # inf: no contention
+        # inf: no contention
+        as_array(f"Params.c ({self.gpu})", self.c, lo=0.0, lo_open=True, allow_inf=True)
         if self.mem_lat_to_alu is not None:
             check_real(
                 "Params.mem_lat_to_alu",
@@ -159,9 +155,8 @@ class Params:
             isinstance(t, tuple) and len(t) == 2 for t in terms
         ):
             raise InputTypeError(
-                "Params.latency_terms must be a tuple of (b, c) pairs (empty: no "
-                "contention), "
-                f"got {terms!r}"
+                "Params.latency_terms must be a tuple of (b, c) pairs "
+                f"(empty: no contention), got {terms!r}"
             )
         for b, c in terms:
             check_real("Params.latency_terms b", b, lo=0.0, context=self.gpu)
@@ -175,8 +170,8 @@ class Params:
 
 
 def check_params(p, name: str = "p") -> Params:
-    """``p`` if it is a :class:`Params` record; ``InputTypeError`` saying how to get one
-    otherwise."""
+    """``p`` if it is a :class:`Params` record;
+    ``InputTypeError`` saying how to get one otherwise."""
     if isinstance(p, Params):
         return p
     hint = "volkov.params('Kepler')"

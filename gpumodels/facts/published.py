@@ -68,8 +68,8 @@ def value(key: str) -> float:
 
 
 def record(key: str) -> dict[str, str]:
-    """The whole row (paper, source, quantity, context, value, unit, note) for
-    ``key``."""
+    """The whole row (paper, source, quantity, context, value, unit, note)
+    for ``key``."""
     value(key)  # raises KeyError with suggestions for an unknown key
     return dict(_rows()[key])  # a copy: the cached rows stay unchanged
 
@@ -111,9 +111,9 @@ def check(table, expect_outside: tuple[str, ...] = ()) -> None:
     """Assert every row of a :func:`compare` table is within tolerance, except exactly
     ``expect_outside``.
 
-    Given a :func:`scoreboard` table instead, assert that every row has the status its
-    data row declares (``expect_outside`` is then unused: the data file says which rows
-    are outside).
+    Given a :func:`~gpumodels.scoreboard.table` table instead, assert that every row has
+    the status its data row declares (``expect_outside`` is then unused: the data file
+    says which rows are outside).
 
     A reproduction the book cannot match is listed in ``expect_outside`` (and explained
     in the text); the check then also fails if such a row *starts* matching, so the text
@@ -181,8 +181,8 @@ COMPACT_COLUMNS = (
 def compact(
     board, *, note: bool = False, extra: Mapping[str, object] | None = None
 ) -> Table:
-    """A :func:`scoreboard` table for reading (a :class:`gpumodels.ground.tables.Table`,
-    indexed by key).
+    """A :func:`~gpumodels.scoreboard.table` table for reading (a
+    :class:`gpumodels.ground.tables.Table`, indexed by key).
 
     Status first, the quantity in full with its unit, the printed text as printed, and
     the computed value, difference and tolerance at the printed precision (one decimal
@@ -196,9 +196,8 @@ def compact(
     rows = []
     for r in board.itertuples():
         d = decimals(r.printed_text)
-        if (
-            d is None
-        ):  # a fraction or words ("1/6 IPC", "nearly twice"): significant digits
+        # a fraction or words ("1/6 IPC", "nearly twice"): significant digits
+        if d is None:
             places = (
                 significant_places(r.computed, 3),
                 significant_places(r.difference, 2),

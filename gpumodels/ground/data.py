@@ -34,8 +34,8 @@ def data_dir():
 
 
 def read_text(relpath: str) -> str:
-    """The text of ``data/<relpath>``; ``DataError`` naming the file if it is
-    missing."""
+    """The text of ``data/<relpath>``;
+    ``DataError`` naming the file if it is missing."""
     path = data_dir() / relpath
     if not path.is_file():
         raise DataError(f"data table {relpath!r} not found under {data_dir()}")
@@ -44,8 +44,8 @@ def read_text(relpath: str) -> str:
 
 @cache
 def _checked_text(relpath: str) -> str:
-    """The text of ``data/<relpath>`` once it has passed its schema (checked once per
-    table)."""
+    """The text of ``data/<relpath>`` once it has passed its schema
+    (checked once per table)."""
 
     text = read_text(relpath)
     validate(relpath, text)

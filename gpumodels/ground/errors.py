@@ -34,10 +34,10 @@ class UnknownNameError(KeyError, ValueError):
 
 
 class OutsideDomainError(ValueError):
-    """The inputs are valid but the model's equations are outside their domain for
-    them."""
+    """The inputs are valid but
+    the model's equations are outside their domain for them."""
 
 
 class DataError(ValueError):
-    """A data table that fails its schema; the message names file, line, column and
-    value."""
+    """A data table that fails its schema;
+    the message names file, line, column and value."""

@@ -42,8 +42,8 @@ PALETTE = (
     "#F0E442",
     "#000000",
 )
-"""Okabe-Ito colours (blue, orange, green, vermillion, purple, sky blue, yellow,
-black)."""
+"""Okabe-Ito colours
+(blue, orange, green, vermillion, purple, sky blue, yellow, black)."""
 
 LINESTYLES = (
     "-",
@@ -113,8 +113,8 @@ MAX_WIDTH = 7.0
 tall (≥ 8 px)."""
 
 MAX_COLS = 3
-"""The most panels in one row of a figure; more panels go into further rows or
-figures."""
+"""The most panels in one row of a figure;
+more panels go into further rows or figures."""
 
 CATEGORICAL = "categorical"
 """Pass as a unit to :func:`label` for an axis of named categories (GPUs, models,
@@ -241,8 +241,8 @@ def smallest_font(fig) -> float:
 
 
 def generation_color(generation: str) -> str:
-    """The colour of a GPU generation (``"Kepler"`` -> blue); unknown names raise
-    ``ValueError``."""
+    """The colour of a GPU generation (``"Kepler"`` -> blue);
+    unknown names raise ``ValueError``."""
     if generation not in _GEN_COLORS:
         raise UnknownNameError(
             f"generation must be one of {', '.join(GENERATIONS)}, got {generation!r}"

@@ -1,5 +1,5 @@
-"""A declared schema for every table in ``data/`` (pandera), checked whenever a table is
-read.
+"""A declared schema for every table in ``data/`` (pandera),
+checked whenever a table is read.
 
 Each CSV file under ``data/`` has an entry in ``TABLES``: its columns with their types
 and allowed ranges, the columns that must be unique together, and table-wide checks. A
@@ -60,7 +60,7 @@ PARAMETERS: dict[str, tuple[str, str, type]] = {
 }
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # column kinds
 
 
@@ -107,7 +107,7 @@ SOURCE = text()
 NOTE = text(optional=True)
 YESNO = ("yes", "no")
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # units of the long tables: the range a value in that unit may take
 
 _COUNT = (0, 1e12)
@@ -214,8 +214,8 @@ UNIT_RANGES: dict[str, tuple[float, float]] = {
         )
     },
 }
-"""Allowed range of a value by its unit in the long tables (``value``, ``unit``
-columns)."""
+"""Allowed range of a value by its unit in the long tables
+(``value``, ``unit`` columns)."""
 
 
 def _unit_check(*, text_ok: bool = True) -> pa.Check:
@@ -295,8 +295,8 @@ def long_table(
 
 @dataclass(frozen=True)
 class Table:
-    """The schema of one CSV file: columns (in file order), unique key, table-wide
-    checks."""
+    """The schema of one CSV file:
+    columns (in file order), unique key, table-wide checks."""
 
     columns: dict
     unique: list[str] | None = None
@@ -324,9 +324,8 @@ def _wide(
     return Table(cols, unique=unique, **kw)
 
 
-STATUS = {
-    "status": text(isin=("printed", "sourced", "assumption"))
-}  # Huang & Li parameter provenance
+# Huang & Li parameter provenance
+STATUS = {"status": text(isin=("printed", "sourced", "assumption"))}
 VOLKOV_GPUS = ("G80", "GT200", "Fermi", "Kepler", "Maxwell")
 LAT = number(0, 1e7)  # a latency in cycles or ns
 POS = number(0, lo_open=True)  # a positive quantity
@@ -721,8 +720,10 @@ TABLES: dict[str, Table] = {
             },
             "source": SOURCE,
         },
-        why_no_key="one row per kernel launch in profiler order: repeated launches are "
-        "real rows",
+        why_no_key=(
+            "one row per kernel launch in profiler order: "
+            "repeated launches are real rows"
+        ),
     ),
     "transit/rodinia_launch.csv": _wide(
         {"app": text(), "kernel": text()},
@@ -901,7 +902,7 @@ TABLES: dict[str, Table] = {
     ),
 }
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # reading and validating
 
 
@@ -916,20 +917,19 @@ def _frame(text_: str, relpath: str) -> pd.DataFrame:
         if r and len(r) != len(header):
             why = "an unquoted comma?" if len(r) > len(header) else "a row cut short?"
             raise DataError(
-                f"data/{relpath}: line {i + 2} has {len(r)} fields, the header "
-                f"{len(header)} "
-                f"({why}): {','.join(r)[:120]!r}"
+                f"data/{relpath}: line {i + 2} has {len(r)} fields, "
+                f"the header {len(header)} ({why}): {','.join(r)[:120]!r}"
             )
     return pd.DataFrame([r for r in body if r], columns=header, dtype=str)
 
 
 def schema_of(relpath: str):
-    """The pandera schema of ``data/<relpath>``; ``DataError`` if the file has none
-    declared."""
+    """The pandera schema of ``data/<relpath>``;
+    ``DataError`` if the file has none declared."""
     if relpath not in TABLES:
         raise DataError(
-            f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; declare "
-            "one"
+            f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; "
+            "declare one"
         )
     return TABLES[relpath].schema(relpath)
 
@@ -940,8 +940,8 @@ def validate(relpath: str, text_: str):
     df = _frame(text_, relpath)
     if relpath not in TABLES:
         raise DataError(
-            f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; declare "
-            "one"
+            f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; "
+            "declare one"
         )
     table = TABLES[relpath]
     work, bad = df.copy(), []

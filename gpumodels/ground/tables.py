@@ -1,5 +1,5 @@
-"""Tables for reading: what a chapter shows when a ``pandas.DataFrame`` would print
-badly.
+"""Tables for reading:
+what a chapter shows when a ``pandas.DataFrame`` would print badly.
 
 A DataFrame displayed in a notebook cuts long text at 50 characters, prints a column
 that holds 0 and 1e-5 as ``0.000000e+00`` and shows every float to six digits. A
@@ -17,8 +17,8 @@ from gpumodels.ground.errors import InputTypeError
 
 
 class Table:
-    """A formatted table for reading; ``frame`` is the ``pandas.DataFrame`` of its cells
-    (strings).
+    """A formatted table for reading;
+    ``frame`` is the ``pandas.DataFrame`` of its cells (strings).
 
     In a notebook it renders as HTML (class ``gm-table``); ``str``/``repr`` give the
     aligned text.

@@ -18,13 +18,13 @@ import numpy as np
 from gpumodels.ground.errors import InputTypeError, OutsideDomainError, UnknownNameError
 
 MAX_INT = 2**63
-"""The largest integer an unbounded count may take (no count in the book comes near
-it)."""
+"""The largest integer an unbounded count may take
+(no count in the book comes near it)."""
 
 
 def to_float(value) -> float:
-    """``float(value)``, with an integer too large for a float read as ``inf`` (never
-    OverflowError)."""
+    """``float(value)``, with an integer too large for a float read as ``inf``
+    (never OverflowError)."""
     try:
         return float(value)
     except OverflowError:
@@ -163,8 +163,8 @@ def out(x: np.ndarray):
 
 
 def check_fraction(name: str, value) -> float:
-    """Return ``value`` as ``float`` if it is a number in (0, 1]; ``ValueError``
-    otherwise."""
+    """Return ``value`` as ``float`` if it is a number in (0, 1];
+    ``ValueError`` otherwise."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InputTypeError(f"{name} must be a number in (0, 1], got {value!r}")
     v = to_float(value)
@@ -174,8 +174,8 @@ def check_fraction(name: str, value) -> float:
 
 
 def check_choice(name: str, value, allowed) -> str:
-    """Return ``value`` if it is one of ``allowed``; ``ValueError`` naming the choices
-    otherwise."""
+    """Return ``value`` if it is one of ``allowed``;
+    ``ValueError`` naming the choices otherwise."""
     try:
         ok = value in allowed
     except TypeError:  # an unhashable value looked up in a set or dict

@@ -22,8 +22,8 @@ from gpumodels.ground import plotting
 
 
 def table_html(rows: list[tuple[str, str, str]], header: tuple[str, str, str]) -> str:
-    """An HTML table of ``rows`` under ``header`` (three columns), every cell
-    escaped."""
+    """An HTML table of ``rows`` under ``header`` (three columns),
+    every cell escaped."""
     # headers are a word or two: kept whole when the book's stylesheet lets cells wrap
     # anywhere
     head = "".join(
@@ -44,8 +44,8 @@ SOLUTION_HEADER = ("try", "change", "what you see")
 
 
 class Solutions:
-    """A chapter's Try-it solutions: an HTML table in a notebook, aligned text
-    elsewhere."""
+    """A chapter's Try-it solutions:
+    an HTML table in a notebook, aligned text elsewhere."""
 
     def __init__(self, rows: list[tuple[str, str, str]]):
         self.rows = [tuple(str(c) for c in r) for r in rows]
@@ -91,13 +91,13 @@ def static_html(controls, shown: str, png: bytes | None = None) -> str:
     img = (
         ""
         if png is None
-        else '<img alt="the figure of the explorer at these settings" '
-        'style="max-width:100%" '
-        f'src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+        else '<img alt="the figure of the explorer at these settings"'
+        ' style="max-width:100%"'
+        f' src="data:image/png;base64,{base64.b64encode(png).decode()}">'
     )
     return (
-        "<div class='explorer-static'><p "
-        f"class='explorer-note'><em>{STATIC_NOTE}</em></p>"
+        "<div class='explorer-static'>"
+        f"<p class='explorer-note'><em>{STATIC_NOTE}</em></p>"
         + table_html(rows, ("control", "setting", "kind"))
         + shown
         + img

@@ -5,20 +5,22 @@ merged add/load times. Chapter 7, one module per model, each reduced for the wor
 exactly as the dissertation reduces it, with its parameters and its corrections of the
 originals' typos:
 
-* :func:`hong_kim2009` — MWP_peak_bw, CWP and the latency/memory/compute regimes (§7.1);
-* :func:`baghsorkhi2010` — CYC_compute, Latency_BW, exposed latency, warp latency
-  (§7.2);
-* :func:`zhang_owens2011` — the larger of arithmetic and memory times from input curves
-  (§7.3);
-* :func:`sim2012` — CWP with arithmetic latency, MWP from sustained bandwidth, CWP − 1
-  (§7.4);
-* :func:`huang2014` — round-robin and greedy-then-oldest, with the bandwidth term
-  (§7.5–7.8).
+* :func:`~gpumodels.comparisons.prior.hong_kim_2009.hong_kim2009` — MWP_peak_bw, CWP and
+  the latency/memory/compute regimes (§7.1);
+* :func:`~gpumodels.comparisons.prior.baghsorkhi_2010.baghsorkhi2010` — CYC_compute,
+  Latency_BW, exposed latency, warp latency (§7.2);
+* :func:`~gpumodels.comparisons.prior.zhang_owens_2011.zhang_owens2011` — the larger of
+  arithmetic and memory times from input curves (§7.3);
+* :func:`~gpumodels.comparisons.prior.sim_2012.sim2012` — CWP with arithmetic latency,
+  MWP from sustained bandwidth, CWP − 1 (§7.4);
+* :func:`~gpumodels.comparisons.prior.huang_2014.huang2014` — round-robin and
+  greedy-then-oldest, with the bandwidth term (§7.5–7.8).
 
-Each returns an :class:`Estimate` whose ``flags`` name impossible outputs (negative,
-above a hardware bound, utilisation above 1); see
-:mod:`gpumodels.comparisons.prior.estimate`. :func:`transit2015` instantiates Transit
-(Li et al. 2015, :mod:`gpumodels.papers.transit`) on the same workload.
+Each returns an :class:`~gpumodels.comparisons.prior.estimate.Estimate` whose ``flags``
+name impossible outputs (negative, above a hardware bound, utilisation above 1); see
+:mod:`gpumodels.comparisons.prior.estimate`.
+:func:`~gpumodels.comparisons.prior.li_2015.transit2015` instantiates Transit (Li et al.
+2015, :mod:`gpumodels.papers.transit`) on the same workload.
 :mod:`gpumodels.comparisons.prior.compare` evaluates every model against the simulated
 reference of :mod:`gpumodels.comparisons.prior.reference`.
 

@@ -5,11 +5,11 @@ one load (node M) and α adds (node C), with ``issue`` the generic issue latency
 cycles on G80), ``mem_cpi`` the load's reciprocal peak throughput per SM (37 cycles on
 G80, Table 6.1) and ``n`` warps per SM::
 
-    alu               = max(issue_alu, alu_lat / n)        "latency" of one add (their Eq. 3)
+    alu               = max(issue_alu, alu_lat / n)  "latency" of one add (their Eq. 3)
     CYC_compute/NUM_mem = x = α·alu + issue
-    Latency_BW        = issue + max(0, mem_cpi − α·alu − issue)              (their Eq. 4)
-    NBC_avg           ≈ x                                                   (their Eq. 5)
-    Latency_exposed   = mem_lat − (n − 1)·NBC_avg                           (their Eq. 6)
+    Latency_BW        = issue + max(0, mem_cpi − α·alu − issue)          (their Eq. 4)
+    NBC_avg           ≈ x                                                (their Eq. 5)
+    Latency_exposed   = mem_lat − (n − 1)·NBC_avg                        (their Eq. 6)
     Warp latency      = α·alu + max(Latency_BW, Latency_exposed)
                       = max(mem_cpi, x, mem_lat − issue − (n − 2)·x)
     throughput        = (α + 1) / Warp latency   instructions per cycle per SM
@@ -44,8 +44,8 @@ def baghsorkhi2010(
     alu_cpi: float | None = None,
     mem_cpi: float | None = None,
 ) -> Estimate:
-    """Baghsorkhi et al. (2010) throughput for the α-workload (Volkov 2016 §7.2; module
-    docstring).
+    """Baghsorkhi et al. (2010) throughput for the α-workload
+    (Volkov 2016 §7.2; module docstring).
 
     Defaults: ``issue_cycles`` (the generic issue latency on the M arcs) and ``alu_cpi``
     (an add's reciprocal peak throughput) both ``1 / alu_thru``, ``mem_cpi = 1 /

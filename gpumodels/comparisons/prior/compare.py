@@ -53,8 +53,8 @@ from gpumodels.ground.validate import (
 from gpumodels.papers.volkov import synthetic as vk
 
 MAX_GRID_POINTS = 100_000
-"""The most occupancies :func:`cusp_occupancy` evaluates a model at (``n_max /
-step``)."""
+"""The most occupancies :func:`cusp_occupancy` evaluates a model at
+(``n_max / step``)."""
 
 
 def _volkov(fn_adds, fn_mem, label):
@@ -77,7 +77,7 @@ volkov_basic = _volkov(
 volkov_basic.__doc__ = (
     "Volkov's basic model (§4.1, "
     ":func:`gpumodels.papers.volkov.synthetic.arithmetic_throughput`) as an "
-    ":class:`Estimate`."
+    ":class:`~gpumodels.comparisons.prior.estimate.Estimate`."
 )
 volkov_refined = _volkov(
     vk.refined_arithmetic_throughput,
@@ -87,7 +87,7 @@ volkov_refined = _volkov(
 volkov_refined.__doc__ = (
     "Volkov's refined model (§6.5, "
     ":func:`gpumodels.papers.volkov.synthetic.refined_arithmetic_throughput`) "
-    "as an :class:`Estimate`."
+    "as an :class:`~gpumodels.comparisons.prior.estimate.Estimate`."
 )
 
 
@@ -108,13 +108,11 @@ def cuda_guide(p: Params, n, alpha) -> Estimate:
         )
     warps = np.asarray(cuda_guide_warps(p.mem_lat, 1.0 / p.alu_thru, a_))
     with np.errstate(invalid="ignore", divide="ignore"):
-        bound_adds = vk.arithmetic_limit(
-            p, a_
-        )  # add instructions per cycle per SM (§4.1)
+        # add instructions per cycle per SM (§4.1)
+        bound_adds = vk.arithmetic_limit(p, a_)
     bound = bound_adds / add_fraction(a_)
-    with np.errstate(
-        invalid="ignore", divide="ignore", over="ignore"
-    ):  # n/warps = inf: the share is 1
+    # n/warps = inf: the share is 1
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         share = np.where(warps == 0, 1.0, np.minimum(1.0, n_ / warps))
     regime = np.where(
         share < 1, "below the guide's warp count", "at the throughput bound"

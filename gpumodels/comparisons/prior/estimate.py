@@ -1,5 +1,5 @@
-"""The result record shared by the chapter-7 models, and how impossible outputs are
-flagged.
+"""The result record shared by the chapter-7 models,
+and how impossible outputs are flagged.
 
 Every model of :mod:`gpumodels.comparisons.prior` returns an :class:`Estimate`:
 instruction throughput per SM at each occupancy ``n`` and arithmetic intensity ``alpha``
@@ -50,8 +50,8 @@ def expected_invalid():
 
 @dataclass(frozen=True)
 class Estimate:
-    """One model's throughput estimates over a grid of occupancies and arithmetic
-    intensities.
+    """One model's throughput estimates over a grid of occupancies
+    and arithmetic intensities.
 
     Attributes
     ----------
@@ -119,8 +119,8 @@ def add_fraction(alpha) -> np.ndarray:
 
 
 def load_fraction(alpha) -> np.ndarray:
-    """``1/(α+1)``, the fraction of instructions that are loads; 0 at ``alpha =
-    inf``."""
+    """``1/(α+1)``, the fraction of instructions that are loads;
+    0 at ``alpha = inf``."""
     return 1.0 / (np.asarray(alpha, dtype=float) + 1.0)
 
 
@@ -138,8 +138,8 @@ def pin_bandwidth(p: Params) -> float:
 
 
 def grid(n, alpha, n_lo: float = 0.0):
-    """Check and broadcast ``n`` (warps per SM, > ``n_lo``) and ``alpha`` (>= 0, may be
-    inf)."""
+    """Check and broadcast ``n`` (warps per SM, > ``n_lo``) and ``alpha``
+    (>= 0, may be inf)."""
     n_ = as_array("n", n, lo=n_lo, lo_open=True)
     a_ = as_array("alpha", alpha, allow_inf=True)
     return broadcast(n=n_, alpha=a_)
@@ -203,8 +203,7 @@ def make(
         reasons = sorted({r for f in bad for r in f.split("; ")})
         warnings.warn(
             f"{model} on {p.gpu}: {bad.size} of {flags.size} estimates are impossible "
-            "outputs "
-            f"({', '.join(reasons)}); see Estimate.flags",
+            f"outputs ({', '.join(reasons)}); see Estimate.flags",
             ModelValidityWarning,
             stacklevel=3,
         )

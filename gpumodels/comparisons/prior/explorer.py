@@ -26,8 +26,8 @@ def summary_html(models, gpu: str, alpha: float) -> str:
             )
         )
     head = (
-        f"<b>{html.escape(p.gpu)} ({html.escape(p.product)}), α = {alpha:g}: estimate "
-        "/ simulated reference "
+        f"<b>{html.escape(p.gpu)} ({html.escape(p.product)}), α = {alpha:g}: "
+        "estimate / simulated reference "
         f"at {len(prior.reference.occupancies(p))} occupancies</b>"
     )
     return head + widgets.table_html(
@@ -36,8 +36,8 @@ def summary_html(models, gpu: str, alpha: float) -> str:
 
 
 def explorer(gpu: str = "Fermi"):
-    """Pick models, GPU and α: throughput vs occupancy of each model over the simulated
-    reference."""
+    """Pick models, GPU and α:
+    throughput vs occupancy of each model over the simulated reference."""
     import ipywidgets as W
 
     models = W.SelectMultiple(

@@ -1,5 +1,5 @@
-"""Chapter 4 of Volkov (2016): the CUDA guide's warp estimate and merged add/load times
-(§4.8–4.12).
+"""Chapter 4 of Volkov (2016):
+the CUDA guide's warp estimate and merged add/load times (§4.8–4.12).
 
 The chapter-7 models are in the sibling modules of :mod:`gpumodels.comparisons.prior`.
 
@@ -57,8 +57,8 @@ def cuda_guide_warps(mem_lat, instruction_time, alpha):
 
 
 def cuda_guide_refined_warps(mem_lat, instruction_time, alpha):
-    """The guide's estimate counting the stalled warp and the memory instruction
-    (§4.8)::
+    """The guide's estimate counting the stalled warp and
+    the memory instruction (§4.8)::
 
         warps = mem_lat / (instruction_time · (α + 1)) + 1
 
@@ -123,7 +123,8 @@ def _merged_throughput(p: Params, n, alpha, merge):
 def times_overlap_throughput(p: Params, n, alpha):
     """Adds per cycle per SM if add and load times overlap (§4.11)::
 
-        Time(n) = max(α · arithmetic_time(n), memory_time(n));   throughput = 32·α / Time(n)
+        Time(n)    = max(α · arithmetic_time(n), memory_time(n))
+        throughput = 32·α / Time(n)
 
     ``n`` and ``alpha`` broadcast; ``alpha = inf`` gives the all-add throughput.
     """
@@ -134,7 +135,8 @@ def times_overlap_throughput(p: Params, n, alpha):
 def times_add_throughput(p: Params, n, alpha):
     """Adds per cycle per SM if add and load times add (§4.12)::
 
-        Time(n) = α · arithmetic_time(n) + memory_time(n);   throughput = 32·α / Time(n)
+        Time(n)    = α · arithmetic_time(n) + memory_time(n)
+        throughput = 32·α / Time(n)
 
     ``n`` and ``alpha`` broadcast; ``alpha = inf`` gives the all-add throughput.
     """
@@ -143,8 +145,8 @@ def times_add_throughput(p: Params, n, alpha):
 
 
 def table_4_3():
-    """Table 4.3 inputs (α and instruction time per GPU) with the guide's and the better
-    estimate.
+    """Table 4.3 inputs (α and instruction time per GPU) with
+    the guide's and the better estimate.
 
     Columns: ``gpu, alpha, mem_lat, instruction_time, guide_warps, better_warps,
     source``.

@@ -3,18 +3,23 @@
 Per repeating group of one load and α adds, with ``issue`` the cycles a CUDA-core
 instruction occupies the SM (4 on GT200) and ``n`` warps per SM::
 
-    MWP_peak_bw = mem_lat · peak_GB/s / (clock_GHz · SMs · 128 B)      (HK Eq. 6–7)
+    MWP_peak_bw = mem_lat · peak_GB/s / (clock_GHz · SMs · 128 B)   (HK Eq. 6–7)
     MWP         = min(n, MWP_peak_bw)
-    CWP         = min(n, (mem_lat + issue·(α+1)) / (issue·(α+1)))     (HK Eq. 8–9)
-    Time        = mem_lat + issue·(α+1)          if MWP = CWP = n     latency-bound (HK Eq. 22)
-                = mem_lat · n / MWP              if CWP > MWP         memory-bound
-                = issue · n · (α+1)              otherwise            compute-bound (HK Eq. 24)
+    CWP         = min(n, (mem_lat + issue·(α+1)) / (issue·(α+1)))  (HK Eq. 8–9)
+    Time        = mem_lat + issue·(α+1)   if MWP = CWP = n   latency-bound (HK Eq. 22)
+                = mem_lat · n / MWP       if CWP > MWP       memory-bound  (HK Eq. 23)
+                = issue · n · (α+1)       otherwise          compute-bound (HK Eq. 24)
     throughput  = n · (α+1) / Time   instructions per cycle per SM
 
-Every line is the full model's own equation (:mod:`gpumodels.engines.mwp_cwp`: Eqs. 6–8
-and 22–24) applied to one group, ``Mem_cycles = mem_lat`` and ``Comp_cycles =
-issue·(α+1)``, in the long-warp limit: the small terms ε₁, ε₂ of §7.1 (``Comp_p × (MWP −
-1)`` over many groups, and ``Mem_L`` in Eq. 24) vanish and are left out; so is the
+Every line is the full model's own equation, computed by the engine's function of it
+(:func:`~gpumodels.engines.mwp_cwp.mwp_peak_bw_from` for Eqs. 6–7,
+:func:`~gpumodels.engines.mwp_cwp.cwp_full` for Eq. 8,
+:func:`~gpumodels.engines.mwp_cwp.equation_case` and
+:func:`~gpumodels.engines.mwp_cwp.cycles_eq22` to
+:func:`~gpumodels.engines.mwp_cwp.cycles_eq24`; none is coded a second time here),
+applied to one group, ``Mem_cycles = mem_lat`` and ``Comp_cycles = issue·(α+1)``, in the
+long-warp limit: the small terms ε₁, ε₂ of §7.1 (``Comp_p × (MWP − 1)`` over many
+groups, and ``Mem_L`` in Eq. 24) vanish and are left out; so is the
 departure-delay cap of MWP, which §7.4 notes is loose for coalesced accesses. The one
 real difference is the case selection. Hong & Kim's §3.4.2 also sends kernels with
 ``Comp_cycles > Mem_cycles`` to Eq. 23, the memory-bound formula; the dissertation's
@@ -53,8 +58,10 @@ def mwp_peak_bw(
         MWP_peak_bw = mem_lat · peak_gbs / (clock_ghz · sm_count · bytes_per_warp)
 
     The number of memory instructions in flight per SM at peak throughput; Hong & Kim
-    read it as a number of warps (§3.3 explains why that is misleading). GTX280, pin
-    bandwidth:
+    read it as a number of warps (§3.3 explains why that is misleading). The equations
+    are the engine's, :func:`gpumodels.engines.mwp_cwp.mwp_peak_bw_from` (Eq. 6 of Eq.
+    7, with ``Mem_L = mem_lat``); this function names Volkov's parameters and refuses a
+    result outside the floating-point range. GTX280, pin bandwidth:
 
     >>> round(mwp_peak_bw(141.7, 30, 1.296, 434), 1)
     12.4
@@ -64,15 +71,7 @@ def mwp_peak_bw(
     clk = check_real("clock_ghz", clock_ghz, 0.0, lo_open=True)
     lat = check_real("mem_lat", mem_lat, 0.0, lo_open=True)
     b = check_real("bytes_per_warp", bytes_per_warp, 0.0, lo_open=True)
-    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
-        per_warp = hk.bw_per_warp(clk, b, lat)
-        # Eq. 6-7 as Hong & Kim write them; in one quotient where BW_per_warp under- or
-        # overflows
-        mwp = (
-            hk.mwp_peak_bw(bw, per_warp, sms)
-            if 0 < per_warp < np.inf
-            else (lat * bw) / sms / clk / b
-        )
+    mwp = hk.mwp_peak_bw_from(bw, sms, clk, lat, b)
     if not np.isfinite(mwp) or mwp <= 0:
         raise OutsideDomainError(
             f"MWP_peak_bw = {mwp!r} is outside the floating-point range for "

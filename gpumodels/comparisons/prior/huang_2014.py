@@ -87,8 +87,8 @@ def _policy(policy: str) -> str:
 
 
 def _no(prob, stall, n):
-    """Non-overlapped instructions of one interval of size one (GTO, their Eq. 12–16
-    fixed)."""
+    """Non-overlapped instructions of one interval of size one
+    (GTO, their Eq. 12–16 fixed)."""
     return np.maximum(0.0, np.minimum(prob * stall, 1.0) * (n - 1.0) - stall)
 
 
@@ -99,7 +99,8 @@ def cpi_multithreading(n, alpha, *, mem_lat, alu_lat, policy: str = "rr"):
     ``n`` warps per scheduler (> 0), ``alpha`` adds per load (may be ``inf``). Always
     positive.
 
-    >>> round(1 / cpi_multithreading(16, float("inf"), mem_lat=368, alu_lat=6, policy="gto"), 3)
+    >>> cpi = cpi_multithreading(16, float("inf"), mem_lat=368, alu_lat=6, policy="gto")
+    >>> round(1 / cpi, 3)
     1.185
     """
     n_, a_ = grid(n, alpha)
@@ -135,7 +136,8 @@ def utilization(n, cores, mem_lat, s, transactions_per_access=1):
     """``ρ = λ·s`` with ``λ = k·n·cores/mem_lat`` (their Eq. 22–23). It exceeds 1 freely
     — the model's flaw.
 
-    >>> round(utilization(32, 16, 300, 2 / 3), 2)     # Huang et al.'s synthetic GPU at full occupancy
+    >>> # Huang et al.'s synthetic GPU at full occupancy
+    >>> round(utilization(32, 16, 300, 2 / 3), 2)
     1.14
     """
     res = _bandwidth_delay(
@@ -166,13 +168,11 @@ def _bandwidth_delay(n, cores, mem_lat, s, k):
         mem_lat=mem_lat,
         cores=cores,
     )
-    with np.errstate(
-        divide="ignore", invalid="ignore", over="ignore"
-    ):  # ±inf: the model's own singularity
+    # ±inf: the model's own singularity
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         queue = lam * s * s / (2.0 * (1.0 - rho))
-    queue = np.where(
-        rho == 1.0, -np.inf, queue
-    )  # the singularity: approached from above ρ = 1 it is −∞
+    # the singularity: approached from above ρ = 1 it is −∞
+    queue = np.where(rho == 1.0, -np.inf, queue)
     return np.minimum(queue, s * k * n * cores / 2.0), rho
 
 
@@ -199,8 +199,7 @@ def huang2014_bandwidth_delay(n, cores, mem_lat, s, transactions_per_access=1):
     if np.any(rho >= 1.0):
         warnings.warn(
             f"utilisation ρ = λ·s reaches {np.max(rho):.3g} ≥ 1: Bandwidth_delay is "
-            "negative or singular "
-            "(Volkov 2016 §7.7)",
+            "negative or singular (Volkov 2016 §7.7)",
             ModelValidityWarning,
             stacklevel=2,
         )
@@ -230,8 +229,8 @@ def cpi_final(
     )
     if (cores is None) != (s is None):
         raise ValueError(
-            "cores and s must be given together (the bandwidth term needs both) or not "
-            "at all"
+            "cores and s must be given together (the bandwidth term needs both) "
+            "or not at all"
         )
     if cores is None:
         return float(mt) if mt.ndim == 0 else mt
@@ -245,8 +244,7 @@ def cpi_final(
     if np.any(res < 0) or np.any(delay < 0):
         warnings.warn(
             "Bandwidth_delay is negative at some n: CPI_final is below CPI_mt, "
-            "negative where "
-            f"it reaches {np.min(res):.3g} (Volkov 2016 §7.7)",
+            f"negative where it reaches {np.min(res):.3g} (Volkov 2016 §7.7)",
             ModelValidityWarning,
             stacklevel=2,
         )
@@ -272,8 +270,8 @@ def huang2014(
     transactions_per_access: int = 1,
     mshr: int | None = None,
 ) -> Estimate:
-    """Huang et al. (2014) throughput for the α-workload (Volkov 2016 §7.5–7.8; module
-    docstring).
+    """Huang et al. (2014) throughput for the α-workload
+    (Volkov 2016 §7.5–7.8; module docstring).
 
     ``n`` warps per SM, split over
     :func:`gpumodels.comparisons.prior.huang_2014.issue_units` schedulers.
@@ -313,5 +311,6 @@ def huang2014(
             ipc = np.where(over, np.nan, ipc)
             extra["MSHR_delay not modelled"] = over
     regime = f"{_policy(policy).upper()}{' +bandwidth' if bandwidth else ''}"
-    label = f"{MODEL} ({'round-robin' if policy == 'rr' else 'greedy-then-oldest'}{', bandwidth term' if bandwidth else ''})"
+    policy_name = "round-robin" if policy == "rr" else "greedy-then-oldest"
+    label = f"{MODEL} ({policy_name}{', bandwidth term' if bandwidth else ''})"
     return make(label, p, n_, a_, ipc, regime, extra=extra, pin_gbs=pin_bandwidth(p))

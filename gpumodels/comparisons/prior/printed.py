@@ -43,8 +43,8 @@ def section_4_8() -> dict[str, float]:
 
 
 def chapter_7() -> dict[str, float]:
-    """Chapter 7: the printed numbers that follow from the prior models and printed
-    inputs."""
+    """Chapter 7: the printed numbers that follow from the prior models
+    and printed inputs."""
 
     P = {g: _p(g) for g in volkov.GENERATIONS}
     G80, GT200, FERMI, KEPLER, MAXWELL = P.values()
@@ -56,10 +56,12 @@ def chapter_7() -> dict[str, float]:
         "v16.s7_1.cwp.GTX280": prior.hong_kim2009_cwp_full(
             GT200.mem_lat, 1 / GT200.alu_thru, 32
         ),
-        "v16.s7_1.flat_cpi.GTX280": 32
-        / prior.hong_kim2009(GT200, np.arange(1, 33), np.inf).adds.max(),
+        "v16.s7_1.flat_cpi.GTX280": (
+            32 / prior.hong_kim2009(GT200, np.arange(1, 33), np.inf).adds.max()
+        ),
     }
-    a = 32  # §7.1: α = 32; warp time with 24-cycle adds over Hong & Kim's issue-only time
+    # §7.1: α = 32; warp time with 24-cycle adds over Hong & Kim's issue-only time
+    a = 32
     factor = (GT200.mem_lat + GT200.alu_lat * a) / (
         GT200.mem_lat + (a + 1) / GT200.alu_thru
     )
@@ -72,9 +74,8 @@ def chapter_7() -> dict[str, float]:
     issue = 1 / G80.alu_thru
     n_max = hardware.get_gpu("8800GTX").max_warps_per_sm
     with_cpi = prior.baghsorkhi2010(G80, n_max, 0, mem_cpi=round(mem_cpi))
-    attained = (
-        published.value("v16.s7_2.pct_at_20_warps.8800GTX") / 100
-    )  # measured: 94 % of the peak
+    # measured: 94 % of the peak
+    attained = published.value("v16.s7_2.pct_at_20_warps.8800GTX") / 100
     out |= {
         "v16.s7_2.g80_mem_cpi": mem_cpi,
         "v16.s7_2.alpha0_constant": G80.mem_lat + issue,
@@ -132,8 +133,8 @@ def chapter_7() -> dict[str, float]:
 
 
 def section_7_7() -> dict[str, float]:
-    """§7.7–7.8: Huang et al.'s utilisation above 1, the singularity and the negative
-    times."""
+    """§7.7–7.8: Huang et al.'s utilisation above 1,
+    the singularity and the negative times."""
 
     FERMI = _p("Fermi")
     syn = prior.huang2014_parameters("synthetic")

@@ -36,8 +36,7 @@ LIMIT_ALPHAS = (0.0, np.inf)
 CACHE = "simulated/prior_reference.csv"
 SOURCE = (
     "simulated: gpumodels.engines.sim.volkov_sm(contention=True) with Volkov 2016 "
-    "Table 4.1 and Table 6.5 "
-    "parameters; tools/simulate_reference.py"
+    "Table 4.1 and Table 6.5 parameters; tools/simulate_reference.py"
 )
 
 
@@ -103,8 +102,7 @@ def measure(p: Params, n: int, alpha: float) -> tuple[float, float, int]:
     if starts[0].size < 2:
         raise ValueError(
             f"warp 0 began fewer than two loop trips in cycles [{start}, {stop}] on "
-            f"{p.gpu} "
-            f"(n = {n}, alpha = {alpha}); lengthen the window"
+            f"{p.gpu} (n = {n}, alpha = {alpha}); lengthen the window"
         )
     little = sum((s.size - 1) * body / (s[-1] - s[0]) for s in starts if s.size >= 2)
     ipc = sim.rate_between(trace.issue, starts[0][0], starts[0][-1])
@@ -148,8 +146,8 @@ def _cache() -> dict[tuple[str, float, float], float]:
 
 
 def table():
-    """The cached reference as a DataFrame: ``gpu, n, alpha, ipc, adds, mem_ipc``
-    (simulated)."""
+    """The cached reference as a DataFrame:
+    ``gpu, n, alpha, ipc, adds, mem_ipc`` (simulated)."""
     import pandas as pd
 
     df = pd.DataFrame(
@@ -171,10 +169,10 @@ def ipc(p: Params, n, alpha) -> np.ndarray:
     missing = [x for x in n_arr.ravel() if (p.gpu, float(x), float(alpha)) not in cache]
     if missing:
         raise ValueError(
-            f"the simulated reference has no point at n = {missing[0]:g}, alpha = "
-            f"{alpha} on {p.gpu}; "
-            f"n must be one of {occupancies(p).astype(int).tolist()} and alpha one of "
-            f"{list(ALPHAS)}, 0 or inf"
+            f"the simulated reference has no point at n = {missing[0]:g}, "
+            f"alpha = {alpha} on {p.gpu}; "
+            f"n must be one of {occupancies(p).astype(int).tolist()} "
+            f"and alpha one of {list(ALPHAS)}, 0 or inf"
         )
     res = np.array(
         [cache[(p.gpu, float(x), float(alpha))] for x in n_arr.ravel()]

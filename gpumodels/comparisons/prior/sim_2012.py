@@ -5,12 +5,18 @@ cycles per add at occupancy ``n`` (their Eq. 2–6), per repeating group of one 
 adds::
 
     T_comp = (α+1) · n · alu
-    CWP    = min(n, 1 + mem_lat / ((α+1)·alu))                      (their Eq. 4, 5, A.1–A.4)
-    MWP    = min(n, MWP_peak_bw)                                    (their Eq. A.5 without Δ)
-    T_mem  = n · mem_lat / min(MWP, max(1, CWP − 1))                (their Eq. 11–15)
-    T_exec = max(T_comp, T_mem)              if CWP > MWP           (their Eq. 1, 16, 17)
+    CWP    = min(n, 1 + mem_lat / ((α+1)·alu))          (their Eq. 4, 5, A.1–A.4)
+    MWP    = min(n, MWP_peak_bw)                        (their Eq. A.5 without Δ)
+    T_mem  = n · mem_lat / min(MWP, max(1, CWP − 1))    (their Eq. 11–15)
+    T_exec = max(T_comp, T_mem)              if CWP > MWP   (their Eq. 1, 16, 17)
            = max(T_comp, T_mem + T_comp/n)   if CWP ≤ MWP
     throughput = n · (α+1) / T_exec   instructions per cycle per SM
+
+CWP and ``MWP_peak_bw`` are Hong & Kim's Eqs. 8 and 6–7, computed by the engine's
+functions (:func:`~gpumodels.engines.mwp_cwp.cwp_full` with ``Mem_cycles = mem_lat`` and
+``Comp_cycles = (α+1)·alu``, and :func:`~gpumodels.engines.mwp_cwp.mwp_peak_bw_from`
+through :func:`gpumodels.comparisons.prior.hong_kim_2009.mwp_peak_bw`), not coded a
+second time here.
 
 ``MWP_peak_bw`` comes from the best *sustained* throughput of Table 6.4 (Table 7.1:
 30.7, 40.3 and 29.9 warps on Fermi, Kepler, Maxwell), not from pin bandwidth, and the
@@ -25,6 +31,7 @@ import numpy as np
 
 from gpumodels.comparisons.prior.estimate import Estimate, grid, load_fraction, make
 from gpumodels.comparisons.prior.hong_kim_2009 import mwp_peak_bw
+from gpumodels.engines import mwp_cwp as hk
 from gpumodels.facts import modern
 from gpumodels.facts.param_sets import chapter6_value
 from gpumodels.facts.params import Params, check_params
@@ -85,7 +92,7 @@ def sim2012(
     )
     g = load_fraction(a_)
     alu = np.maximum(p.alu_lat / n_, 1.0 / p.alu_thru)
-    cwp = np.minimum(n_, 1.0 + g * p.mem_lat / alu)
+    cwp = np.minimum(n_, hk.cwp_full(g * p.mem_lat, alu))  # HK Eqs. 8-9 per instruction
     mwp = np.minimum(n_, mwp_bw)
     eff = np.minimum(mwp, np.maximum(1.0, cwp - 1.0) if cwp_minus_one else cwp)
     # each time divided by (α + 1)

@@ -5,7 +5,7 @@ add throughput of all-add code at occupancy ``n``, and ``mem(n)``, the load thro
 of all-load code. Adds and loads are assumed to proceed in parallel, so per repeating
 group of α adds and one load per warp::
 
-    alu_time = α · n / alu(n),   mem_time = n / mem(n)       (instruction throughputs per SM)
+    alu_time = α·n / alu(n),  mem_time = n / mem(n)   (instruction throughputs per SM)
     Time     = max(alu_time, mem_time)
     adds/cycle per SM = min(32·alu(n), 32·α·mem(n))
 
@@ -72,8 +72,8 @@ def zhang_owens2011(
     merge: str = "overlap",
     inputs: str = "basic model",
 ) -> Estimate:
-    """Zhang & Owens (2011) throughput for the α-workload (Volkov 2016 §7.3; module
-    docstring).
+    """Zhang & Owens (2011) throughput for the α-workload
+    (Volkov 2016 §7.3; module docstring).
 
     ``curves`` is an ``(alu, mem)`` pair of functions of ``n`` giving instruction
     throughputs per SM; the default is ``model_curves`` of ``p``. ``merge`` is
@@ -98,7 +98,7 @@ def zhang_owens2011(
     else:
         t, regime = t_alu + t_mem, "sum"
     label = (
-        f"{MODEL} ({'times add' if merge == 'add' else 'times overlap'}; {inputs} "
-        "inputs)"
+        f"{MODEL} ({'times add' if merge == 'add' else 'times overlap'}; "
+        f"{inputs} inputs)"
     )
     return make(label, p, n_, a_, 1.0 / t, regime)

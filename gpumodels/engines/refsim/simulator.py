@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import namedtuple
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -77,7 +78,7 @@ from gpumodels.engines.refsim.trace import SPACES, shared_conflict_replays_batch
 from gpumodels.engines.sim import rate_between, trip_starts
 from gpumodels.facts.param_sets import params as volkov_params
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground.validate import check_int, check_real
 
 MAPPING = "gddr5_6x16"
@@ -242,7 +243,7 @@ def machine() -> RefMachine:
     )
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # streams: what the core executes
 
 
@@ -567,8 +568,79 @@ def _copy_in(tr: Trace, addr: np.ndarray, req_addr: np.ndarray):
     )
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # the compiled core
+#
+# ``_core`` allocates the simulator's state (numpy arrays, grouped in the named tuples
+# below) and hands it to ``_event_loop``. Each step of the loop is a compiled function
+# of its own that takes the groups it touches and returns the scalars it changes (heap
+# size ``nh``, event sequence number ``seq``, free event items ``n_free``, the caches'
+# LRU ``clock``, the DRAM log's length ``nlog``). The steps are inlined into
+# ``_event_loop`` (``inline="always"``), which numba compiles without reference
+# counting (``_nrt=False``; the loop allocates nothing), so the loop runs as fast as
+# when it was one function.
+
+_EPS = 1e-9
+
+_Params = namedtuple(
+    "_Params",
+    "n_sm S P wpb res nslots blocks l2_sets l2_assoc tex_sets tex_assoc c_sets c_assoc "
+    "c_line alu_lat alu_thru lsu_thru shmem_lat tex_hit const_hit l2_front l2_back "
+    "l2_to_dram burst fixed n_channels",
+)
+"""The core's scalar parameters (times in core cycles): SMs, schedulers per SM (``S``)
+and issues per scheduler and cycle (``P``), warps per block (``wpb``), resident blocks
+per SM (``res``), warp slots per SM, blocks; sets and ways of the L2, texture and
+constant caches and the constant line's bytes; arithmetic latency and throughput,
+load/store throughput, the hit latencies, the L2's pipeline (SM to L2, L2 back to the
+SM, L2 to DRAM), a burst's time on its channel's bus, the fixed memory latency (0:
+off), DRAM channels."""
+
+_Stream = namedtuple("_Stream", "kind count dep lsu req0 req1 req_addr warp_rec")
+"""The instruction streams (the arrays of :class:`Streams`)."""
+
+_Warps = namedtuple(
+    "_Warps",
+    "cur left next_ok ready pending last_issue done_issue finished finish "
+    "rec_issue rec_done",
+)
+"""Per warp: its current record, instructions left in it, the earliest next issue, the
+time its results are ready, loads in flight, its last issue, done issuing, finished,
+its finishing time; per record: issue and data-ready times."""
+
+_Sms = namedtuple("_Sms", "slot_warp bs_block bs_left bs_free bs_end alu_free lsu_free")
+"""Per SM: the warp in each warp slot; per block slot its block, warps left, the time
+it can take a new block (when empty) and its last warp's finish; the times its
+arithmetic and load/store units are free."""
+
+_Caches = namedtuple(
+    "_Caches", "l2_tag l2_val l2_st tx_tag tx_val tx_st c_tag c_val c_st"
+)
+"""Tags, valid-sector bits and LRU stamps of the L2, the texture caches and the
+constant caches (a block of sets per SM for the last two)."""
+
+_Events = namedtuple(
+    "_Events",
+    "ht hs hi stage addr warp rec store bypass out bank arr start q_next free_items",
+)
+"""Memory requests in flight (event items) and the heap of their next events: heap
+time, sequence number (ties in the order scheduled) and item; per item its stage (0:
+at the L2, 1: arriving at a DRAM bank, 2: bank data ready for the bus), address, warp,
+record, store, L2 bypass, row-buffer outcome, bank, arrival and service start at the
+bank, the next item in the bank's queue; the stack of free items."""
+
+_Dram = namedtuple(
+    "_Dram",
+    "occ post row_bits bank_bits ch_bits bank_free open_row bus_free q_head q_tail "
+    "q_len",
+)
+"""The DRAM: per row-buffer outcome (hit, miss, conflict) a bank's occupancy and the
+return delay after the burst; the address map's row, bank and channel bits; per bank
+the time its last burst ends, its open row, its FCFS queue (head, tail, length); per
+channel the time its data bus is free (when its last burst ends)."""
+
+_Log = namedtuple("_Log", "bank arr start serv out write warp")
+"""The DRAM log, one row per request served (:attr:`Result.dram_log`)."""
 
 
 @njit(cache=True)
@@ -653,6 +725,546 @@ def _deliver(ret, w, rc, ready, rec_done, pending):  # pragma: no cover - compil
     pending[w] -= 1
 
 
+@njit(cache=True, inline="always")
+def _schedule(ev, nh, seq, t, item):  # pragma: no cover - compiled
+    """Event item ``item``'s next event is at ``t``: onto the heap. Returns ``(nh,
+    seq)``."""
+    ht, hs, hi = ev.ht, ev.hs, ev.hi
+    nh = _heap_push(ht, hs, hi, nh, t, seq, item)
+    return nh, seq + 1
+
+
+@njit(cache=True, inline="always")
+def _send_to_l2(
+    t_l2, a, w, r, store, bypass, ev, nh, seq, n_free
+):  # pragma: no cover - compiled
+    """A request for address ``a`` leaves the SM: a free event item, due at its L2
+    slice at ``t_l2``. Returns ``(nh, seq, n_free)``."""
+    j = ev.free_items[n_free - 1]
+    n_free -= 1
+    ev.stage[j] = 0
+    ev.addr[j] = a
+    ev.warp[j] = w
+    ev.rec[j] = r
+    ev.store[j] = store
+    ev.bypass[j] = bypass
+    nh, seq = _schedule(ev, nh, seq, t_l2, j)
+    return nh, seq, n_free
+
+
+# step 1: memory events
+
+
+@njit(cache=True, inline="always")
+def _l2_access(
+    tau, it, ev, caches, wa, counters, nh, seq, n_free, clock, pa
+):  # pragma: no cover - compiled
+    """Step 1a, a request at its L2 slice (sectored LRU, 128-B lines, 32-B sectors): a
+    read hit returns to the warp after ``l2_back``; misses, stores (write-through) and
+    uncached loads (no look-up) go on to DRAM. Returns ``(nh, seq, n_free, clock)``."""
+    tag, valid, stamp = caches.l2_tag, caches.l2_val, caches.l2_st
+    ready, rec_done, pending = wa.ready, wa.rec_done, wa.pending
+    stage, free_items = ev.stage, ev.free_items
+    a, store, w, rc = ev.addr[it], ev.store[it], ev.warp[it], ev.rec[it]
+    clock += 1
+    go_dram = True
+    if not ev.bypass[it]:
+        line = a >> 7
+        sbit = 1 << ((a >> 5) & 3)
+        row0 = line % pa.l2_sets
+        hit = _lookup(tag, valid, stamp, row0, pa.l2_assoc, line, sbit, clock, True)
+        if store:
+            counters[C_L2_WRITES] += 1
+        else:
+            counters[C_L2_READS] += 1
+            if hit:
+                counters[C_L2_READ_HITS] += 1
+                _deliver(tau + pa.l2_back, w, rc, ready, rec_done, pending)
+                go_dram = False
+    if go_dram:
+        stage[it] = 1
+        nh, seq = _schedule(ev, nh, seq, tau + pa.l2_to_dram, it)
+    else:
+        free_items[n_free] = it
+        n_free += 1
+    return nh, seq, n_free, clock
+
+
+@njit(cache=True, inline="always")
+def _row_outcome(open_row, row):  # pragma: no cover - compiled
+    """Row-buffer outcome of an access to ``row`` in a bank with ``open_row`` open (-1:
+    none): 0 hit, 1 miss (bank closed), 2 conflict (another row open)."""
+    if open_row < 0:
+        return 1
+    if open_row == row:
+        return 0
+    return 2
+
+
+@njit(cache=True, inline="always")
+def _dram_arrival(tau, it, ev, dram, nh, seq, pa):  # pragma: no cover - compiled
+    """Step 1b, a request arrives at its DRAM bank (open page, FCFS): channel, bank and
+    row from the address map; the row-buffer outcome against the row its predecessor
+    in the queue leaves open; it joins the bank's queue, and an idle bank starts it when
+    its last burst has ended (data ready for the bus after the outcome's occupancy).
+    Returns ``(nh, seq)``."""
+    start, stage, q_next = ev.start, ev.stage, ev.q_next
+    bank_free, open_row = dram.bank_free, dram.open_row
+    q_head, q_tail, q_len = dram.q_head, dram.q_tail, dram.q_len
+    row_bits, bank_bits, ch_bits = dram.row_bits, dram.bank_bits, dram.ch_bits
+    a = ev.addr[it]
+    ch = _field(a, ch_bits) % pa.n_channels
+    b = (ch << bank_bits.size) | _field(a, bank_bits)
+    row = _field(a, row_bits)
+    o = _row_outcome(open_row[b], row)
+    open_row[b] = row  # FCFS: the row this request finds is its predecessor's
+    ev.out[it] = o
+    ev.bank[it] = b
+    ev.arr[it] = tau
+    if q_len[b] == 0:  # idle bank: service starts when its last burst has ended
+        s0 = max(tau, bank_free[b])
+        start[it] = s0
+        stage[it] = 2
+        nh, seq = _schedule(ev, nh, seq, s0 + dram.occ[o] - pa.burst, it)
+        q_head[b] = it
+    else:
+        q_next[q_tail[b]] = it
+    q_next[it] = -1
+    q_tail[b] = it
+    q_len[b] += 1
+    return nh, seq
+
+
+@njit(cache=True, inline="always")
+def _dram_burst(
+    tau, it, ev, dram, lg, wa, counters, nh, seq, n_free, nlog, pa
+):  # pragma: no cover - compiled
+    """Step 1c, a bank's data is ready for its channel's bus: the 32-B burst takes the
+    bus when it is free, which ends the request's service (logged); a read's data
+    returns to the warp after the outcome's return delay; the bank's next queued request
+    starts. Returns ``(nh, seq, n_free, nlog)``."""
+    ready, rec_done, pending = wa.ready, wa.rec_done, wa.pending
+    out, start, stage = ev.out, ev.start, ev.stage
+    occ, q_head, q_len = dram.occ, dram.q_head, dram.q_len
+    o = out[it]
+    b = ev.bank[it]
+    store, w, rc = ev.store[it], ev.warp[it], ev.rec[it]
+    ch = b >> dram.bank_bits.size
+    bs = max(tau, dram.bus_free[ch])
+    end = bs + pa.burst
+    dram.bus_free[ch] = end
+    dram.bank_free[b] = end
+    counters[C_ROW + o] += 1
+    s0 = start[it]
+    lg.bank[nlog] = b
+    lg.arr[nlog] = ev.arr[it]
+    lg.start[nlog] = s0
+    lg.serv[nlog] = end - s0
+    lg.out[nlog] = o
+    lg.write[nlog] = store
+    lg.warp[nlog] = w
+    nlog += 1
+    if store:
+        counters[C_DRAM_WRITES] += 1
+    else:
+        counters[C_DRAM_READS] += 1
+        _deliver(end + dram.post[o], w, rc, ready, rec_done, pending)
+    # the bank's queue: this request leaves, the next one starts when this burst ends
+    q_head[b] = ev.q_next[it]
+    q_len[b] -= 1
+    ev.free_items[n_free] = it
+    n_free += 1
+    if q_len[b] > 0:
+        j = q_head[b]
+        start[j] = end
+        stage[j] = 2
+        nh, seq = _schedule(ev, nh, seq, end + occ[out[j]] - pa.burst, j)
+    return nh, seq, n_free, nlog
+
+
+@njit(cache=True, inline="always")
+def _memory_events(
+    t, ev, dram, lg, caches, wa, counters, nh, seq, n_free, clock, nlog, pa
+):  # pragma: no cover - compiled
+    """Step 1: the memory events up to ``t``, in time order (ties in the order they
+    were scheduled). Returns ``(nh, seq, n_free, clock, nlog)``."""
+    ht, hs, hi, stages = ev.ht, ev.hs, ev.hi, ev.stage
+    while nh > 0 and ht[0] <= t:
+        tau, it, nh = _heap_pop(ht, hs, hi, nh)
+        stage = stages[it]
+        if stage == 0:
+            nh, seq, n_free, clock = _l2_access(
+                tau, it, ev, caches, wa, counters, nh, seq, n_free, clock, pa
+            )
+        elif stage == 1:
+            nh, seq = _dram_arrival(tau, it, ev, dram, nh, seq, pa)
+        else:
+            nh, seq, n_free, nlog = _dram_burst(
+                tau, it, ev, dram, lg, wa, counters, nh, seq, n_free, nlog, pa
+            )
+    return nh, seq, n_free, clock, nlog
+
+
+# step 2: warps and blocks
+
+
+@njit(cache=True, inline="always")
+def _retire_warps(sms, wa, pa):  # pragma: no cover - compiled
+    """Step 2a: a warp that has issued its last instruction and has no load in flight
+    finishes (at its last issue + 1 or its last result); a block slot whose warps have
+    all finished is empty and takes a new block from the next whole cycle after its last
+    warp's finish. Returns the number of warps finished."""
+    slot_warp, bs_block, bs_left = sms.slot_warp, sms.bs_block, sms.bs_left
+    bs_free, bs_end = sms.bs_free, sms.bs_end
+    done_issue, finished, finish = wa.done_issue, wa.finished, wa.finish
+    pending, last_issue, ready = wa.pending, wa.last_issue, wa.ready
+    wpb = pa.wpb
+    n_done = 0
+    for sm in range(pa.n_sm):
+        for bsl in range(pa.res):
+            if bs_block[sm, bsl] < 0:
+                continue
+            for k in range(wpb):
+                w = slot_warp[sm, bsl * wpb + k]
+                if w >= 0 and done_issue[w] and not finished[w] and pending[w] == 0:
+                    finished[w] = True
+                    n_done += 1
+                    finish[w] = max(last_issue[w] + 1.0, ready[w])
+                    bs_end[sm, bsl] = max(bs_end[sm, bsl], finish[w])
+                    bs_left[sm, bsl] -= 1
+                    slot_warp[sm, bsl * wpb + k] = -1
+            if bs_left[sm, bsl] == 0:
+                bs_block[sm, bsl] = -1
+                bs_free[sm, bsl] = math.ceil(bs_end[sm, bsl])
+    return n_done
+
+
+@njit(cache=True, inline="always")
+def _launch_blocks(
+    t, sms, wa, block_delay, next_block, pa
+):  # pragma: no cover - compiled
+    """Step 2b: empty block slots take the next blocks, slot-major so that the first
+    wave goes round-robin over the SMs; a block's warps may issue after its launch
+    delay. Returns the next block to launch."""
+    slot_warp, bs_block, bs_left = sms.slot_warp, sms.bs_block, sms.bs_left
+    bs_free, bs_end = sms.bs_free, sms.bs_end
+    next_ok, ready = wa.next_ok, wa.ready
+    wpb = pa.wpb
+    for bsl in range(pa.res):
+        for sm in range(pa.n_sm):
+            if (
+                bs_block[sm, bsl] < 0
+                and next_block < pa.blocks
+                and bs_free[sm, bsl] <= t
+            ):
+                blk = next_block
+                next_block += 1
+                bs_block[sm, bsl] = blk
+                bs_left[sm, bsl] = wpb
+                bs_end[sm, bsl] = 0.0
+                for k in range(wpb):
+                    w = blk * wpb + k
+                    slot_warp[sm, bsl * wpb + k] = w
+                    next_ok[w] = t + block_delay[blk]
+                    ready[w] = t
+    return next_block
+
+
+# step 3: issue
+
+
+@njit(cache=True, inline="always")
+def _waits_for_loads(t, w, r, stm, wa):  # pragma: no cover - compiled
+    """Step 3a: whether warp ``w`` cannot issue record ``r`` at ``t`` because the
+    record's first instruction waits for every result the warp has in flight."""
+    dep, count, left, pending, ready = stm.dep, stm.count, wa.left, wa.pending, wa.ready
+    return dep[r] and left[w] == count[r] and (pending[w] > 0 or ready[w] > t)
+
+
+@njit(cache=True, inline="always")
+def _issue_alu(t, sm, w, r, wa, sms, counters, pa):  # pragma: no cover - compiled
+    """Step 3b, an arithmetic instruction issues: it holds the SM's arithmetic units
+    ``1 / alu_thru`` cycles, and its result is ready after ``alu_lat``."""
+    sms.alu_free[sm] = max(sms.alu_free[sm], t) + 1.0 / pa.alu_thru
+    wa.ready[w] = max(wa.ready[w], t + pa.alu_lat)
+    counters[C_EXEC] += 1
+    counters[C_ISSUED] += 1
+    wa.rec_issue[r] = t
+
+
+@njit(cache=True, inline="always")
+def _texture_or_constant(
+    t, sm, w, r, k, stm, wa, caches, ev, counters, nh, seq, n_free, clock, pa
+):  # pragma: no cover - compiled
+    """Step 3d, a texture or constant load: each request is looked up in the SM's
+    texture cache (sectored 128-B lines) or constant cache (``c_line``-B lines) at its
+    own LRU clock tick; a hit is ready after the cache's hit latency, a miss goes to the
+    L2 (a constant line as ``c_line`` / 32 sector requests). Returns ``(nh, seq, n_free,
+    clock)``."""
+    tx_tag, tx_val, tx_st = caches.tx_tag, caches.tx_val, caches.tx_st
+    c_tag, c_val, c_st = caches.c_tag, caches.c_val, caches.c_st
+    req_addr, ready, rec_done, pending = stm.req_addr, wa.ready, wa.rec_done, wa.pending
+    t_l2 = t + pa.l2_front
+    for q in range(stm.req0[r], stm.req1[r]):
+        a = req_addr[q]
+        clock += 1
+        if k == LDT:
+            counters[C_TEX_REQ] += 1
+            line = a >> 7
+            sbit = 1 << ((a >> 5) & 3)
+            row0 = sm * pa.tex_sets + line % pa.tex_sets
+            hit = _lookup(
+                tx_tag, tx_val, tx_st, row0, pa.tex_assoc, line, sbit, clock, True
+            )
+            lat = pa.tex_hit
+            nsec = 1
+        else:
+            counters[C_CONST_REQ] += 1
+            line = a // pa.c_line
+            row0 = sm * pa.c_sets + line % pa.c_sets
+            hit = _lookup(c_tag, c_val, c_st, row0, pa.c_assoc, line, 1, clock, True)
+            lat = pa.const_hit
+            nsec = pa.c_line // 32
+        if hit:
+            if k == LDT:
+                counters[C_TEX_HITS] += 1
+            else:
+                counters[C_CONST_HITS] += 1
+            ready[w] = max(ready[w], t + lat)
+            rec_done[r] = max(rec_done[r], t + lat)
+        else:
+            for s_ in range(nsec):
+                nh, seq, n_free = _send_to_l2(
+                    t_l2, a + 32 * s_, w, r, False, False, ev, nh, seq, n_free
+                )
+                pending[w] += 1
+    return nh, seq, n_free, clock
+
+
+@njit(cache=True, inline="always")
+def _global_requests(
+    t, w, r, k, stm, wa, ev, counters, nh, seq, n_free, pa
+):  # pragma: no cover - compiled
+    """Step 3e, a global load, store or uncached load: one request per 32-B sector to
+    the L2 (a load's requests are in flight until they return; uncached loads bypass
+    the L2). Returns ``(nh, seq, n_free)``."""
+    req_addr, pending = stm.req_addr, wa.pending
+    store = k == STG
+    for q in range(stm.req0[r], stm.req1[r]):
+        if store:
+            counters[C_G_ST] += 1
+        else:
+            counters[C_G_LD] += 1
+            pending[w] += 1
+        nh, seq, n_free = _send_to_l2(
+            t + pa.l2_front, req_addr[q], w, r, store, k == LDU, ev, nh, seq, n_free
+        )
+    return nh, seq, n_free
+
+
+@njit(cache=True, inline="always")
+def _issue_memory(
+    t, sm, w, r, stm, wa, sms, caches, ev, counters, nh, seq, n_free, clock, pa
+):  # pragma: no cover - compiled
+    """Step 3c, a memory record issues: it holds the SM's load/store unit ``lsu``
+    cycles (1 + replays); with a fixed memory latency every load takes it, else shared
+    accesses take ``shmem_lat`` and texture, constant and global accesses go to the
+    memory system. Returns ``(nh, seq, n_free, clock)``."""
+    ready, rec_done, lsu_free = wa.ready, wa.rec_done, sms.lsu_free
+    k = stm.kind[r]
+    n_lsu = stm.lsu[r]
+    lsu_free[sm] = max(lsu_free[sm], t) + n_lsu / pa.lsu_thru
+    counters[C_EXEC] += 1
+    nrep = int(n_lsu) - 1
+    counters[C_ISSUED] += 1 + nrep
+    wa.rec_issue[r] = t
+    rec_done[r] = t
+    if pa.fixed > 0:
+        if k != STG and k != STS:
+            ready[w] = max(ready[w], t + pa.fixed)
+            rec_done[r] = t + pa.fixed
+    elif k == LDS or k == STS:
+        counters[C_SH_REPLAYS] += nrep
+        counters[C_LDST_S] += 1
+        if k == LDS:
+            rec_done[r] = t + pa.shmem_lat
+            ready[w] = max(ready[w], t + pa.shmem_lat)
+    elif k == LDT or k == LDC:
+        if k == LDT:
+            counters[C_LDST_T] += 1
+        else:
+            counters[C_LDST_C] += 1
+            counters[C_C_REPLAYS] += nrep
+        nh, seq, n_free, clock = _texture_or_constant(
+            t, sm, w, r, k, stm, wa, caches, ev, counters, nh, seq, n_free, clock, pa
+        )
+    else:
+        counters[C_LDST_G] += 1
+        counters[C_G_REPLAYS] += nrep
+        nh, seq, n_free = _global_requests(
+            t, w, r, k, stm, wa, ev, counters, nh, seq, n_free, pa
+        )
+    return nh, seq, n_free, clock
+
+
+@njit(cache=True, inline="always")
+def _advance_warp(t, w, stm, wa):  # pragma: no cover - compiled
+    """Step 3f: warp ``w`` issued an instruction at ``t``: it may issue again next
+    cycle, and moves to its next instruction (the next record after a record's last
+    one; done issuing after its last record)."""
+    cur, left, done_issue = wa.cur, wa.left, wa.done_issue
+    count, warp_rec = stm.count, stm.warp_rec
+    wa.next_ok[w] = t + 1
+    wa.last_issue[w] = t
+    left[w] -= 1
+    if left[w] == 0:
+        cur[w] += 1
+        if cur[w] == warp_rec[w + 1]:
+            done_issue[w] = True
+        else:
+            left[w] = count[cur[w]]
+
+
+@njit(cache=True, inline="always")
+def _issue_cycle(
+    t, stm, wa, sms, caches, ev, counters, nh, seq, n_free, clock, pa
+):  # pragma: no cover - compiled
+    """Step 3: per SM and scheduler (warp slot i on scheduler i mod ``S``), up to ``P``
+    issues, warp slots in order, one per warp; a warp issues unless it is done, has
+    issued this cycle, waits for its loads (:func:`_waits_for_loads`) or finds its unit
+    (arithmetic or load/store) busy. Returns ``(any_issue, nh, seq, n_free, clock)``."""
+    slot_warp, alu_free, lsu_free = sms.slot_warp, sms.alu_free, sms.lsu_free
+    done_issue, next_ok, cur, kind = wa.done_issue, wa.next_ok, wa.cur, stm.kind
+    any_issue = False
+    for sm in range(pa.n_sm):
+        for sch in range(pa.S):
+            issued = 0
+            for sl in range(sch, pa.nslots, pa.S):
+                if issued >= pa.P:
+                    break
+                w = slot_warp[sm, sl]
+                if w < 0 or done_issue[w] or next_ok[w] > t:
+                    continue
+                r = cur[w]
+                if _waits_for_loads(t, w, r, stm, wa):
+                    continue
+                if kind[r] == ALU:
+                    if alu_free[sm] >= t + 1 - _EPS:
+                        continue
+                    _issue_alu(t, sm, w, r, wa, sms, counters, pa)
+                else:
+                    if lsu_free[sm] >= t + 1 - _EPS:
+                        continue
+                    nh, seq, n_free, clock = _issue_memory(
+                        t,
+                        sm,
+                        w,
+                        r,
+                        stm,
+                        wa,
+                        sms,
+                        caches,
+                        ev,
+                        counters,
+                        nh,
+                        seq,
+                        n_free,
+                        clock,
+                        pa,
+                    )
+                _advance_warp(t, w, stm, wa)
+                issued += 1
+                any_issue = True
+    return any_issue, nh, seq, n_free, clock
+
+
+# step 4: the next time anything can happen
+
+
+@njit(cache=True, inline="always")
+def _warp_next_time(t, w, stm, wa):  # pragma: no cover - compiled
+    """Step 4a: the earliest time after ``t`` warp ``w`` can do something: finish (next
+    cycle, once its loads are back), or issue (its earliest issue, and its results when
+    its next instruction waits for them); inf while it waits for loads in flight."""
+    dep, count, pending, ready = stm.dep, stm.count, wa.pending, wa.ready
+    if wa.done_issue[w]:
+        if pending[w] == 0:
+            return t + 1.0
+        return np.inf
+    c = wa.next_ok[w]
+    r = wa.cur[w]
+    if dep[r] and wa.left[w] == count[r]:
+        if pending[w] > 0:
+            return np.inf
+        c = max(c, ready[w])
+    if c <= t:
+        c = t + 1.0
+    return c
+
+
+@njit(cache=True, inline="always")
+def _next_time(t, ev, nh, stm, wa, sms, next_block, pa):  # pragma: no cover - compiled
+    """Step 4 (no issue this cycle): the earliest of the next memory event, each warp's
+    next time (:func:`_warp_next_time`) and, while blocks wait, an empty block slot's
+    free time; inf when nothing can happen."""
+    slot_warp, bs_block, bs_free = sms.slot_warp, sms.bs_block, sms.bs_free
+    nxt = np.inf
+    if nh > 0:
+        nxt = ev.ht[0]
+    for sm in range(pa.n_sm):
+        for sl in range(pa.nslots):
+            w = slot_warp[sm, sl]
+            if w >= 0:
+                nxt = min(nxt, _warp_next_time(t, w, stm, wa))
+        for bsl in range(pa.res):
+            if bs_block[sm, bsl] < 0 and next_block < pa.blocks:
+                nxt = min(nxt, max(bs_free[sm, bsl], t + 1.0))
+    return nxt
+
+
+@njit(cache=True, _nrt=False)
+def _event_loop(
+    stm, wa, sms, caches, ev, dram, lg, counters, block_delay, pa
+):  # pragma: no cover - compiled; tested via run_streams
+    """The event loop of :func:`_core` (its steps are listed there) on the state that
+    ``_core`` allocated; returns the DRAM log's length.
+
+    Compiled without numba's reference counting (``_nrt=False``, an underscore option
+    that numba uses itself for code that allocates nothing, e.g. in
+    ``numba/cpython/unicode.py``): counting the references to the arrays handed to each
+    inlined step made the simulation 3 to 8 times slower."""
+    W = pa.blocks * pa.wpb
+    nh = 0  # events on the heap
+    seq = 0  # events scheduled so far (ties on the heap in this order)
+    n_free = ev.free_items.size  # free event items
+    clock = 0  # the caches' LRU clock: one tick per look-up
+    nlog = 0  # DRAM requests served (rows of the DRAM log)
+    next_block = 0
+    t = 0.0
+    n_done_warps = 0
+    while True:
+        nh, seq, n_free, clock, nlog = _memory_events(
+            t, ev, dram, lg, caches, wa, counters, nh, seq, n_free, clock, nlog, pa
+        )
+        n_done_warps += _retire_warps(sms, wa, pa)
+        next_block = _launch_blocks(t, sms, wa, block_delay, next_block, pa)
+        any_issue, nh, seq, n_free, clock = _issue_cycle(
+            t, stm, wa, sms, caches, ev, counters, nh, seq, n_free, clock, pa
+        )
+        if n_done_warps == W and nh == 0:
+            break
+        if any_issue:
+            t += 1.0
+            continue
+        nxt = _next_time(t, ev, nh, stm, wa, sms, next_block, pa)
+        if nxt == np.inf:
+            raise RuntimeError(
+                "refsim: no event and no runnable warp before every warp finished"
+            )
+        t = max(t + 1.0, math.ceil(nxt))
+    return nlog
+
+
 @njit(cache=True)
 def _core(
     kind,
@@ -675,463 +1287,166 @@ def _core(
     ch_bits,
     n_channels,
 ):  # pragma: no cover - compiled; tested via run_streams
-    # parameters, in the order run_streams packs them (ip: integers, fp: floats, times
-    # in cycles)
+    # Allocates the state, then the event loop (_event_loop) makes one pass per cycle t
+    # at which anything can change:
+    #   1. the memory events up to t, in time order (_memory_events): a request at its
+    #      L2 slice (_l2_access), arriving at its DRAM bank (_dram_arrival), a bank's
+    #      burst on its channel's bus (_dram_burst);
+    #   2. retire finished warps and empty their block slots (_retire_warps), then
+    #      launch blocks into empty block slots (_launch_blocks);
+    #   3. issue (_issue_cycle): per SM and scheduler, the warps in slot order that do
+    #      not wait for their loads (_waits_for_loads) issue an arithmetic instruction
+    #      (_issue_alu) or a memory record (_issue_memory: shared accesses, texture or
+    #      constant look-ups (_texture_or_constant), global requests
+    #      (_global_requests)), then move on (_advance_warp);
+    #   4. if nothing issued, jump to the next time anything can happen (_next_time,
+    #      _warp_next_time).
+    # Parameters, in the order run_streams packs them (ip: integers, fp: floats, times
+    # in cycles).
     n_sm = ip[0]
-    S = ip[1]
-    P = ip[2]
-    l2_sets = ip[3]
-    l2_assoc = ip[4]
-    tex_sets = ip[5]
-    tex_assoc = ip[6]
-    c_sets = ip[7]
-    c_assoc = ip[8]
-    c_line = ip[9]
-    alu_lat = fp[0]
-    alu_thru = fp[1]
-    lsu_thru = fp[2]
-    shmem_lat = fp[3]
-    tex_hit = fp[4]
-    const_hit = fp[5]
-    l2_front = fp[6]
-    l2_back = fp[7]
-    l2_to_dram = fp[8]
-    burst = fp[9]
-    fixed = fp[10]
-    occ = fp[11:14]
-    post = fp[14:17]
-    eps = 1e-9
-    W = blocks * wpb
     nslots = res * wpb
+    pa = _Params(
+        n_sm,
+        ip[1],  # S
+        ip[2],  # P
+        wpb,
+        res,
+        nslots,
+        blocks,
+        ip[3],  # l2_sets
+        ip[4],  # l2_assoc
+        ip[5],  # tex_sets
+        ip[6],  # tex_assoc
+        ip[7],  # c_sets
+        ip[8],  # c_assoc
+        ip[9],  # c_line
+        fp[0],  # alu_lat
+        fp[1],  # alu_thru
+        fp[2],  # lsu_thru
+        fp[3],  # shmem_lat
+        fp[4],  # tex_hit
+        fp[5],  # const_hit
+        fp[6],  # l2_front
+        fp[7],  # l2_back
+        fp[8],  # l2_to_dram
+        fp[9],  # burst
+        fp[10],  # fixed
+        n_channels,
+    )
+    W = blocks * wpb
     n_banks = n_channels << bank_bits.size
     counters = np.zeros(N_COUNTERS, np.int64)
-    # warp state
-    cur = np.zeros(W, np.int64)
-    left = np.zeros(W, np.int64)
-    next_ok = np.zeros(W)
-    ready = np.zeros(W)
-    pending = np.zeros(W, np.int64)
-    last_issue = np.zeros(W)
-    done_issue = np.zeros(W, np.bool_)
-    finished = np.zeros(W, np.bool_)
-    finish = np.zeros(W)
+    stm = _Stream(kind, count, dep, lsu, req0, req1, req_addr, warp_rec)
+    n_rec = kind.size
+    wa = _Warps(
+        np.zeros(W, np.int64),  # cur
+        np.zeros(W, np.int64),  # left
+        np.zeros(W),  # next_ok
+        np.zeros(W),  # ready
+        np.zeros(W, np.int64),  # pending
+        np.zeros(W),  # last_issue
+        np.zeros(W, np.bool_),  # done_issue
+        np.zeros(W, np.bool_),  # finished
+        np.zeros(W),  # finish
+        np.full(n_rec, -1.0),  # rec_issue
+        np.full(n_rec, -1.0),  # rec_done
+    )
+    cur, left = wa.cur, wa.left
     for w in range(W):
         cur[w] = warp_rec[w]
         left[w] = count[cur[w]]
-    n_rec = kind.size
-    rec_issue = np.full(n_rec, -1.0)
-    rec_done = np.full(n_rec, -1.0)
-    # SM state
-    slot_warp = np.full((n_sm, nslots), -1, np.int64)
-    bs_block = np.full((n_sm, res), -1, np.int64)
-    bs_left = np.zeros((n_sm, res), np.int64)
-    bs_free = np.full(
-        (n_sm, res), 0.0
-    )  # time the block slot can take a new block (when empty)
-    bs_end = np.zeros((n_sm, res))
-    alu_free = np.zeros(n_sm)
-    lsu_free = np.zeros(n_sm)
-    next_block = 0
-    # caches
-    l2_tag = np.full((l2_sets, l2_assoc), -1, np.int64)
-    l2_val = np.zeros((l2_sets, l2_assoc), np.int64)
-    l2_st = np.zeros((l2_sets, l2_assoc), np.int64)
-    tx_tag = np.full((n_sm * tex_sets, tex_assoc), -1, np.int64)
-    tx_val = np.zeros((n_sm * tex_sets, tex_assoc), np.int64)
-    tx_st = np.zeros((n_sm * tex_sets, tex_assoc), np.int64)
-    c_tag = np.full((n_sm * c_sets, c_assoc), -1, np.int64)
-    c_val = np.zeros((n_sm * c_sets, c_assoc), np.int64)
-    c_st = np.zeros((n_sm * c_sets, c_assoc), np.int64)
-    clock = 0
-    # DRAM
-    bank_free = np.zeros(n_banks)
-    open_row = np.full(n_banks, -1, np.int64)
-    bus_free = np.zeros(n_channels)
-    # events: item -> (stage, addr, warp, rec, flags)
+    sms = _Sms(
+        np.full((n_sm, nslots), -1, np.int64),  # slot_warp
+        np.full((n_sm, res), -1, np.int64),  # bs_block
+        np.zeros((n_sm, res), np.int64),  # bs_left
+        np.full((n_sm, res), 0.0),  # bs_free
+        np.zeros((n_sm, res)),  # bs_end
+        np.zeros(n_sm),  # alu_free
+        np.zeros(n_sm),  # lsu_free
+    )
+    l2_shape = (pa.l2_sets, pa.l2_assoc)
+    tx_shape = (n_sm * pa.tex_sets, pa.tex_assoc)
+    c_shape = (n_sm * pa.c_sets, pa.c_assoc)
+    caches = _Caches(
+        np.full(l2_shape, -1, np.int64),  # l2_tag
+        np.zeros(l2_shape, np.int64),  # l2_val
+        np.zeros(l2_shape, np.int64),  # l2_st
+        np.full(tx_shape, -1, np.int64),  # tx_tag
+        np.zeros(tx_shape, np.int64),  # tx_val
+        np.zeros(tx_shape, np.int64),  # tx_st
+        np.full(c_shape, -1, np.int64),  # c_tag
+        np.zeros(c_shape, np.int64),  # c_val
+        np.zeros(c_shape, np.int64),  # c_st
+    )
+    dram = _Dram(
+        fp[11:14],  # occ
+        fp[14:17],  # post
+        row_bits,
+        bank_bits,
+        ch_bits,
+        np.zeros(n_banks),  # bank_free
+        np.full(n_banks, -1, np.int64),  # open_row
+        np.zeros(n_channels),  # bus_free
+        np.full(n_banks, -1, np.int64),  # q_head
+        np.full(n_banks, -1, np.int64),  # q_tail
+        np.zeros(n_banks, np.int64),  # q_len
+    )
     cap = 4 * req_addr.size + 16
-    ht = np.zeros(cap)
-    hs = np.zeros(cap, np.int64)
-    hi = np.zeros(cap, np.int64)
-    e_stage = np.zeros(cap, np.int8)
-    e_addr = np.zeros(cap, np.int64)
-    e_warp = np.zeros(cap, np.int64)
-    e_rec = np.zeros(cap, np.int64)
-    e_store = np.zeros(cap, np.bool_)
-    e_bypass = np.zeros(cap, np.bool_)
-    e_out = np.zeros(cap, np.int64)
-    e_bank = np.zeros(cap, np.int64)
-    e_arr = np.zeros(cap)
-    e_start = np.zeros(cap)
-    q_next = np.full(cap, -1, np.int64)
-    q_head = np.full(n_banks, -1, np.int64)
-    q_tail = np.full(n_banks, -1, np.int64)
-    q_len = np.zeros(n_banks, np.int64)
-    free_items = np.arange(cap - 1, -1, -1).astype(np.int64)
-    n_free = cap
-    nh = 0
-    seq = 0
-    # DRAM log
+    ev = _Events(
+        np.zeros(cap),  # ht
+        np.zeros(cap, np.int64),  # hs
+        np.zeros(cap, np.int64),  # hi
+        np.zeros(cap, np.int8),  # stage
+        np.zeros(cap, np.int64),  # addr
+        np.zeros(cap, np.int64),  # warp
+        np.zeros(cap, np.int64),  # rec
+        np.zeros(cap, np.bool_),  # store
+        np.zeros(cap, np.bool_),  # bypass
+        np.zeros(cap, np.int64),  # out
+        np.zeros(cap, np.int64),  # bank
+        np.zeros(cap),  # arr
+        np.zeros(cap),  # start
+        np.full(cap, -1, np.int64),  # q_next
+        np.arange(cap - 1, -1, -1).astype(np.int64),  # free_items
+    )
     logcap = 2 * req_addr.size + 16
-    lg_bank = np.zeros(logcap, np.int64)
-    lg_arr = np.zeros(logcap)
-    lg_start = np.zeros(logcap)
-    lg_serv = np.zeros(logcap)
-    lg_out = np.zeros(logcap, np.int8)
-    lg_write = np.zeros(logcap, np.bool_)
-    lg_warp = np.zeros(logcap, np.int64)
-    nlog = 0
-    last_dram = 0.0
-    t = 0.0
-    n_done_warps = 0
-    while True:
-        # 1. memory events up to t, in time order
-        while nh > 0 and ht[0] <= t:
-            tau, it, nh = _heap_pop(ht, hs, hi, nh)
-            stage = e_stage[it]
-            a = e_addr[it]
-            w = e_warp[it]
-            rc = e_rec[it]
-            st = e_store[it]
-            if stage == 0:  # L2 slice
-                clock += 1
-                go_dram = True
-                if not e_bypass[it]:
-                    line = a >> 7
-                    sbit = 1 << ((a >> 5) & 3)
-                    hit = _lookup(
-                        l2_tag,
-                        l2_val,
-                        l2_st,
-                        line % l2_sets,
-                        l2_assoc,
-                        line,
-                        sbit,
-                        clock,
-                        True,
-                    )
-                    if st:
-                        counters[C_L2_WRITES] += 1
-                    else:
-                        counters[C_L2_READS] += 1
-                        if hit:
-                            counters[C_L2_READ_HITS] += 1
-                            _deliver(tau + l2_back, w, rc, ready, rec_done, pending)
-                            go_dram = False
-                if go_dram:
-                    e_stage[it] = 1
-                    nh = _heap_push(ht, hs, hi, nh, tau + l2_to_dram, seq, it)
-                    seq += 1
-                else:
-                    free_items[n_free] = it
-                    n_free += 1
-            elif stage == 1:  # arrival at a DRAM bank: FCFS queue, open page
-                ch = _field(a, ch_bits) % n_channels
-                b = (ch << bank_bits.size) | _field(a, bank_bits)
-                row = _field(a, row_bits)
-                if open_row[b] < 0:
-                    o = 1
-                elif open_row[b] == row:
-                    o = 0
-                else:
-                    o = 2
-                open_row[b] = (
-                    row  # FCFS: the row this request finds is its predecessor's
-                )
-                e_out[it] = o
-                e_bank[it] = b
-                e_arr[it] = tau
-                if (
-                    q_len[b] == 0
-                ):  # idle bank: service starts when its last burst has ended
-                    s0 = max(tau, bank_free[b])
-                    e_start[it] = s0
-                    e_stage[it] = 2
-                    nh = _heap_push(ht, hs, hi, nh, s0 + occ[o] - burst, seq, it)
-                    seq += 1
-                else:
-                    q_next[q_tail[b]] = it
-                q_next[it] = -1
-                if q_len[b] == 0:
-                    q_head[b] = it
-                q_tail[b] = it
-                q_len[b] += 1
-            else:  # stage 2: the bank's data is ready for its channel's bus
-                o = e_out[it]
-                b = e_bank[it]
-                ch = b >> bank_bits.size
-                bs = max(tau, bus_free[ch])
-                end = bs + burst
-                bus_free[ch] = end
-                bank_free[b] = end
-                last_dram = max(last_dram, end)
-                counters[C_ROW + o] += 1
-                s0 = e_start[it]
-                lg_bank[nlog] = b
-                lg_arr[nlog] = e_arr[it]
-                lg_start[nlog] = s0
-                lg_serv[nlog] = end - s0
-                lg_out[nlog] = o
-                lg_write[nlog] = st
-                lg_warp[nlog] = w
-                nlog += 1
-                if st:
-                    counters[C_DRAM_WRITES] += 1
-                else:
-                    counters[C_DRAM_READS] += 1
-                    _deliver(end + post[o], w, rc, ready, rec_done, pending)
-                # the bank's queue: this request leaves, the next one starts when this
-                # burst ends
-                q_head[b] = q_next[it]
-                q_len[b] -= 1
-                free_items[n_free] = it
-                n_free += 1
-                if q_len[b] > 0:
-                    j = q_head[b]
-                    e_start[j] = end
-                    e_stage[j] = 2
-                    nh = _heap_push(ht, hs, hi, nh, end + occ[e_out[j]] - burst, seq, j)
-                    seq += 1
-        any_issue = False
-        for sm in range(n_sm):
-            # 2. retire finished warps, free and refill block slots
-            for bsl in range(res):
-                blk = bs_block[sm, bsl]
-                if blk >= 0:
-                    for k in range(wpb):
-                        w = slot_warp[sm, bsl * wpb + k]
-                        if (
-                            w >= 0
-                            and done_issue[w]
-                            and not finished[w]
-                            and pending[w] == 0
-                        ):
-                            finished[w] = True
-                            n_done_warps += 1
-                            finish[w] = max(last_issue[w] + 1.0, ready[w])
-                            bs_end[sm, bsl] = max(bs_end[sm, bsl], finish[w])
-                            bs_left[sm, bsl] -= 1
-                            slot_warp[sm, bsl * wpb + k] = -1
-                    if bs_left[sm, bsl] == 0:
-                        bs_block[sm, bsl] = -1
-                        bs_free[sm, bsl] = math.ceil(bs_end[sm, bsl])
-        # block slots refilled slot-major, so that the first wave goes round-robin over
-        # the SMs
-        for bsl in range(res):
-            for sm in range(n_sm):
-                if (
-                    bs_block[sm, bsl] < 0
-                    and next_block < blocks
-                    and bs_free[sm, bsl] <= t
-                ):
-                    blk = next_block
-                    next_block += 1
-                    bs_block[sm, bsl] = blk
-                    bs_left[sm, bsl] = wpb
-                    bs_end[sm, bsl] = 0.0
-                    for k in range(wpb):
-                        w = blk * wpb + k
-                        slot_warp[sm, bsl * wpb + k] = w
-                        next_ok[w] = t + block_delay[blk]
-                        ready[w] = t
-        for sm in range(n_sm):
-            # 3. issue
-            for sch in range(S):
-                issued = 0
-                for sl in range(sch, nslots, S):
-                    if issued >= P:
-                        break
-                    w = slot_warp[sm, sl]
-                    if w < 0 or done_issue[w] or next_ok[w] > t:
-                        continue
-                    r = cur[w]
-                    k = kind[r]
-                    if (
-                        dep[r]
-                        and left[w] == count[r]
-                        and (pending[w] > 0 or ready[w] > t)
-                    ):
-                        continue
-                    if k == 0:
-                        if alu_free[sm] >= t + 1 - eps:
-                            continue
-                        alu_free[sm] = max(alu_free[sm], t) + 1.0 / alu_thru
-                        ready[w] = max(ready[w], t + alu_lat)
-                        counters[C_EXEC] += 1
-                        counters[C_ISSUED] += 1
-                        rec_issue[r] = t
-                    else:
-                        if lsu_free[sm] >= t + 1 - eps:
-                            continue
-                        lsu_free[sm] = max(lsu_free[sm], t) + lsu[r] / lsu_thru
-                        counters[C_EXEC] += 1
-                        nrep = int(lsu[r]) - 1
-                        counters[C_ISSUED] += 1 + nrep
-                        rec_issue[r] = t
-                        rec_done[r] = t
-                        if fixed > 0:
-                            if k == 1 or k == 3 or k == 4 or k == 7 or k == 5:
-                                ready[w] = max(ready[w], t + fixed)
-                                rec_done[r] = t + fixed
-                        elif k == 5:
-                            counters[C_SH_REPLAYS] += nrep
-                            counters[C_LDST_S] += 1
-                            rec_done[r] = t + shmem_lat
-                            ready[w] = max(ready[w], t + shmem_lat)
-                        elif k == 6:
-                            counters[C_SH_REPLAYS] += nrep
-                            counters[C_LDST_S] += 1
-                        elif k == 3 or k == 4:
-                            if k == 3:
-                                counters[C_LDST_T] += 1
-                            else:
-                                counters[C_LDST_C] += 1
-                                counters[C_C_REPLAYS] += nrep
-                            for q in range(req0[r], req1[r]):
-                                a = req_addr[q]
-                                clock += 1
-                                if k == 3:
-                                    counters[C_TEX_REQ] += 1
-                                    line = a >> 7
-                                    sbit = 1 << ((a >> 5) & 3)
-                                    hit = _lookup(
-                                        tx_tag,
-                                        tx_val,
-                                        tx_st,
-                                        sm * tex_sets + line % tex_sets,
-                                        tex_assoc,
-                                        line,
-                                        sbit,
-                                        clock,
-                                        True,
-                                    )
-                                    lat = tex_hit
-                                    nsec = 1
-                                else:
-                                    counters[C_CONST_REQ] += 1
-                                    line = a // c_line
-                                    hit = _lookup(
-                                        c_tag,
-                                        c_val,
-                                        c_st,
-                                        sm * c_sets + line % c_sets,
-                                        c_assoc,
-                                        line,
-                                        1,
-                                        clock,
-                                        True,
-                                    )
-                                    lat = const_hit
-                                    nsec = c_line // 32
-                                if hit:
-                                    if k == 3:
-                                        counters[C_TEX_HITS] += 1
-                                    else:
-                                        counters[C_CONST_HITS] += 1
-                                    ready[w] = max(ready[w], t + lat)
-                                    rec_done[r] = max(rec_done[r], t + lat)
-                                else:
-                                    for s_ in range(nsec):
-                                        j = free_items[n_free - 1]
-                                        n_free -= 1
-                                        e_stage[j] = 0
-                                        e_addr[j] = a + 32 * s_
-                                        e_warp[j] = w
-                                        e_rec[j] = r
-                                        e_store[j] = False
-                                        e_bypass[j] = False
-                                        nh = _heap_push(
-                                            ht, hs, hi, nh, t + l2_front, seq, j
-                                        )
-                                        seq += 1
-                                        pending[w] += 1
-                        else:  # global load, store, uncached load
-                            st = k == 2
-                            counters[C_LDST_G] += 1
-                            counters[C_G_REPLAYS] += nrep
-                            for q in range(req0[r], req1[r]):
-                                if st:
-                                    counters[C_G_ST] += 1
-                                else:
-                                    counters[C_G_LD] += 1
-                                    pending[w] += 1
-                                j = free_items[n_free - 1]
-                                n_free -= 1
-                                e_stage[j] = 0
-                                e_addr[j] = req_addr[q]
-                                e_warp[j] = w
-                                e_rec[j] = r
-                                e_store[j] = st
-                                e_bypass[j] = k == 7
-                                nh = _heap_push(ht, hs, hi, nh, t + l2_front, seq, j)
-                                seq += 1
-                    next_ok[w] = t + 1
-                    last_issue[w] = t
-                    issued += 1
-                    any_issue = True
-                    left[w] -= 1
-                    if left[w] == 0:
-                        cur[w] += 1
-                        if cur[w] == warp_rec[w + 1]:
-                            done_issue[w] = True
-                        else:
-                            left[w] = count[cur[w]]
-        if n_done_warps == W and nh == 0:
-            break
-        # 4. the next cycle anything can happen
-        if any_issue:
-            t += 1.0
-            continue
-        nxt = np.inf
-        if nh > 0:
-            nxt = ht[0]
-        for sm in range(n_sm):
-            for sl in range(nslots):
-                w = slot_warp[sm, sl]
-                if w < 0:
-                    continue
-                if done_issue[w]:
-                    if pending[w] == 0:
-                        nxt = min(nxt, t + 1.0)
-                    continue
-                c = next_ok[w]
-                r = cur[w]
-                if dep[r] and left[w] == count[r]:
-                    if pending[w] > 0:
-                        continue
-                    c = max(c, ready[w])
-                if c <= t:
-                    c = t + 1.0
-                nxt = min(nxt, c)
-            for bsl in range(res):
-                if bs_block[sm, bsl] < 0 and next_block < blocks:
-                    nxt = min(nxt, max(bs_free[sm, bsl], t + 1.0))
-        if nxt == np.inf:
-            raise RuntimeError(
-                "refsim: no event and no runnable warp before every warp finished"
-            )
-        t = max(t + 1.0, math.ceil(nxt))
+    lg = _Log(
+        np.zeros(logcap, np.int64),  # bank
+        np.zeros(logcap),  # arr
+        np.zeros(logcap),  # start
+        np.zeros(logcap),  # serv
+        np.zeros(logcap, np.int8),  # out
+        np.zeros(logcap, np.bool_),  # write
+        np.zeros(logcap, np.int64),  # warp
+    )
+    nlog = _event_loop(stm, wa, sms, caches, ev, dram, lg, counters, block_delay, pa)
+    # the end: the last warp's finish or the last burst's end (when its channel's bus
+    # became free)
     end = 0.0
+    finish = wa.finish
     for w in range(W):
         end = max(end, finish[w])
-    end = max(end, last_dram)
+    bus_free = dram.bus_free
+    for ch in range(n_channels):
+        end = max(end, bus_free[ch])
     counters[C_CYCLES] = math.ceil(end)
     return (
         end,
         counters,
-        lg_bank[:nlog],
-        lg_arr[:nlog],
-        lg_start[:nlog],
-        lg_serv[:nlog],
-        lg_out[:nlog],
-        lg_write[:nlog],
-        lg_warp[:nlog],
-        rec_issue,
-        rec_done,
+        lg.bank[:nlog],
+        lg.arr[:nlog],
+        lg.start[:nlog],
+        lg.serv[:nlog],
+        lg.out[:nlog],
+        lg.write[:nlog],
+        lg.warp[:nlog],
+        wa.rec_issue,
+        wa.rec_done,
         finish,
     )
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # Python entry points
 
 
@@ -1339,7 +1654,8 @@ def _moves(k: Kernel, placement) -> dict[str, str]:
     if placement is None:
         return {}
     if not isinstance(placement, Mapping):
-        raise ValueError(
+        # InputTypeError: a TypeError and, as for every bad placement, a ValueError
+        raise InputTypeError(
             "placement must be a test name or a mapping array -> space, got "
             f"{type(placement).__name__}"
         )
@@ -1482,7 +1798,7 @@ def alpha_ipc(
     )
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # cached reference data (tools/simulate_huang_li.py writes it; tests re-simulate rows)
 
 CACHE = "simulated/huang_li_reference.csv"

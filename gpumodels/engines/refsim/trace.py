@@ -82,9 +82,12 @@ def _addressing() -> dict[tuple[str, str], dict[str, str]]:
 def addressing_instructions(space: str, dtype: str = "float") -> int:
     """Instructions that compute the address of one array element in ``space`` (§III-B).
 
-    >>> [addressing_instructions(s) for s in ("G", "T", "C", "S")]     # printed: 2, 0, 1, 1
+    The paper prints 2, 0, 1, 1 for G, T, C and S; the counts for 2T and for
+    double-precision C are the book's reading:
+
+    >>> [addressing_instructions(s) for s in ("G", "T", "C", "S")]
     [2, 0, 1, 1]
-    >>> addressing_instructions("2T"), addressing_instructions("C", "double")   # the book's reading
+    >>> addressing_instructions("2T"), addressing_instructions("C", "double")
     (2, 1)
     """
     row = _addressing()[(check_space(space), _BASE_DTYPE[check_dtype(dtype)])]
@@ -99,7 +102,7 @@ def addressing_table():
     return pd.DataFrame(read_rows("huang_li/addressing.csv"))
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # replay rules
 
 
@@ -192,10 +195,10 @@ def global_replays(
     transaction_bytes) − 1``, the paper's words-per-transaction rule (at least 0).
     ``rule="segments"``: distinct ``transaction_bytes`` segments touched − 1.
 
-    >>> stride32 = [32 * 4 * i for i in range(32)]                # one float per 128-B segment
+    >>> stride32 = [32 * 4 * i for i in range(32)]  # one float per 128-B segment
     >>> global_replays(stride32), global_replays(stride32, rule="segments")
     (0, 31)
-    >>> global_replays([8 * i for i in range(32)], word_bytes=8)    # 256 B of doubles
+    >>> global_replays([8 * i for i in range(32)], word_bytes=8)  # 256 B of doubles
     1
     """
     return int(global_replays_batch(addresses, word_bytes, transaction_bytes, rule)[0])
@@ -204,7 +207,7 @@ def global_replays(
 @njit(cache=True)
 def _conflicts(
     a, nb, bb
-):  # pragma: no cover - compiled; tested against brute force through the public function
+):  # pragma: no cover - compiled; tested against brute force via the public function
     out = np.zeros(a.shape[0], dtype=np.int64)
     ways = np.zeros(nb, dtype=np.int64)
     for r in range(a.shape[0]):
@@ -246,11 +249,14 @@ def shared_conflict_replays(addresses, banks: int = 32, bank_bytes: int = 4) -> 
     so the replays are that maximum minus 1. Lanes reading the same word do not conflict
     (broadcast).
 
-    >>> shared_conflict_replays([4 * i for i in range(32)])        # unit stride: conflict-free
+    A unit stride is conflict-free, a stride of 2 words a 2-way conflict, and lanes that
+    all read one word get it by broadcast:
+
+    >>> shared_conflict_replays([4 * i for i in range(32)])
     0
-    >>> shared_conflict_replays([8 * i for i in range(32)])        # stride 2 words: 2-way
+    >>> shared_conflict_replays([8 * i for i in range(32)])
     1
-    >>> shared_conflict_replays([0] * 32)                          # one word: broadcast
+    >>> shared_conflict_replays([0] * 32)
     0
     """
     return int(shared_conflict_replays_batch(addresses, banks, bank_bytes)[0])
@@ -267,8 +273,10 @@ def constant_divergence_replays(addresses) -> int:
     """Replays of one indexed constant load from address divergence, cause (3): distinct
     addresses − 1.
 
-    >>> constant_divergence_replays([64] * 32), constant_divergence_replays([4 * i for i in range(32)])
-    (0, 31)
+    >>> constant_divergence_replays([64] * 32)
+    0
+    >>> constant_divergence_replays([4 * i for i in range(32)])
+    31
     """
     return int(constant_divergence_replays_batch(addresses)[0])
 

@@ -2,14 +2,15 @@
 appendix.
 
 The public names live here; the implementation is split into
-``gpumodels.engines.mwp_cwp`` (:func:`predict` and the §3.2 equations),
+``gpumodels.engines.mwp_cwp`` (:func:`~gpumodels.engines.mwp_cwp.predict`, its
+:class:`Inputs` and :class:`Machine` records, and the §3.2 equations),
 ``gpumodels.papers.hong_kim.coalescing`` (Algorithms 1 and 2 and the CUDA guide's
 rules), ``gpumodels.papers.hong_kim.timelines`` (Figures 5–8 on the simulator) and
 ``gpumodels.papers.hong_kim.benchmarks`` (the inputs of Tables 2, 4 and 5 and the figure
 sweeps).
 
 >>> from gpumodels import hong_kim
->>> r = hong_kim.predict(**hong_kim.table_2_inputs())
+>>> r = hong_kim.predict(hong_kim.table_2_inputs())
 >>> r.equation, round(r.mwp, 4), round(r.exec_cycles_app), round(r.synch_cost)
 (23, 2.2812, 38428, 12300)
 """
@@ -25,6 +26,7 @@ CHAPTER = "hong_kim_model"
 from gpumodels.engines.mwp_cwp import (
     READINGS,
     Divergence,
+    Inputs,
     Machine,
     Prediction,
     comp_p,
@@ -82,6 +84,7 @@ __all__ = [
     "Case",
     "CaseRun",
     "Divergence",
+    "Inputs",
     "Machine",
     "Prediction",
     "Transactions",

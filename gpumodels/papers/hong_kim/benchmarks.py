@@ -14,7 +14,13 @@ import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from gpumodels.engines.mwp_cwp import divergent_counts, machine, predict
+from gpumodels.engines.mwp_cwp import (
+    Inputs,
+    Machine,
+    divergent_counts,
+    machine,
+    predict,
+)
 from gpumodels.facts.occupancy import occupancy
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
@@ -150,8 +156,8 @@ TABLE_2_ROWS = (
     ("Synch_cost", "synch_cost", "synch_cost", "26"),
     ("Final time", "exec_cycles_with_synch", "exec_cycles_with_synch", "28"),
 )
-"""Table 2's computed rows: (printed name, :class:`Prediction` field, published key
-stem, equation)."""
+"""Table 2's computed rows: (printed name,
+:class:`~gpumodels.engines.mwp_cwp.Prediction` field, published key stem, equation)."""
 
 TABLE_2_DECIMALS = MappingProxyType(
     {"mwp_without_bw_full": 2, "bw_per_warp": 3, "mwp_peak_bw": 2}
@@ -160,13 +166,29 @@ TABLE_2_DECIMALS = MappingProxyType(
 reproduces its totals."""
 
 
-def table_2_inputs() -> dict:
-    """Keyword arguments of :func:`predict` for the §3.5 example
-    (``data/hong_kim/table_2_inputs.csv``)."""
-    return {
+_TABLE_2_MACHINE = frozenset(
+    ("mem_ld", "departure_del_uncoal", "issue_cycles", "mem_bandwidth_gbs", "freq_ghz")
+)
+"""The rows of ``data/hong_kim/table_2_inputs.csv`` that describe §3.5's hypothetical
+machine; the other rows describe the kernel and its launch."""
+
+
+def table_2_inputs() -> Inputs:
+    """The :class:`~gpumodels.engines.mwp_cwp.Inputs` of the §3.5 example
+    (``data/hong_kim/table_2_inputs.csv``), on its hypothetical machine (80 GB/s, 1
+    GHz, no GPU name or compute capability).
+
+    >>> k = table_2_inputs()
+    >>> k.threads_per_block, k.uncoal_mem_insts, k.machine.mem_bandwidth_gbs
+    (128, 6.0, 80.0)
+    """
+    rows = {
         r["parameter"]: _num(r["value"])
         for r in read_rows("hong_kim/table_2_inputs.csv")
     }
+    mach = {k: v for k, v in rows.items() if k in _TABLE_2_MACHINE}
+    kernel = {k: v for k, v in rows.items() if k not in _TABLE_2_MACHINE}
+    return Inputs(machine=Machine(**mach), **kernel)
 
 
 def table_2_input_table():
@@ -178,7 +200,7 @@ def table_2_input_table():
 
 def table_2_rows(prediction) -> dict[str, float]:
     """``{published key: computed value}`` for the rows of Table 2, from a
-    :class:`Prediction`."""
+    :class:`~gpumodels.engines.mwp_cwp.Prediction`."""
     return {
         f"hk09.t2.{key}.generic": float(getattr(prediction, attr))
         for _, attr, key, _ in TABLE_2_ROWS
@@ -204,9 +226,9 @@ def micro_inputs(
     coalesced: bool,
     threads_per_block: int = 256,
     uncoal_per_mw: float | None = None,
-) -> dict:
-    """:func:`predict` arguments for micro-benchmark ``name`` (``"Mb1"``–``"Mb7"``) on
-    ``gpu``.
+) -> Inputs:
+    """The :class:`~gpumodels.engines.mwp_cwp.Inputs` of micro-benchmark ``name``
+    (``"Mb1"``–``"Mb7"``) on ``gpu``.
 
     See ``BENCHMARK_ASSUMPTIONS["micro"]``; on the GTX280 ``uncoal_per_mw`` defaults to
     ``GTX280_UNCOAL_PER_MW``.
@@ -219,17 +241,17 @@ def micro_inputs(
     loops = int(r["loop_iterations"])
     mem = int(r["mem_insts"]) * loops
     blocks = occupancy(m.cc, threads_per_block).blocks_per_sm * m.sm_count
-    out = {
-        "gpu": m.gpu,
-        "threads_per_block": threads_per_block,
-        "blocks": blocks,
-        "comp_insts": int(r["comp_insts"]) * loops,
-        "coal_mem_insts": mem if coalesced else 0,
-        "uncoal_mem_insts": 0 if coalesced else mem,
-    }
-    if not coalesced:
-        out["uncoal_per_mw"] = _uncoal_per_mw(m, threads_per_block, uncoal_per_mw)
-    return out
+    return Inputs(
+        machine=m,
+        threads_per_block=threads_per_block,
+        blocks=blocks,
+        comp_insts=int(r["comp_insts"]) * loops,
+        coal_mem_insts=mem if coalesced else 0,
+        uncoal_mem_insts=0 if coalesced else mem,
+        uncoal_per_mw=None
+        if coalesced
+        else _uncoal_per_mw(m, threads_per_block, uncoal_per_mw),
+    )
 
 
 # ---- Table 5: Merge benchmarks ----
@@ -280,8 +302,8 @@ MERGE_THREADS = (4, 8, 16, 32, 64, 128, 256, 512)
 
 def merge_inputs(
     benchmark: str, threads_per_block: int, gpu: str, uncoal_per_mw: float | None = None
-) -> dict:
-    """:func:`predict` arguments for a Merge benchmark of Table 5
+) -> Inputs:
+    """The :class:`~gpumodels.engines.mwp_cwp.Inputs` of a Merge benchmark of Table 5
     (``BENCHMARK_ASSUMPTIONS["merge"]``).
 
     For ``"Mat. (tiled)"`` ``threads_per_block`` must be a square t² with t in
@@ -313,18 +335,18 @@ def merge_inputs(
             "synch_insts": 0,
         }
         blocks = -(-int(r["elements"]) // tpb)
-    out = dict(
-        gpu=m.gpu,
+    return Inputs(
+        machine=m,
         threads_per_block=tpb,
         blocks=blocks,
         registers_per_thread=int(r["registers"]),
         shared_mem_per_block=int(r["shared_mem_bytes"]),
         load_bytes_per_warp=4 * min(tpb, m.threads_per_warp),
+        uncoal_per_mw=_uncoal_per_mw(m, tpb, uncoal_per_mw)
+        if counts["uncoal_mem_insts"]
+        else None,
         **counts,
     )
-    if counts["uncoal_mem_insts"]:
-        out["uncoal_per_mw"] = _uncoal_per_mw(m, tpb, uncoal_per_mw)
-    return out
 
 
 _SWEEP_FIELDS = (
@@ -367,7 +389,7 @@ def merge_sweep(
         threads = (
             [t * t for t in MAT_TILES] if benchmark == "Mat. (tiled)" else MERGE_THREADS
         )
-    preds = [predict(**merge_inputs(benchmark, t, gpu, uncoal_per_mw)) for t in threads]
+    preds = [predict(merge_inputs(benchmark, t, gpu, uncoal_per_mw)) for t in threads]
     return _rows_of(
         preds, [{"benchmark": benchmark, "gpu": machine(gpu).gpu}] * len(preds)
     )
@@ -386,7 +408,7 @@ def mwp_vs_warps(
     m = machine(gpu)
     preds = [
         predict(
-            **explorer_inputs(m.gpu, w, 1, 1, 1.0 if coalesced else 0.0, uncoal_per_mw)
+            explorer_inputs(m.gpu, w, 1, 1, 1.0 if coalesced else 0.0, uncoal_per_mw)
         )
         for w in warps
     ]
@@ -402,10 +424,10 @@ def svm_sweep(variant: str, threads: Sequence[int] = MERGE_THREADS):
         raise ValueError(f"variant must be 'optimized' or 'naive', got {variant!r}")
     preds = []
     for t in threads:
-        kw = merge_inputs("SVM", t, "FX5600")
-        if variant == "naive":
-            kw["uncoal_mem_insts"], kw["coal_mem_insts"] = kw["coal_mem_insts"], 0
-        preds.append(predict(**kw))
+        k = merge_inputs("SVM", t, "FX5600")
+        if variant == "naive":  # the same loads, uncoalesced (the FX5600's 32)
+            k = k.replace(uncoal_mem_insts=k.coal_mem_insts, coal_mem_insts=0)
+        preds.append(predict(k))
     df = _rows_of(preds, [{"variant": variant}] * len(preds))
     df["cwp_full"] = [p.cwp_full for p in preds]
     return df
@@ -426,13 +448,15 @@ def dependence_sweep(warps: Sequence[int], independent: bool, use_npw: bool = Tr
         ind = 100 if (independent and use_npw) else 0
         preds.append(
             predict(
-                gpu="FX5600",
-                threads_per_block=32 * check_int("warps", w, 1),
-                blocks=16,
-                active_blocks_per_sm=1,
-                comp_insts=800,
-                coal_mem_insts=200,
-                ind_mem_req=ind,
+                Inputs(
+                    machine="FX5600",
+                    threads_per_block=32 * check_int("warps", w, 1),
+                    blocks=16,
+                    active_blocks_per_sm=1,
+                    comp_insts=800,
+                    coal_mem_insts=200,
+                    ind_mem_req=ind,
+                )
             )
         )
     df = _rows_of(
@@ -468,13 +492,13 @@ def divergence_example():
     import pandas as pd
 
     d = divergent_counts(DIVERGENCE_BLOCKS, DIVERGENCE_PATHS)
-    launch = {"gpu": "FX5600", "threads_per_block": 256, "blocks": 48}
+    launch = {"machine": "FX5600", "threads_per_block": 256, "blocks": 48}
     rows = []
     for label, counts in [
         *(("-".join(p), c) for p, c in zip(d.paths, d.path_counts)),
         ("all paths", d.all_paths),
     ]:
-        p = predict(**launch, **counts)
+        p = predict(Inputs(**launch, **counts))
         rows.append(
             {
                 "path": label,
@@ -493,23 +517,23 @@ def sync_inputs(
     synchronised: bool,
     blocks_per_sm: int = 1,
     all_sms: bool = False,
-) -> dict:
-    """:func:`predict` arguments for Figure 29's programs A (``synchronised``) and B
-    (``BENCHMARK_ASSUMPTIONS["sync"]``)."""
+) -> Inputs:
+    """The :class:`~gpumodels.engines.mwp_cwp.Inputs` of Figure 29's programs A
+    (``synchronised``) and B (``BENCHMARK_ASSUMPTIONS["sync"]``)."""
     m = machine("FX5600")
     check_flag("synchronised", synchronised)
     sms = m.sm_count if check_flag("all_sms", all_sms) else 1
     bps = check_int("blocks_per_sm", blocks_per_sm, 1, 8)
-    return {
-        "gpu": m.gpu,
-        "threads_per_block": threads_per_block,
-        "blocks": bps * sms,
-        "active_sms": sms,
-        "active_blocks_per_sm": bps,
-        "comp_insts": 10,
-        "coal_mem_insts": 2,
-        "synch_insts": 1 if synchronised else 0,
-    }
+    return Inputs(
+        machine=m,
+        threads_per_block=threads_per_block,
+        blocks=bps * sms,
+        active_sms=sms,
+        active_blocks_per_sm=bps,
+        comp_insts=10,
+        coal_mem_insts=2,
+        synch_insts=1 if synchronised else 0,
+    )
 
 
 def explorer_inputs(
@@ -519,31 +543,31 @@ def explorer_inputs(
     mem_insts: float,
     coalesced_share: float = 1.0,
     uncoal_per_mw: float | None = None,
-) -> dict:
-    """:func:`predict` arguments for the chapter's explorer: ``warps`` one-warp blocks
-    on every SM.
+) -> Inputs:
+    """The :class:`~gpumodels.engines.mwp_cwp.Inputs` of the chapter's explorer:
+    ``warps`` one-warp blocks on every SM.
 
     ``mem_insts`` loads per thread, of which ``coalesced_share`` are coalesced (the rest
     uncoalesced, with the GPU's transactions per warp). Warp slots are not checked, so N
-    can be explored past the hardware limit.
+    can be explored past the hardware limit: the machine is the GPU's without its
+    compute capability, which the occupancy check needs.
     """
     m = machine(gpu)
     w = check_int("warps", warps, 1, 64)
     share = check_real("coalesced_share", coalesced_share, 0.0, 1.0)
     mem = check_real("mem_insts", mem_insts, 0.0)
-    kw: dict = {k: v for k, v in m.as_params().items() if k != "uncoal_per_mw"}
-    kw.update(
+    uncoal = mem * (1 - share)
+    return Inputs(
+        machine=m.replace(cc=None),
         threads_per_block=32,
         blocks=w * m.sm_count,
         active_sms=m.sm_count,
         active_blocks_per_sm=w,
         comp_insts=comp_insts,
         coal_mem_insts=mem * share,
-        uncoal_mem_insts=mem * (1 - share),
+        uncoal_mem_insts=uncoal,
+        uncoal_per_mw=_uncoal_per_mw(m, 32, uncoal_per_mw) if uncoal > 0 else None,
     )
-    if mem * (1 - share) > 0:
-        kw["uncoal_per_mw"] = _uncoal_per_mw(m, 32, uncoal_per_mw)
-    return kw
 
 
 def sync_delta(
@@ -555,6 +579,6 @@ def sync_delta(
     ``Exec_cycles_with_synch`` of A minus that of B, both from :func:`sync_inputs`.
     """
     all_sms = check_flag("all_sms", all_sms)
-    a = predict(**sync_inputs(threads_per_block, True, blocks_per_sm, all_sms))
-    b = predict(**sync_inputs(threads_per_block, False, blocks_per_sm, all_sms))
+    a = predict(sync_inputs(threads_per_block, True, blocks_per_sm, all_sms))
+    b = predict(sync_inputs(threads_per_block, False, blocks_per_sm, all_sms))
     return a.exec_cycles_with_synch - b.exec_cycles_with_synch

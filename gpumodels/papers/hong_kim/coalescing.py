@@ -73,8 +73,8 @@ def coalesced_cc1x(derivative: int, aligned: bool, element_size: int = 4) -> boo
     three hold; otherwise every thread's access is a separate transaction (32 per warp,
     Table 3).
 
-    >>> coalesced_cc1x(1, True, 4), coalesced_cc1x(1, False, 4), coalesced_cc1x(2, True, 4)
-    (True, False, False)
+    >>> [coalesced_cc1x(d, a, 4) for d, a in ((1, True), (1, False), (2, True))]
+    [True, False, False]
     """
     d, s = _check(derivative, element_size)
     return s in (4, 8, 16) and d == 1 and bool(aligned)
@@ -108,8 +108,10 @@ def transactions_cc13(
     for increasing indices (``derivative ≥ 1``): for a broadcast (derivative 0) the
     printed formula would give zero transactions.
 
-    >>> transactions_cc13(1, True), transactions_cc13(1, False), transactions_cc13(32, True)
-    (Transactions(count=1, size=128), Transactions(count=2, size=128), Transactions(count=16, size=128))
+    >>> transactions_cc13(1, True), transactions_cc13(1, False)
+    (Transactions(count=1, size=128), Transactions(count=2, size=128))
+    >>> transactions_cc13(32, True)
+    Transactions(count=16, size=128)
     """
     d, s = _check(derivative, element_size)
     if d == 0:
@@ -143,7 +145,7 @@ def guide_transactions(
 
     >>> guide_transactions([4 * k for k in range(16)], 4, "1.0")
     [(0, 64)]
-    >>> guide_transactions([4 + 4 * k for k in range(16)], 4, "1.3")     # misaligned, one segment
+    >>> guide_transactions([4 + 4 * k for k in range(16)], 4, "1.3")  # misaligned
     [(0, 128)]
     """
     s = check_int("element_size", element_size, 1, 16)

@@ -20,7 +20,7 @@ def summary_html(
     case and the time."""
 
     r = hong_kim.predict(
-        **hong_kim.explorer_inputs(gpu, warps, comp_insts, mem_insts, coalesced_share)
+        hong_kim.explorer_inputs(gpu, warps, comp_insts, mem_insts, coalesced_share)
     )
     rows = [
         ("N (active warps per SM)", f"{r.n}", "warps"),
@@ -68,7 +68,7 @@ def explorer(gpu: str = "FX5600"):
         warps = list(range(1, 33))
         preds = [
             hong_kim.predict(
-                **hong_kim.explorer_inputs(
+                hong_kim.explorer_inputs(
                     pick.value, w, comp.value, mem.value, share.value
                 )
             )

@@ -40,7 +40,7 @@ def hk_flops_per_cycle(gpu: str) -> int:
 def hong_kim() -> dict[str, float]:
     """Table 2 (with the paper's rounding replayed), §3.4.1's #Rep, Table 5's
     intensities, §5.3's MWP terms."""
-    rounded = hk.predict(**hk.table_2_inputs(), decimals=hk.benchmarks.TABLE_2_DECIMALS)
+    rounded = hk.predict(hk.table_2_inputs(), decimals=hk.benchmarks.TABLE_2_DECIMALS)
     out = hk.table_2_rows(rounded)
     ex = {
         r["quantity"]: float(r["value"])

@@ -1,17 +1,16 @@
-"""Huang & Li (CLUSTER 2017): performance modelling for data placement on a GPU's
-memories.
+"""Huang & Li (CLUSTER 2017): performance modelling for data placement on GPU memories.
 
 T = T_comp + T_mem − T_overlap (their Eq. 1), predicted for a *target* placement of a
 kernel's arrays among global (G), 1D/2D texture (T, 2T), constant (C) and shared (S)
 memory from the profile of a *sample* placement. Modules:
 
-queueing    Kingman's G/G/1 (standard and as printed), M/M/1, M/D/1, Pollaczek–Khinchine, Eqs. 6–10
+queueing    Kingman's G/G/1 (both forms), M/M/1, M/D/1, Pollaczek–Khinchine, Eqs. 6–10
 cache       set-associative LRU caches (texture, constant, L2)
 analysis    the K80 machine and the trace analysis (requests, caches, banks, queues)
-model       Eqs. 1–5 and 11–19, Sim et al. 2012's general model, the variants and ``predict``
+model       Eqs. 1–5 and 11–19, Sim et al. 2012's general model, variants, ``predict``
 events      §II-B's cosine-similarity event selection and Table I
 book        the chapter's tables
-evaluation  Figs. 5–9: the model end to end against the cached simulated reference (data only)
+evaluation  Figs. 5–9: the model end to end against the simulated reference (data only)
 explorer    the chapter's explorer
 printed     the producer of the printed values the book re-derives
 

@@ -112,8 +112,8 @@ class Machine:
 
 
 def k80(clock: str = "boost") -> Machine:
-    """The K80 machine; ``clock`` ``"boost"`` (875 MHz, default) or ``"base"`` (562 MHz)
-    [A12]."""
+    """The K80 machine; ``clock`` ``"boost"`` (875 MHz, default) or ``"base"``
+    (562 MHz) [A12]."""
     check_choice("clock", clock, ("boost", "base"))
     r = _k80_rows()
     v = lambda k: float(r[k]["value"])
@@ -216,14 +216,12 @@ class Analysis:
     resident_blocks_per_sm: int
     executed_per_warp: float
     addressing_per_warp: float
-    replays: Mapping[
-        str, float
-    ]  # cause -> total replays ("1_global", "2_const_miss", "3_const_div", "4_bank")
+    # cause -> total replays ("1_global", "2_const_miss", "3_const_div", "4_bank")
+    replays: Mapping[str, float]
     mem_insts: Mapping[str, int]  # space -> warp-level memory instructions
     requests: Mapping[str, int]  # G sectors, texture and constant line lookups
-    misses: Mapping[
-        str, int
-    ]  # texture, constant (lines); L2 and G_L2 (global sectors) misses
+    # texture, constant (lines); L2 and G_L2 (global sectors) misses
+    misses: Mapping[str, int]
     l2_accesses: int
     dram_requests: int
     offchip_bytes: int  # bytes asked of off-chip memory (sectors and lines looked up)
@@ -236,9 +234,8 @@ class Analysis:
     copy_bytes: int
     threads_per_block: int
     blocks: int
-    options: Mapping[str, str] = field(
-        default_factory=dict
-    )  # the readings chosen (rule, mapping, ...)
+    # the readings chosen (rule, mapping, ...)
+    options: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def replays_per_warp(self) -> float:
@@ -329,9 +326,8 @@ def analyze(
     g = sp == codes["G"]
     c = sp == codes["C"]
     s = sp == codes["S"]
-    tx = np.isin(
-        sp, [codes["T"], codes["2T"]]
-    )  # 1D and 2D texture: linear addresses, as the paper
+    # 1D and 2D texture: linear addresses, as the paper
+    tx = np.isin(sp, [codes["T"], codes["2T"]])
 
     replays = {
         "1_global": float(
@@ -355,18 +351,18 @@ def analyze(
     gi = np.nonzero(g)[0][rows]
     l2_addr, l2_time, l2_global = [lines], [time[gi]], [np.ones(lines.size, bool)]
     requests, misses = {"G": int(lines.size), "T": 0, "C": 0}, {"T": 0, "C": 0}
-    for name, mask, cache in (("T", tx, m.tex), ("C", c, m.const)):
+    for name, mask, sm_cache in (("T", tx, m.tex), ("C", c, m.const)):
         if not mask.any():
             continue
         rows, lines = distinct_lines_batch(
-            tr.addr[mask], cache.line_bytes, tr.word_bytes[mask]
+            tr.addr[mask], sm_cache.line_bytes, tr.word_bytes[mask]
         )
         ri = np.nonzero(mask)[0][rows]
         order = np.argsort(time[ri], kind="stable")
         ri, lines = ri[order], lines[order]
-        hits = cache.hits(lines, cache_id=sm[ri], n_caches=sms)
+        hits = sm_cache.hits(lines, cache_id=sm[ri], n_caches=sms)
         requests[name], misses[name] = int(lines.size), int((~hits).sum())
-        per = cache.line_bytes // m.request_bytes
+        per = sm_cache.line_bytes // m.request_bytes
         sect = (
             lines[~hits][:, None] + m.request_bytes * np.arange(per)[None, :]
         ).ravel()

@@ -19,8 +19,8 @@ VECADD_PLACEMENTS = {
 
 
 def vecadd_walkthrough(machine: analysis.Machine | None = None):
-    """Every step of the model for Fig. 2's four vecAdd placements, one column per
-    placement.
+    """Every step of the model for Fig. 2's four vecAdd placements,
+    one column per placement.
 
     The profile is vecAdd with a and b in global memory (the sample); each column is
     predicted from it. T_overlap is Sim et al.'s F_overlap here, because Eq. 11 is
@@ -99,8 +99,8 @@ def kingman_grid(
 
 
 def max_service_cv(lat=(352.0, 742.0, 1008.0), steps: int = 101) -> float:
-    """The largest c_s any mix of the three row-buffer latencies can have (grid over the
-    mixes)."""
+    """The largest c_s any mix of the three row-buffer latencies can have
+    (grid over the mixes)."""
     v = np.asarray(lat)
     best = 0.0
     for p0 in np.linspace(0, 1, steps):
@@ -117,8 +117,8 @@ def algorithm1(
     noise: float = 0.0,
     seed: int = 0,
 ):
-    """Algorithm 1 on the simulated K80 DRAM: ``(per-bit table, DetectedMapping, true
-    map)``."""
+    """Algorithm 1 on the simulated K80 DRAM:
+    ``(per-bit table, DetectedMapping, true map)``."""
     import pandas as pd
 
     amap = dram.address_map(preset)

@@ -20,10 +20,9 @@ from numba import njit
 from gpumodels.ground.validate import check_int
 
 
+# compiled, so coverage cannot see it; tested through lru_hits
 @njit(cache=True)
-def _lru(
-    line, cache_id, n_sets, assoc, n_caches
-):  # pragma: no cover - compiled; tested through lru_hits
+def _lru(line, cache_id, n_sets, assoc, n_caches):  # pragma: no cover
     tags = np.full((n_caches * n_sets, assoc), -1, dtype=np.int64)
     stamp = np.zeros((n_caches * n_sets, assoc), dtype=np.int64)
     hits = np.zeros(line.size, dtype=np.bool_)
@@ -50,8 +49,8 @@ def _lru(
 def lru_hits(
     lines, n_sets: int, assoc: int, cache_id=None, n_caches: int | None = None
 ) -> np.ndarray:
-    """Hit (True) or miss of each access to LRU caches of ``n_sets`` sets and ``assoc``
-    ways.
+    """Hit (True) or miss of each access to LRU caches of ``n_sets`` sets
+    and ``assoc`` ways.
 
     ``lines`` are line numbers (byte address // line size), in access order; the set is
     ``line % n_sets``. ``cache_id`` (default all 0) sends each access to one of
@@ -93,8 +92,8 @@ def lru_hits(
 
 @dataclass(frozen=True)
 class Cache:
-    """A set-associative LRU cache geometry: ``sets`` × ``ways`` lines of
-    ``line_bytes``."""
+    """A set-associative LRU cache geometry:
+    ``sets`` × ``ways`` lines of ``line_bytes``."""
 
     name: str
     sets: int

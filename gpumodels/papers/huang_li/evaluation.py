@@ -193,8 +193,8 @@ def fit_overlap(variant: str, amat_form: str = "printed") -> OverlapModel:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Predictions of every placement in every variant, with the fitted Eq. 11 per
-    variant.
+    """Predictions of every placement in every variant,
+    with the fitted Eq. 11 per variant.
 
     ``table``: one row per (variant, placement test) with ``set``, ``benchmark``,
     ``test``, ``sample``, ``reference_ns``, ``predicted_ns``, ``ratio`` (predicted /
@@ -262,8 +262,8 @@ def run(amat_form: str = "printed") -> Evaluation:
 def bootstrap_ci(
     values, n_boot: int = 2000, seed: int = 0, level: float = 0.95
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean of ``values`` (resampling the values;
-    seeded)."""
+    """Percentile bootstrap interval of the mean of ``values``
+    (resampling the values; seeded)."""
     x = np.asarray(values, dtype=float)
     if x.ndim != 1 or x.size < 2 or not np.all(np.isfinite(x)):
         raise ValueError(f"values must be at least 2 finite numbers, got {x.size}")

@@ -24,8 +24,8 @@ THRESHOLD = 0.94
 
 
 def cosine_similarity(a, b) -> float:
-    """Uncentred cosine similarity ``a·b / (|a| |b|)`` of two equally long non-zero
-    vectors.
+    """Uncentred cosine similarity ``a·b / (|a| |b|)``
+    of two equally long non-zero vectors.
 
     >>> cosine_similarity([1, 2, 3], [2, 4, 6])
     1.0
@@ -67,8 +67,8 @@ def threshold_cv(threshold: float = THRESHOLD) -> float:
 def select(
     time_vector, event_vectors: dict, threshold: float = THRESHOLD
 ) -> dict[str, float]:
-    """Events whose cosine with the time vector exceeds ``threshold`` (name →
-    cosine)."""
+    """Events whose cosine with the time vector exceeds ``threshold``
+    (name → cosine)."""
     th = check_real("threshold", threshold, 0.0, 1.0)
     cos = {k: cosine_similarity(time_vector, v) for k, v in event_vectors.items()}
     return {k: c for k, c in cos.items() if c > th}
@@ -80,8 +80,8 @@ def _table_i() -> tuple[dict[str, str], ...]:
 
 
 def table_1():
-    """Table I as printed (``data/huang_li/table_1.csv``; empty = "N/A", i.e. below
-    0.94)."""
+    """Table I as printed
+    (``data/huang_li/table_1.csv``; empty = "N/A", i.e. below 0.94)."""
     import pandas as pd
 
     df = pd.DataFrame(_table_i()).set_index("kernel")

@@ -135,16 +135,17 @@ def evaluation_html(variant: str = "full", benchmark: str = "neuralnet") -> str:
             f"{benchmark!r}"
         )
     cells = "".join(
-        f"<tr><td>{r.test}</td><td>{r.set}</td><td>{r.reference_ns / 1e3:.2f}</td><td>{r.predicted_ns / 1e3:.2f}</td>"
-        f"<td>{r.T_comp_ns / 1e3:.2f}</td><td>{r.T_mem_ns / 1e3:.2f}</td><td>{r.T_overlap_ns / 1e3:.2f}</td>"
-        f"<td>{100 * r.error:.1f}</td></tr>"
+        f"<tr><td>{r.test}</td><td>{r.set}</td>"
+        f"<td>{r.reference_ns / 1e3:.2f}</td><td>{r.predicted_ns / 1e3:.2f}</td>"
+        f"<td>{r.T_comp_ns / 1e3:.2f}</td><td>{r.T_mem_ns / 1e3:.2f}</td>"
+        f"<td>{r.T_overlap_ns / 1e3:.2f}</td><td>{100 * r.error:.1f}</td></tr>"
         for r in rows.itertuples()
     )
     return (
-        "<table><tr><th>placement</th><th>set</th><th>simulated reference "
-        "(µs)</th><th>predicted (µs)</th>"
-        "<th>T_comp (µs)</th><th>T_mem (µs)</th><th>T_overlap (µs)</th><th>|error| "
-        "(%)</th></tr>"
+        "<table><tr><th>placement</th><th>set</th>"
+        "<th>simulated reference (µs)</th><th>predicted (µs)</th>"
+        "<th>T_comp (µs)</th><th>T_mem (µs)</th><th>T_overlap (µs)</th>"
+        "<th>|error| (%)</th></tr>"
         f"{cells}</table>"
     )
 

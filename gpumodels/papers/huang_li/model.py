@@ -3,15 +3,18 @@
 
 Equations, in core cycles per SM:
 
-* Eq. 2:  ``T_comp = #inst × #total_warps / #active_SMs × avg_inst_lat / ITILP + W_serial``
-  (:func:`t_comp`; Eqs. 13–16 in :mod:`gpumodels.papers.huang_li.analysis`), with ``#inst`` the
-  *issued* instructions per warp: Eq. 3's replays plus the addressing difference;
+* Eq. 2:  ``T_comp = #inst × #total_warps / #active_SMs × avg_inst_lat / ITILP +
+  W_serial`` (:func:`t_comp`; Eqs. 13–16 in :mod:`gpumodels.papers.huang_li.analysis`),
+  with ``#inst`` the *issued* instructions per warp: Eq. 3's replays plus the addressing
+  difference;
 * Eq. 4:  ``T_mem = Effective_memory_requests_per_SM × AMAT`` (:func:`t_mem`), Eq. 17
   ``#mem_instrs × #total_warps / (#active_SMs × ITMLP)`` (:func:`effective_requests`),
-  Eqs. 18–19 ``ITMLP = min(MLP × MWP_cp, MWP_peak_bw)``, ``MWP_cp = min(max(1, CWP − 1), MWP)``
-  (:func:`itmlp`) with MWP and CWP from :func:`gpumodels.engines.mwp_cwp.predict`;
-* Eq. 5:  ``AMAT = DRAM_lat × miss_ratio + hit_lat + shmem_lat × shmem_ratio`` (:func:`amat`,
-  as printed; ``form="weighted"`` is the reading in which shared requests do not pay hit_lat [A1]);
+  Eqs. 18–19 ``ITMLP = min(MLP × MWP_cp, MWP_peak_bw)``, ``MWP_cp = min(max(1, CWP −
+  1), MWP)`` (:func:`itmlp`) with MWP and CWP from
+  :func:`gpumodels.engines.mwp_cwp.predict`;
+* Eq. 5:  ``AMAT = DRAM_lat × miss_ratio + hit_lat + shmem_lat × shmem_ratio``
+  (:func:`amat`, as printed; ``form="weighted"`` is the reading in which shared requests
+  do not pay hit_lat [A1]);
 * Eqs. 11–12: ``T_overlap = T_overlap_ratio × T_mem``, the ratio linear in memory-event
   ratios, fitted by least squares (:class:`OverlapModel`; target ``(T_comp + T_mem −
   T)/T_mem`` [A5]).
@@ -37,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpumodels.engines.mwp_cwp import predict as hk_predict
+from gpumodels.engines import mwp_cwp as hk
 from gpumodels.engines.refsim.kernels import Kernel, Trace
 from gpumodels.ground.validate import check_choice, check_real
 from gpumodels.papers.huang_li.analysis import Analysis, Machine, analyze, k80
@@ -90,7 +93,7 @@ dealt evenly to the physical banks [A18]; ``mapped``: Kingman per bank of the de
 mapping."""
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # equations
 
 
@@ -189,7 +192,7 @@ def t_total(t_comp_value, t_mem_value, t_overlap_value) -> tuple[float, bool]:
     return tc + tm - min(max(to, lo), hi), clipped
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # T_overlap (Eqs. 11-12)
 
 FEATURES = (
@@ -329,7 +332,7 @@ class OverlapModel:
         )
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # profiles and prediction
 
 
@@ -473,13 +476,8 @@ def _mwp_cwp(an: Analysis, m: Machine, inst: float, amat_cycles: float, cpi: flo
     mem_arg = mem if mem >= 1 else 0.0
     if comp + mem_arg == 0:
         comp = 1.0
-    p = hk_predict(
-        threads_per_block=an.threads_per_block,
-        blocks=an.blocks,
-        comp_insts=comp,
-        coal_mem_insts=mem_arg,
-        active_blocks_per_sm=an.resident_blocks_per_sm,
-        active_sms=an.active_sms,
+    hk_machine = hk.Machine(  # the K80 in Hong & Kim's terms, AMAT as Mem_LD
+        cc="3.7",
         mem_ld=max(amat_cycles, 1.0),
         departure_del_coal=m.departure_del_coal,
         departure_del_uncoal=m.departure_del_uncoal,
@@ -487,8 +485,18 @@ def _mwp_cwp(an: Analysis, m: Machine, inst: float, amat_cycles: float, cpi: flo
         mem_bandwidth_gbs=m.bandwidth_gbs,
         issue_cycles=cpi,
         threads_per_warp=32,
-        load_bytes_per_warp=bytes_w,
-        cc="3.7",
+    )
+    p = hk.predict(
+        hk.Inputs(
+            machine=hk_machine,
+            threads_per_block=an.threads_per_block,
+            blocks=an.blocks,
+            comp_insts=comp,
+            coal_mem_insts=mem_arg,
+            active_blocks_per_sm=an.resident_blocks_per_sm,
+            active_sms=an.active_sms,
+            load_bytes_per_warp=bytes_w,
+        )
     )
     n = float(an.warps_per_sm)
     peak = (

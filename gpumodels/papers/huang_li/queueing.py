@@ -1,5 +1,5 @@
-"""Bank queues of Huang & Li (2017) §III-C3: Kingman's G/G/1 approximation and its
-checks.
+"""Bank queues of Huang & Li (2017) §III-C3:
+Kingman's G/G/1 approximation and its checks.
 
 Each DRAM bank is a single server with its own queue (their Fig. 3). Per bank the model
 needs the arrival rate λ = 1/τ_a, the coefficients of variation of the inter-arrival and
@@ -7,7 +7,7 @@ service times, c_a = σ_a/τ_a and c_s = σ_s/τ_s, and the utilisation ρ = τ_
 Table III prints ρ = λ·τ_c, a typo for τ_s). The mean wait in the queue is Kingman's
 approximation
 
-    W_q ≈ ((c_a² + c_s²)/2) · (ρ/(1 − ρ)) · τ_s                       (standard form, :func:`kingman`)
+    W_q ≈ ((c_a² + c_s²)/2) · (ρ/(1 − ρ)) · τ_s     (standard form, :func:`kingman`)
 
 The extracted Eq. 9 reads ``((c_a + c_s)/2) · (ρ/(1 − ρ)) · τ_a``
 (:func:`kingman_printed`): the squares are missing and τ_a stands where τ_s belongs.
@@ -17,8 +17,9 @@ both, shows both, and uses the standard form.
 
 Closed forms for checking: M/M/1 (:func:`mm1`), M/D/1 (:func:`md1`) and
 Pollaczek–Khinchine for M/G/1 (:func:`pollaczek_khinchine`), which Kingman's form equals
-exactly at c_a = 1. The numpy Lindley recursion (:func:`lindley`, :func:`simulate_gg1`)
-is the discrete-event reference.
+exactly at c_a = 1. The numpy Lindley recursion
+(:func:`~gpumodels.engines.refsim.dram.lindley`, :func:`simulate_gg1`) is the
+discrete-event reference.
 
 At ρ ≥ 1 no steady state exists: every function returns NaN there (flagged by
 :func:`saturated`), never a negative or infinite wait.
@@ -88,7 +89,8 @@ def kingman(c_a, c_s, rho, tau_s):
 
     >>> kingman(1.0, 1.0, 0.5, 2.0)      # M/M/1: rho/(1-rho) * tau_s
     2.0
-    >>> round(kingman(2.22, 0.45, 0.8, 742.0), 1)   # md's c_a (Fig. 4), a row-miss service time
+    >>> # md's c_a (Fig. 4), a row-miss service time
+    >>> round(kingman(2.22, 0.45, 0.8, 742.0), 1)
     7614.3
     """
     ca = as_array("c_a", c_a, 0.0)
@@ -100,14 +102,15 @@ def kingman(c_a, c_s, rho, tau_s):
 
 
 def kingman_printed(c_a, c_s, rho, tau_a):
-    """Eq. 9 exactly as printed: ``((c_a + c_s)/2) · (ρ/(1 − ρ)) · τ_a`` (no squares,
-    τ_a).
+    """Eq. 9 exactly as printed: ``((c_a + c_s)/2) · (ρ/(1 − ρ)) · τ_a``
+    (no squares, τ_a).
 
     Kept to show why it cannot be right [A2]: with τ_a = τ_s/ρ it equals ``((c_a +
     c_s)/2) · τ_s/(1 − ρ)``, which tends to ``(c_a + c_s)/2 · τ_s`` — not 0 — as the
     load vanishes. ``rho >= 1`` gives NaN.
 
-    >>> kingman_printed(1.0, 1.0, 0.5, 4.0)     # tau_s = rho * tau_a = 2: twice M/M/1's 2.0
+    >>> # tau_s = rho * tau_a = 2: twice M/M/1's 2.0
+    >>> kingman_printed(1.0, 1.0, 0.5, 4.0)
     4.0
     """
     ca = as_array("c_a", c_a, 0.0)
@@ -143,7 +146,7 @@ def pollaczek_khinchine(rho, tau_s, c_s):
     )
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # Discrete-event reference: the Lindley recursion
 
 
@@ -195,7 +198,7 @@ def simulate_gg1(
     warmup: float = 0.05,
 ) -> float:
     """Mean wait in queue of a simulated G/G/1 queue (Lindley recursion,
-    :func:`lindley`).
+    :func:`~gpumodels.engines.refsim.dram.lindley`).
 
     Inter-arrival and service times follow :func:`two_moment_times` (gamma for a
     coefficient of variation up to 1, balanced hyperexponential above). ``n`` customers
@@ -217,14 +220,14 @@ def simulate_gg1(
     return float(waits[int(w * n) :].mean())
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # Per-bank statistics and the DRAM latency of Eqs. 6-8
 
 
 @dataclass(frozen=True)
 class BankStats:
-    """Per-bank arrival and service statistics (arrays indexed by bank, Table III's
-    symbols).
+    """Per-bank arrival and service statistics
+    (arrays indexed by bank, Table III's symbols).
 
     ``bank`` holds the bank ids that received at least two requests (a gap needs two);
     times are in the units of the inputs. ``n`` requests, ``tau_a``/``sigma_a``
@@ -286,8 +289,8 @@ def _mean_sd(
 
 
 def bank_stats(bank, arrival, service, latency=None) -> BankStats:
-    """Eq. 10's statistics per bank from a request list (bank id, arrival time, service
-    time).
+    """Eq. 10's statistics per bank from a request list
+    (bank id, arrival time, service time).
 
     Inter-arrival gaps are taken between consecutive requests *of the same bank*, in
     arrival order. Banks with a single request have no gap and are left out (they cannot
@@ -304,9 +307,8 @@ def bank_stats(bank, arrival, service, latency=None) -> BankStats:
         and b.shape == t.shape == s.shape == lat.shape
     ):
         raise ValueError(
-            "bank, arrival, service and latency must be 1-D arrays of one length, got "
-            f"{b.shape}, "
-            f"{t.shape}, {s.shape}, {lat.shape}"
+            "bank, arrival, service and latency must be 1-D arrays of one length, "
+            f"got {b.shape}, {t.shape}, {s.shape}, {lat.shape}"
         )
     if b.size and (not np.issubdtype(b.dtype, np.integer) or b.min() < 0):
         raise ValueError("bank must hold non-negative integer bank ids")

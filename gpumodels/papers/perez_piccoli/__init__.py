@@ -1,6 +1,6 @@
 """Perez & Piccoli, *Towards the Specification of the GPU using Performance Parameters*.
 
-model    the eight performance parameters, the derived features, the benchmark parser, the explorer
+model    the eight performance parameters, derived features, benchmark parser, explorer
 printed  the producer of the printed values the book re-derives (Tables 5 and 7)
 """
 

@@ -7,12 +7,12 @@ threads), **One–All** (one block of many threads), **All–One** (many blocks 
 thread) and **One–One** (one thread). Ratios of them give six architecture features
 (§3.2-3.3)::
 
-    ||SM||          = Cp_AA / Cp_OA                      SMs
-    N_PPipe         = Cp_AA / Cp_AO                      "parallel pipelines"
-    L_Pipe          = (Cp_AO · Cp_OA) / (Cp_OO · Cp_AA)  "pipeline depth"
-    N_MIN_Bl        = GMb_AA / GMb_OA                    full blocks needed to fill the bus
-    W_Memory_Bus    = GMb_AA / GMb_AO                    waste factor of uncoalesced access
-    T_Thread_Delay  = GMb_AO / GMb_OO                    how long a thread is delayed
+    ||SM||          = Cp_AA / Cp_OA                  SMs
+    N_PPipe         = Cp_AA / Cp_AO                  "parallel pipelines"
+    L_Pipe          = (Cp_AO·Cp_OA) / (Cp_OO·Cp_AA)  "pipeline depth"
+    N_MIN_Bl        = GMb_AA / GMb_OA                full blocks needed to fill the bus
+    W_Memory_Bus    = GMb_AA / GMb_AO                waste factor of uncoalesced access
+    T_Thread_Delay  = GMb_AO / GMb_OO                how long a thread is delayed
 
 plus ``P = Cp_AA`` and ``B = GMb_AA``; the theoretical values are ``P = k · f_shader ·
 ||SP||`` (k = 2 for a multiply-add, 1 for the GTX 470 as the paper measured it) and ``B
@@ -328,55 +328,10 @@ def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
             continue
         if line.startswith("# device,"):
             device = _device_line(line)
-            continue
-        cells = line.split(",")
-        if header is None:
-            if cells[:2] != ["kind", "shape"]:
-                raise ValueError(
-                    "perfparams_bench output must start with its CSV header, got "
-                    f"{line!r}"
-                )
-            header = cells
-            continue
-        if len(cells) != len(header):
-            raise ValueError(
-                f"perfparams_bench line has {len(cells)} fields, expected "
-                f"{len(header)}: {line!r}"
-            )
-        r = dict(zip(header, cells))
-        if r["kind"] not in ("compute", "memory") or r["shape"] not in SHAPES:
-            raise ValueError(
-                f"unknown kind or shape in perfparams_bench line: {line!r}"
-            )
-        if (r["kind"], r["shape"]) in seen:
-            raise ValueError(
-                f"measurement {r['kind']},{r['shape']} appears twice: {line!r}"
-            )
-        seen.add((r["kind"], r["shape"]))
-        unit = "GFLOP/s" if r["kind"] == "compute" else "GB/s"
-        if r.get("unit") != unit:
-            raise ValueError(
-                f"a {r['kind']} row must be in {unit}, got {r.get('unit')!r}: {line!r}"
-            )
-        for c in ("ms", "value"):
-            if not re.fullmatch(r"\d+\.\d{6}", r[c]):
-                raise ValueError(
-                    f"{c} must be printed as %.6f by perfparams_bench (a row cut "
-                    "short?), "
-                    f"got {r[c]!r}: {line!r}"
-                )
-        for c in ("blocks", "threads"):
-            r[c] = int(r[c])
-        for c in ("ms", "work", "value"):
-            r[c] = float(r[c])
-        if min(r["blocks"], r["threads"]) < 1 or not (
-            r["ms"] > 0 and r["work"] > 0 and r["value"] > 0
-        ):
-            raise ValueError(
-                f"blocks, threads, ms, work and value must be positive: {line!r}"
-            )
-        r["parameter"] = ("cp_" if r["kind"] == "compute" else "gmb_") + r["shape"]
-        rows.append(r)
+        elif header is None:
+            header = _bench_header(line)
+        else:
+            rows.append(_bench_row(header, line, seen))
     if not device or header is None:
         raise ValueError(
             "perfparams_bench output must contain its '# device,' line and CSV header"
@@ -386,6 +341,71 @@ def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
             "perfparams_bench output stops in the middle of its last line (cut short?)"
         )
     return device, rows
+
+
+def _bench_header(line: str) -> list[str]:
+    """The column names from ``perfparams_bench``'s CSV header line; ``ValueError``
+    unless it starts ``kind,shape``."""
+    cells = line.split(",")
+    if cells[:2] != ["kind", "shape"]:
+        raise ValueError(
+            f"perfparams_bench output must start with its CSV header, got {line!r}"
+        )
+    return cells
+
+
+def _bench_row(header: list[str], line: str, seen: set[tuple[str, str]]) -> dict:
+    """One measurement line as a dict (numbers converted, ``parameter`` added).
+
+    ``seen`` holds the (kind, shape) pairs already read and is updated here;
+    ``ValueError`` for a wrong field count, an unknown kind or shape, a repeated
+    measurement, or a wrong unit, and (from :func:`_bench_numbers`) for badly printed
+    or non-positive numbers.
+    """
+    cells = line.split(",")
+    if len(cells) != len(header):
+        raise ValueError(
+            f"perfparams_bench line has {len(cells)} fields, expected "
+            f"{len(header)}: {line!r}"
+        )
+    r = dict(zip(header, cells))
+    if r["kind"] not in ("compute", "memory") or r["shape"] not in SHAPES:
+        raise ValueError(f"unknown kind or shape in perfparams_bench line: {line!r}")
+    if (r["kind"], r["shape"]) in seen:
+        raise ValueError(
+            f"measurement {r['kind']},{r['shape']} appears twice: {line!r}"
+        )
+    seen.add((r["kind"], r["shape"]))
+    unit = "GFLOP/s" if r["kind"] == "compute" else "GB/s"
+    if r.get("unit") != unit:
+        raise ValueError(
+            f"a {r['kind']} row must be in {unit}, got {r.get('unit')!r}: {line!r}"
+        )
+    _bench_numbers(r, line)
+    r["parameter"] = ("cp_" if r["kind"] == "compute" else "gmb_") + r["shape"]
+    return r
+
+
+def _bench_numbers(r: dict, line: str) -> None:
+    """Convert a row's numeric fields in place (``blocks``, ``threads``: int; ``ms``,
+    ``work``, ``value``: float); ``ValueError`` if ``ms`` or ``value`` is not printed
+    as ``%.6f`` (a row cut short) or any of them is not positive."""
+    for c in ("ms", "value"):
+        if not re.fullmatch(r"\d+\.\d{6}", r[c]):
+            raise ValueError(
+                f"{c} must be printed as %.6f by perfparams_bench (a row cut "
+                f"short?), got {r[c]!r}: {line!r}"
+            )
+    for c in ("blocks", "threads"):
+        r[c] = int(r[c])
+    for c in ("ms", "work", "value"):
+        r[c] = float(r[c])
+    if min(r["blocks"], r["threads"]) < 1 or not (
+        r["ms"] > 0 and r["work"] > 0 and r["value"] > 0
+    ):
+        raise ValueError(
+            f"blocks, threads, ms, work and value must be positive: {line!r}"
+        )
 
 
 def _device_line(line: str) -> dict[str, str]:

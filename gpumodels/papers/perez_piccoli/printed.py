@@ -1,5 +1,5 @@
-"""Perez & Piccoli: the producer of the printed values the book re-derives (Tables 5 and
-7).
+"""Perez & Piccoli: the producer of the printed values the book re-derives
+(Tables 5 and 7).
 
 Each producer returns ``{published key: computed value}``; :mod:`gpumodels.scoreboard`
 collects :data:`PRODUCERS`.
@@ -11,8 +11,8 @@ from gpumodels.papers.perez_piccoli import model as perfparams
 
 
 def perez_piccoli() -> dict[str, float]:
-    """Tables 5 and 7 of Perez & Piccoli: every feature cell from the printed
-    parameters."""
+    """Tables 5 and 7 of Perez & Piccoli:
+    every feature cell from the printed parameters."""
     return perfparams.printed_cells()
 
 

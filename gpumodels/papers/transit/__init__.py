@@ -1,5 +1,5 @@
-"""Transit (Li et al., HPDC 2015): a visual flow-balance model of multithreaded
-machines.
+"""Transit (Li et al., HPDC 2015):
+a visual flow-balance model of multithreaded machines.
 
 * :mod:`gpumodels.papers.transit.model` -- the model in its own units: supply ``f(k)``,
   demand ``g(x)``, the exact equilibrium, the four bounds and the optimisation

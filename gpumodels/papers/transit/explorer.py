@@ -33,16 +33,15 @@ def summary_html(
         ),
     ]
     head = (
-        f"<b>Transit: n = {n:g}, Z = {Z:g}, δ = ({k_delta:g}, {R:g}), π = ({M:g}, "
-        f"{M / Z:.4g}); "
-        f"L = k_delta/R = {k_delta / R:.4g}</b>"
+        f"<b>Transit: n = {n:g}, Z = {Z:g}, δ = ({k_delta:g}, {R:g}), "
+        f"π = ({M:g}, {M / Z:.4g}); L = k_delta/R = {k_delta / R:.4g}</b>"
     )
     return head + widgets.table_html(rows, ("quantity", "value", "unit"))
 
 
 def explorer(gpu: str = "C2075", precision: str = "DP"):
-    """Sliders for n, Z, R and M on one machine of §3: the transit figure and its
-    equilibrium.
+    """Sliders for n, Z, R and M on one machine of §3:
+    the transit figure and its equilibrium.
 
     ``Z`` is in thread-instructions per DRAM byte and is converted to the model's units
     with the machine's ``π`` (:meth:`gpumodels.papers.transit.machine.Machine.model_Z`);

@@ -24,8 +24,8 @@ from gpumodels.papers.transit.model import (
 
 
 def curves(n, Z, R, k_delta, M, points: int = 401):
-    """``(k, f(k), g(n − k))`` on a grid of ``k`` in ``[0, n]`` that contains both kinks
-    exactly."""
+    """``(k, f(k), g(n − k))`` on a grid of ``k``
+    in ``[0, n]`` that contains both kinks exactly."""
     return _curves(equilibrium(n, Z, R, k_delta, M), points)
 
 
@@ -125,8 +125,8 @@ def draw(
 
 
 def cs_axis(ax, n, label: str = "threads in CS, x = n − k"):
-    """Add the top axis that counts the threads in the computation system, ``x = n −
-    k``."""
+    """Add the top axis that counts the threads in the computation system,
+    ``x = n − k``."""
     top = ax.secondary_xaxis("top", functions=(lambda k: n - k, lambda x: n - x))
     top.set_xlabel(label)
     return top

@@ -48,8 +48,8 @@ PRECISIONS = ("SP", "DP")
 """Single and double precision, the two machine descriptions §3 gives per GPU."""
 
 WORD_BYTES = MappingProxyType({"SP": 4, "DP": 8})
-"""Bytes per thread memory request in the book's reading, one IEEE single or double
-word."""
+"""Bytes per thread memory request in the book's reading,
+one IEEE single or double word."""
 
 _FILE = "transit/machines.csv"
 _PARAMS = ("k_delta", "R", "M", "pi_height")
@@ -57,8 +57,8 @@ _PARAMS = ("k_delta", "R", "M", "pi_height")
 
 @dataclass(frozen=True)
 class Machine:
-    """One GPU's Transit machine description at one precision (per SM; Li et al. 2015,
-    §3).
+    """One GPU's Transit machine description at one precision
+    (per SM; Li et al. 2015, §3).
 
     Attributes
     ----------
@@ -117,8 +117,8 @@ class Machine:
         return self.k_delta * self.word_bytes / self.R
 
     def latency_cycles(self, clock_ghz: float | None = None) -> float:
-        """:attr:`latency_ns` in processor cycles (default clock: the GPU record's
-        ``clock_ghz``)."""
+        """:attr:`latency_ns` in processor cycles
+        (default clock: the GPU record's ``clock_ghz``)."""
         if clock_ghz is None:
             clock_ghz = hardware.get_gpu(self.gpu).clock_ghz
         c = as_array("clock_ghz", clock_ghz, lo_open=True)
@@ -126,19 +126,19 @@ class Machine:
 
     @property
     def max_threads_per_sm(self) -> int:
-        """The most threads an SM can hold, from the hardware table (the largest
-        ``n``)."""
+        """The most threads an SM can hold, from the hardware table
+        (the largest ``n``)."""
         return hardware.get_gpu(self.gpu).max_threads_per_sm
 
     @property
     def sm_count(self) -> int:
-        """SMs per GPU, from the hardware table (to scale per-SM values to the whole
-        GPU)."""
+        """SMs per GPU, from the hardware table
+        (to scale per-SM values to the whole GPU)."""
         return hardware.get_gpu(self.gpu).sm_count
 
     def model_Z(self, Z):
-        """The model workload ``Z · M / π_y`` for ``Z`` in thread-instructions per DRAM
-        byte."""
+        """The model workload ``Z · M / π_y`` for ``Z`` in thread-instructions
+        per DRAM byte."""
         Z = as_array("Z", Z, lo_open=True)
         return out(Z * self.M / self.pi_height)
 
@@ -156,8 +156,8 @@ class Machine:
         }
 
     def solve(self, n, Z) -> Equilibrium:
-        """The equilibrium for ``n`` threads per SM and ``Z`` thread-instructions per
-        byte.
+        """The equilibrium for ``n`` threads per SM
+        and ``Z`` thread-instructions per byte.
 
         ``ms_throughput`` is in GB/s per SM and ``cs_throughput`` in busy lanes
         (threads); the CS throughput in G thread-instructions/s per SM is ``Z ·

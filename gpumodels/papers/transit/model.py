@@ -15,8 +15,8 @@ a closed form. On the sloping parts a thread spends ``L = k_delta/R`` in MS (Lit
 law on the slope ``R/k_delta``) and ``Z`` in CS, so ``n`` threads drive ``n / (L + Z)``;
 either system's ceiling caps that::
 
-    T = min(n / (k_delta/R + Z),  R,  M/Z)          MS throughput
-    Z · T                                            CS throughput (lanes busy, at most M)
+    T = min(n / (k_delta/R + Z),  R,  M/Z)    MS throughput
+    Z · T                                     CS throughput (lanes busy, at most M)
 
 The term that gives the minimum is the bound of §2.4: ``thread`` (both curves on their
 slopes), ``memory`` (f flat, g sloping), ``computation`` (g flat, f sloping) or
@@ -55,8 +55,8 @@ BOUNDS = ("thread", "memory", "computation", "capacity")
 """The four performance bounds of Li et al. 2015, §2.4."""
 
 DIRECTIONS = ("n", "Z", "R", "M")
-"""The four optimisation directions of §2.3 (Figs. 7-10), raising ``n``, ``Z``, ``R`` or
-``M``."""
+"""The four optimisation directions of §2.3 (Figs. 7-10),
+raising ``n``, ``Z``, ``R`` or ``M``."""
 
 RTOL = 1e-9
 """Relative tolerance for naming the bound. A ceiling within ``RTOL`` of the other
@@ -65,8 +65,8 @@ ceiling counts as reaching it (the boundary belongs to the saturated bound)."""
 
 
 def supply(k, R, k_delta):
-    """MS service supply ``f(k) = R · min(k/k_delta, 1)`` (Li et al. 2015, §2.2, Fig.
-    4-B)."""
+    """MS service supply ``f(k) = R · min(k/k_delta, 1)``
+    (Li et al. 2015, §2.2, Fig. 4-B)."""
     k = as_array("k", k)
     R = as_array("R", R, lo_open=True)
     k_delta = as_array("k_delta", k_delta, lo_open=True)
@@ -77,8 +77,8 @@ def supply(k, R, k_delta):
 
 
 def demand(x, Z, M):
-    """MS service demand from CS, ``g(x) = min(x, M) / Z`` (Li et al. 2015, Eqs.
-    1-2)."""
+    """MS service demand from CS, ``g(x) = min(x, M) / Z``
+    (Li et al. 2015, Eqs. 1-2)."""
     x = as_array("x", x)
     Z = as_array("Z", Z, lo_open=True)
     M = as_array("M", M, lo_open=True)
@@ -89,8 +89,8 @@ def demand(x, Z, M):
 
 
 def latency(R, k_delta):
-    """Memory latency implied by the MS transition point, ``L = k_delta / R`` (Little's
-    law).
+    """Memory latency implied by the MS transition point, ``L = k_delta / R``
+    (Little's law).
 
     On the slope of ``f`` each of the ``k`` threads in MS leaves after ``L`` time units,
     so the outflow is ``k/L``; the slope ``R/k_delta`` is therefore ``1/L`` (§2.3 names
@@ -153,14 +153,14 @@ class Equilibrium:
 
     @property
     def latency(self):
-        """The MS latency ``k_delta / R`` that the supply curve implies (Little's
-        law)."""
+        """The MS latency ``k_delta / R`` that the supply curve implies
+        (Little's law)."""
         return latency(self.R, self.k_delta)
 
     @property
     def ms_on_slope(self):
-        """True where ``k < k_delta``: the MS supply is still rising (the MS is not
-        saturated)."""
+        """True where ``k < k_delta``: the MS supply is still rising
+        (the MS is not saturated)."""
         return np.less(self.k, self.k_delta * (1 - RTOL))
 
     @property
@@ -171,8 +171,8 @@ class Equilibrium:
 
 
 def equilibrium(n, Z, R, k_delta, M) -> Equilibrium:
-    """Solve the Transit flow balance exactly (closed form; Li et al. 2015, Eq. 3 and
-    §2.4).
+    """Solve the Transit flow balance exactly
+    (closed form; Li et al. 2015, Eq. 3 and §2.4).
 
     ``f(k) = R·min(k/k_delta, 1)``, ``g(x) = min(x, M)/Z``, ``k + x = n``. Every input
     is a positive finite number or an array of them (broadcast together); a zero,
@@ -245,8 +245,8 @@ def _equilibrium(n, Z, R, k_delta, M) -> Equilibrium:
 
 
 def raised(n, Z, R, k_delta, M, direction: str, factor: float = 2.0) -> dict:
-    """The inputs after raising one of ``n``, ``Z``, ``R``, ``M`` by ``factor`` (Figs.
-    7-10).
+    """The inputs after raising one of ``n``, ``Z``, ``R``, ``M`` by ``factor``
+    (Figs. 7-10).
 
     Raising ``R`` keeps the latency ``L = k_delta/R`` fixed, as §2.3 does ("L is viewed
     as constant"), so the transition point ``δ`` moves along the slope of ``f`` and

@@ -1,5 +1,5 @@
-"""Rodinia workloads ``(n, Z)`` for the transit figures, each number with its
-provenance.
+"""Rodinia workloads ``(n, Z)`` for the transit figures,
+each number with its provenance.
 
 Li et al. (2015, §3) take a workload's two parameters from the profiler::
 
@@ -50,8 +50,8 @@ PROFILED_GPUS_FILE = "transit/profiled_gpus.csv"
 TABLE_FILE = "transit/workloads.csv"
 
 NAMED_IN_PAPER = ("gaussian", "lavaMD", "particlefilter")
-"""The Rodinia applications the text of §3 names (the outliers); the other 13 are not
-named."""
+"""The Rodinia applications the text of §3 names (the outliers);
+the other 13 are not named."""
 
 COLUMNS = (
     "app",
@@ -135,8 +135,8 @@ def nvprof_rows() -> list[dict]:
 
 
 def derive(row: dict) -> dict:
-    """``n``, ``Z`` and the measured per-SM throughputs of one profiled launch, with the
-    steps.
+    """``n``, ``Z`` and the measured per-SM throughputs of one profiled launch,
+    with the steps.
 
     Returns the intermediate quantities too (``max_threads``, ``write_transactions``,
     ``transactions``, ``active_sms``, ``n_occupancy`` from the occupancy calculator) so
@@ -211,21 +211,20 @@ def _profiled_rows() -> list[dict]:
                 "n": _g(med["n"]),
                 "n_provenance": (
                     f"achieved_occupancy x {d[0]['max_threads']} max resident "
-                    "threads/SM "
-                    "(nvprof; the paper's formula), median of the launches"
+                    "threads/SM (nvprof; the paper's formula), median of the launches"
                 ),
                 "Z": _g(med["Z"]),
                 "Z_provenance": (
                     "inst_executed / (DRAM read transactions + write throughput x "
-                    "duration / 32 B) "
-                    "(nvprof); lower bound of the paper's inst_issued-based Z"
+                    "duration / 32 B) (nvprof); "
+                    "lower bound of the paper's inst_issued-based Z"
                 ),
                 "ms_measured": _g(med["ms_measured"]),
                 "cs_measured": _g(med["cs_measured"]),
                 "measured_provenance": (
-                    "nvprof: (DRAM read + write GB/s) and inst_executed x 32 / "
-                    "duration, "
-                    f"per active SM (min({_gpu_facts(gpu)[1]} SMs, grid blocks))"
+                    "nvprof: (DRAM read + write GB/s) and "
+                    "inst_executed x 32 / duration, per active SM "
+                    f"(min({_gpu_facts(gpu)[1]} SMs, grid blocks))"
                 ),
                 "Z_issued1": _g(med["Z_issued1"]),
                 "cs_measured_issued1": _g(med["cs_measured_issued1"]),
@@ -238,9 +237,8 @@ def _profiled_rows() -> list[dict]:
 def _source_rows() -> list[dict]:
     rows = []
     for r in read_rows(LAUNCH_FILE):
-        for gpu in dict.fromkeys(
-            m.gpu for m in machines()
-        ):  # the GPUs with Transit machine points
+        # the GPUs with Transit machine points
+        for gpu in dict.fromkeys(m.gpu for m in machines()):
             cc = hardware.get_gpu(gpu).compute_capability
             occ = occupancy.occupancy(
                 cc, int(r["threads_per_block"]), 0, int(r["static_smem"])
@@ -255,9 +253,8 @@ def _source_rows() -> list[dict]:
                     "n": "",
                     "n_provenance": (
                         "not available: registers per thread are not in the source; "
-                        "block size and "
-                        f"shared memory alone allow at most {occ.threads_per_sm} "
-                        "threads/SM "
+                        "block size and shared memory alone allow at most "
+                        f"{occ.threads_per_sm} threads/SM "
                         f"(occupancy calculator, cc {cc}, limited by {occ.limiter})"
                     ),
                     "Z": "",
@@ -274,8 +271,8 @@ def _source_rows() -> list[dict]:
 
 
 def build_table() -> list[dict]:
-    """The rows of ``data/transit/workloads.csv``, rebuilt from the tables they derive
-    from."""
+    """The rows of ``data/transit/workloads.csv``,
+    rebuilt from the tables they derive from."""
     return _profiled_rows() + _source_rows()
 
 
@@ -375,8 +372,8 @@ def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]
 
 
 def accuracy(rows: list[dict], min_threads: float = 0.0) -> float:
-    """``1 − mean |PCT − RCT| / RCT`` over the rows of :func:`predictions` with ``n ≥
-    min_threads``.
+    """``1 − mean |PCT − RCT| / RCT`` over the rows of :func:`predictions`
+    with ``n ≥ min_threads``.
 
     The paper reports an accuracy without defining it (§3); this is the book's reading
     of it.
@@ -384,8 +381,8 @@ def accuracy(rows: list[dict], min_threads: float = 0.0) -> float:
     kept = [r for r in rows if r["n"] >= min_threads]
     if not kept:
         raise ValueError(
-            "min_threads leaves no rows: the largest n is "
-            f"{max(r['n'] for r in rows):g}, "
+            "min_threads leaves no rows: "
+            f"the largest n is {max(r['n'] for r in rows):g}, "
             f"got min_threads={min_threads!r}"
         )
     return 1.0 - statistics.fmean(abs(r["PCT"] - r["RCT"]) / r["RCT"] for r in kept)

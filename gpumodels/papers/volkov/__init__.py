@@ -13,7 +13,7 @@ modules directly.
 >>> p = volkov.params("Kepler")
 >>> round(volkov.needed_occupancy(p, 0.0), 1)        # mem_lat × mem_thru = 301 × 0.1338
 40.3
->>> volkov.arithmetic_throughput(p, 64, float("inf"))   # 32 × min(64/9, 4): the add peak
+>>> volkov.arithmetic_throughput(p, 64, float("inf"))  # 32 × min(64/9, 4): the add peak
 128.0
 """
 

@@ -37,9 +37,9 @@ from gpumodels.ground.validate import (
 RESOURCES = ("cuda_cores", "sfu", "shared_banks", "memory", "issue")
 
 
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # Throughput bound (§3.6, Tables 3.2–3.4)
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -98,8 +98,8 @@ class Limits:
 
 @dataclass(frozen=True)
 class ThroughputBound:
-    """The worksheet (Table 3.4): ``rows`` of (resource, used_by, cpi, per_warp,
-    cycles).
+    """The worksheet (Table 3.4): ``rows`` of
+    (resource, used_by, cpi, per_warp, cycles).
 
     ``totals`` maps each resource to cycles of exclusive use per warp per SM; the
     largest is ``cycles_per_warp`` (the bound) and ``warps_per_cycle`` its reciprocal.
@@ -186,8 +186,8 @@ def throughput_bound(
 
 
 def table_3_2_mix() -> list[InstructionClass]:
-    """The sample instruction mix of Table 3.2 with the §3.6 dual-issue and reissue
-    assumptions."""
+    """The sample instruction mix of Table 3.2 with the §3.6 dual-issue
+    and reissue assumptions."""
     out = []
     for r in read_rows("volkov/table_3_2.csv"):
         out.append(
@@ -211,9 +211,9 @@ def table_3_3_limits() -> Limits:
     )
 
 
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # Latency bound (§3.7–3.8, Fig. 3.5)
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -235,8 +235,8 @@ class Instruction:
 
 @dataclass
 class ProgramGraph:
-    """A program execution graph: named nodes and latency-weighted directed edges (a
-    DAG).
+    """A program execution graph: named nodes and latency-weighted directed edges
+    (a DAG).
 
     ``edges`` holds ``(u, v, latency, kind)`` with ``kind`` one of ``"ilp"``,
     ``"dependency"``, ``"barrier"`` or ``"termination"``.
@@ -451,8 +451,8 @@ def vector_add_parameters() -> dict[str, float]:
 
 
 def vector_add_graph(dual_issue: bool = True) -> ProgramGraph:
-    """Fig. 3.5: the execution graph of Listing 3.5 with the §3.8 latencies, built from
-    data."""
+    """Fig. 3.5: the execution graph of Listing 3.5 with the §3.8 latencies,
+    built from data."""
     dual_issue = check_flag("dual_issue", dual_issue)
     s = vector_add_parameters()
     return program_graph(
@@ -546,8 +546,8 @@ def table_3_1():
 
 
 def measured_metrics(table: str | None = None):
-    """Volkov's measured Tables 6.1–6.4 (``data/volkov/chapter6_metrics.csv``) as a tidy
-    DataFrame.
+    """Volkov's measured Tables 6.1–6.4 (``data/volkov/chapter6_metrics.csv``) as
+    a tidy DataFrame.
 
     These are *measurements printed in the dissertation*, not model output.
     """
@@ -572,9 +572,9 @@ def permutation_traffic():
     }
 
 
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # Little's law (§3.1–3.3) and the measured listings of §3.7
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 
 
 def worked_example_inputs() -> dict[str, float]:
@@ -613,7 +613,8 @@ def littles_law(latency=None, throughput=None, concurrency=None):
     Exactly one of the three arguments must be ``None``; the other two must be positive
     (numpy arrays broadcast). Returns the missing quantity.
 
-    >>> littles_law(latency=6, concurrency=1)       # §3.2: one add in execution, 6-cycle latency
+    >>> # §3.2: one add in execution, 6-cycle latency
+    >>> littles_law(latency=6, concurrency=1)
     0.16666666666666666
     """
     given = {"latency": latency, "throughput": throughput, "concurrency": concurrency}

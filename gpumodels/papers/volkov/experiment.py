@@ -85,8 +85,8 @@ class OccupancyTrace:
     warps: np.ndarray
 
     def at(self, t) -> np.ndarray:
-        """Occupancy (warps) at time(s) ``t``; 0 before the first and after the last
-        event."""
+        """Occupancy (warps) at time(s) ``t``;
+        0 before the first and after the last event."""
         t = np.asarray(t, dtype=float)
         k = np.searchsorted(self.time, t, side="right") - 1
         return np.where(k >= 0, self.warps[np.clip(k, 0, None)], 0)
@@ -108,8 +108,8 @@ class OccupancyTrace:
         )
 
     def fraction_below(self, warps: float) -> float:
-        """Share of the SM's execution time during which fewer than ``warps`` warps were
-        resident."""
+        """Share of the SM's execution time during which
+        fewer than ``warps`` warps were resident."""
         dt = np.diff(self.time)
         return (
             float(np.sum(dt[self.warps[:-1] < warps]) / dt.sum())
@@ -131,9 +131,8 @@ def occupancy_trace(start, end) -> OccupancyTrace:
     order = np.lexsort((step, t))  # by time, then ends (-1) before starts (+1)
     t, step = t[order], step[order]
     level = np.cumsum(step)
-    last = np.r_[
-        t[1:] != t[:-1], True
-    ]  # keep the level after the last event at each time
+    # keep the level after the last event at each time
+    last = np.r_[t[1:] != t[:-1], True]
     return OccupancyTrace(time=t[last], warps=level[last])
 
 
@@ -160,8 +159,8 @@ class Timing:
 
 
 def timing(start, end, sm=None, instructions_per_warp: int | None = None) -> Timing:
-    """Per-SM spans, occupancy traces, mean warp latency and throughput from warp
-    timestamps.
+    """Per-SM spans, occupancy traces,
+    mean warp latency and throughput from warp timestamps.
 
     ``start`` and ``end`` hold each warp's start and end clock (cycles of its own SM's
     clock), ``sm`` the SM each warp ran on (all on one SM if omitted), and
@@ -184,8 +183,8 @@ def timing(start, end, sm=None, instructions_per_warp: int | None = None) -> Tim
         n = check_int("instructions_per_warp", instructions_per_warp, 1)
         if time <= 0:
             raise ValueError(
-                "throughput needs a positive execution time; every warp has end == "
-                "start"
+                "throughput needs a positive execution time; "
+                "every warp has end == start"
             )
         thr = n * s.size / (time * sms.size)
     return Timing(
@@ -243,9 +242,8 @@ def shared_memory_for_blocks(
     lo, hi = 0, lim.max_shared_mem_per_block
     if count(lo) < blocks or count(hi) > blocks:
         return None
-    while (
-        lo < hi
-    ):  # smallest request with count <= blocks (count never grows with the request)
+    # smallest request with count <= blocks (count never grows with the request)
+    while lo < hi:
         mid = (lo + hi) // 2
         if count(mid) <= blocks:
             hi = mid
@@ -314,8 +312,8 @@ class Chase:
     ilp: int
 
     def walk(self) -> np.ndarray:
-        """Every entry each chain visits, shape ``starts.shape + (iterations,)`` -- for
-        checks."""
+        """Every entry each chain visits,
+        shape ``starts.shape + (iterations,)`` -- for checks."""
         out = np.empty(self.starts.shape + (self.iterations,), dtype=np.int64)
         cur = self.starts.astype(np.int64)
         for k in range(self.iterations):
@@ -358,9 +356,9 @@ def streaming_chase(
     fit = spacing // stride
     if fit < 1:
         raise ValueError(
-            f"spacing ({spacing}) must hold at least one step of ilp × "
-            f"threads_per_block = {stride} "
-            f"entries; use fewer blocks or a larger array"
+            f"spacing ({spacing}) must hold at least one step of "
+            f"ilp × threads_per_block = {stride} entries; "
+            f"use fewer blocks or a larger array"
         )
     iterations = check_int(
         "iterations", fit if iterations is None else iterations, 1, fit
@@ -376,9 +374,8 @@ def streaming_chase(
         + m[None, :, None] * tpb
         + t[None, None, :]
     )
-    starts = starts.transpose(0, 2, 1).reshape(
-        nb, tpb * k
-    )  # thread-major: thread t's chains together
+    # thread-major: thread t's chains together
+    starts = starts.transpose(0, 2, 1).reshape(nb, tpb * k)
     return Chase(next=nxt, starts=starts, spacing=spacing, iterations=iterations, ilp=k)
 
 
@@ -390,8 +387,8 @@ def random_chase(
     start_stride: int = 32,
     iterations: int | None = None,
 ) -> Chase:
-    """§6.7's unstructured setup: one pseudo-random loop through all ``n_entries``
-    entries.
+    """§6.7's unstructured setup:
+    one pseudo-random loop through all ``n_entries`` entries.
 
     The loop is a uniformly random cyclic permutation (Sattolo's algorithm, seeded), so
     every entry is read once per lap. Thread ``g`` starts at entry ``g·start_stride mod

@@ -10,8 +10,8 @@ from gpumodels.papers import volkov
 
 
 def summary_html(gpu: str, alpha: float, n: float) -> str:
-    """HTML summary of Volkov's §4.1 model at one point: throughputs, bounds, needed
-    occupancy."""
+    """HTML summary of Volkov's §4.1 model at one point:
+    throughputs, bounds, needed occupancy."""
     import numpy as np
 
     p = volkov.params(gpu)
@@ -62,8 +62,8 @@ def summary_html(gpu: str, alpha: float, n: float) -> str:
         ),
     ]
     head = (
-        f"<b>{html.escape(p.gpu)} ({html.escape(p.product)}), α = {alpha:g} adds per "
-        "load, "
+        f"<b>{html.escape(p.gpu)} ({html.escape(p.product)}), "
+        f"α = {alpha:g} adds per load, "
         f"n = {n:g} warps/SM (of {p.max_warps_per_sm})</b>"
     )
     return head + widgets.table_html(rows, ("quantity", "value", "unit"))

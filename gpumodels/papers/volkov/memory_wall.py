@@ -1,5 +1,5 @@
-"""The "memory wall" of Volkov (2016) §4.4, Fig. 4.4: bandwidth per unit of arithmetic
-throughput.
+"""The "memory wall" of Volkov (2016) §4.4, Fig. 4.4:
+bandwidth per unit of arithmetic throughput.
 
 ``data/geforce_memory_wall.csv`` lists GeForce GPUs by release date with their pin
 bandwidth, CUDA cores and (boost or shader) clock, every row sourced. :func:`table` adds
@@ -21,8 +21,8 @@ _FILE = "geforce_memory_wall.csv"
 
 
 def table():
-    """The dataset as a pandas DataFrame with ``year`` (fractional) and ``ratio`` (B per
-    core-cycle)."""
+    """The dataset as a pandas DataFrame with ``year`` (fractional) and ``ratio``
+    (B per core-cycle)."""
     import pandas as pd
 
     df = read_frame(_FILE)
@@ -38,8 +38,8 @@ def table():
 def fit_trend(
     df, start: float, end: float, lines: tuple[str, ...] = ("GeForce",)
 ) -> dict:
-    """Least-squares fit of ``log(ratio)`` against ``year`` for releases in ``[start,
-    end)``.
+    """Least-squares fit of ``log(ratio)`` against ``year`` for releases
+    in ``[start, end)``.
 
     Only rows whose ``line`` is in ``lines`` count (by default the GeForce products, as
     in Fig. 4.4; the TITAN and data-centre rows are shown for comparison only).
@@ -79,8 +79,8 @@ SPANS = {
 
 
 def fits(df, spans: dict[str, tuple[float, float]] | None = None) -> dict[str, dict]:
-    """:func:`fit_trend` over each span of ``spans`` (by default :data:`SPANS`), by
-    label."""
+    """:func:`fit_trend` over each span of ``spans`` (by default :data:`SPANS`),
+    by label."""
     return {name: fit_trend(df, lo, hi) for name, (lo, hi) in (spans or SPANS).items()}
 
 

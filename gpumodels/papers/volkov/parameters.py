@@ -14,9 +14,9 @@ numbers the text computes from them. Units follow the chapter: throughputs in op
 * the Table 6.6 latency distributions next to Table 6.5's mean-latency model.
 
 >>> from gpumodels.papers.volkov import parameters as p6
->>> round(float(p6.linear_concurrency(301, 1.07)), 2)      # Kepler: 301 cycles × 1.07 / 32
+>>> round(float(p6.linear_concurrency(301, 1.07)), 2)  # Kepler: 301 cycles × 1.07 / 32
 10.06
->>> round(p6.latency_per_transaction()["Fermi"], 1)        # (1571 − 513) / (32 − 1)
+>>> round(p6.latency_per_transaction()["Fermi"], 1)    # (1571 − 513) / (32 − 1)
 34.1
 """
 
@@ -101,14 +101,14 @@ def concurrency_estimates():
 
 
 def round_half(x):
-    """Round to the nearest half (Table 6.4 prints the linear estimate as 12, 15.5, 7.5,
-    …)."""
+    """Round to the nearest half
+    (Table 6.4 prints the linear estimate as 12, 15.5, 7.5, …)."""
     return np.floor(np.asarray(x, dtype=float) * 2 + 0.5) / 2
 
 
 def table_6_4():
-    """Table 6.4 re-derived, with the refined (Table 6.5) model's predictions beside the
-    measurements.
+    """Table 6.4 re-derived,
+    with the refined (Table 6.5) model's predictions beside the measurements.
 
     Columns: ``peak_gbs, latency, throughput, linear`` (latency × throughput / 32,
     unrounded), ``linear_printed_rounding`` (to the nearest half), ``at_90, at_95`` and
@@ -168,8 +168,8 @@ def saturation_factors() -> dict[str, float]:
 
 
 def mem_thru_from_gbs():
-    """Table 4.1's ``mem_thru`` (IPC/SM) from Table 6.4's GB/s: GB/s / (128 B × SMs ×
-    clock).
+    """Table 4.1's ``mem_thru`` (IPC/SM) from Table 6.4's GB/s:
+    GB/s / (128 B × SMs × clock).
 
     Also Table 6.1's ``stream`` column converted the same way (ops/cycle/scheduler ×
     schedulers / 32). Columns ``peak_gbs, gbs_per_ipc, from_table_6_4, from_table_6_1,
@@ -195,8 +195,8 @@ def mem_thru_from_gbs():
 
 
 def bank_conflicts():
-    """§6.2: 2-way bank conflicts (``smem2``) against conflict-free shared-memory loads
-    (``smem``).
+    """§6.2: 2-way bank conflicts (``smem2``)
+    against conflict-free shared-memory loads (``smem``).
 
     Columns ``throughput_ratio`` (smem / smem2), ``latency_increase`` (cycles),
     ``latency_increase_pct`` and ``occupancy_ratio`` (Table 6.3: smem / smem2; > 1 means
@@ -221,8 +221,8 @@ def _transactions() -> dict[str, tuple[int, int]]:
 
 
 def latency_per_transaction() -> dict[str, float]:
-    """Table 6.7: (random − stream latency) / (transactions diverging − coalesced), in
-    cycles.
+    """Table 6.7: (random − stream latency) / (transactions diverging − coalesced),
+    in cycles.
 
     Transactions per warp access as §6.7 assumes from the CUDA guide
     (``data/volkov/transactions.csv``): 32 when fully diverging; 2 (G80, GT200), 1

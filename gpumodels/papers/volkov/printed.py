@@ -1,5 +1,5 @@
-"""Volkov (2016), chapters 2–7: the function behind every printed value the book
-re-derives.
+"""Volkov (2016), chapters 2–7:
+the function behind every printed value the book re-derives.
 
 Each producer returns ``{published key: computed value}``; keys are those of
 ``data/published/published_values.csv``. Inputs come from ``data/`` through the
@@ -31,8 +31,8 @@ def _p(gen: str):
 
 
 def chapter_2() -> dict[str, float]:
-    """Tables 2.8 and 2.9: warps per scheduler and absolute occupancy from the GPU
-    records."""
+    """Tables 2.8 and 2.9:
+    warps per scheduler and absolute occupancy from the GPU records."""
     out = {}
     for g in GPUS.values():
         gpu = hardware.get_gpu(g)
@@ -115,13 +115,12 @@ def pin_bandwidth_shares() -> dict[str, float]:
 
 
 def table_3_1() -> dict[str, float]:
-    """Table 3.1 and §3.2: needed concurrency (Little's law) and the pin-bandwidth
-    variant."""
+    """Table 3.1 and §3.2:
+    needed concurrency (Little's law) and the pin-bandwidth variant."""
     t31 = volkov.table_3_1().set_index("instruction")
     g = hardware.get_gpu("Maxwell")
-    pin_ipc = g.pin_bandwidth_gbs / (
-        g.clock_ghz * g.sm_count * 128
-    )  # 128 B per coalesced load
+    # 128 B per coalesced load
+    pin_ipc = g.pin_bandwidth_gbs / (g.clock_ghz * g.sm_count * 128)
     return {
         "v16.t3_1.needed_concurrency.alu.GTX980": t31.loc[
             "basic_arithmetic", "needed_concurrency"
@@ -281,17 +280,16 @@ def concurrency_example() -> dict[str, float]:
     return {
         "v16.s4_6.alu_in_execution.generic": trace.concurrency("alu", steady).mean(),
         "v16.s4_6.mem_in_execution.generic": trace.concurrency("mem", steady).mean(),
-        "v16.s4_6.mem_thru.generic": trace.throughput(
-            "mem", 48, 240
-        ),  # 8 whole periods of 24 cycles
+        # 8 whole periods of 24 cycles
+        "v16.s4_6.mem_thru.generic": trace.throughput("mem", 48, 240),
         "v16.s4_6.warps_needed.generic": volkov.needed_occupancy(p, f["alpha"]),
         "v16.s4_6.warps_no_memory.generic": volkov.needed_occupancy(p, np.inf),
     }
 
 
 def chapter_5() -> dict[str, float]:
-    """§5.7 (occupancy control by shared memory) and §5.8 (the 17-warp jigsaw,
-    simulated)."""
+    """§5.7 (occupancy control by shared memory) and §5.8
+    (the 17-warp jigsaw, simulated)."""
     out = {
         "v16.s5_7.blocks.kepler.3072B": occupancy.blocks_per_sm("3.0", 128, 16, 3072),
         "v16.s5_7.blocks.kepler.3073B": occupancy.blocks_per_sm("3.0", 128, 16, 3073),
@@ -364,8 +362,8 @@ def chapter_6() -> dict[str, float]:
     t64 = p6.table_6_4()
     out |= {
         f"v16.t6_4.linear.{P[g].product}": v
-        for g, v in t64.linear_printed_rounding.items()
-    }  # to the half
+        for g, v in t64.linear_printed_rounding.items()  # to the half
+    }
     sat = p6.saturation_factors()
     out |= {
         "v16.s6_3.saturation_90": sat["median_90"],
@@ -407,8 +405,8 @@ def chapter_6() -> dict[str, float]:
 
 
 def memory_wall() -> dict[str, float]:
-    """§4.4 / Fig. 4.4: the memory-wall trend over Volkov's span, refitted from sourced
-    specifications."""
+    """§4.4 / Fig. 4.4: the memory-wall trend over Volkov's span,
+    refitted from sourced specifications."""
 
     return {
         "v16.s4_4.trend_per_year.generic": mw.fit_trend(mw.table(), 2006, 2015)[

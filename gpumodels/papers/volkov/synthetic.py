@@ -5,13 +5,13 @@ followed by α floating-point adds (α is the arithmetic intensity). The model o
 bounds the memory-instruction throughput (IPC per SM) by latency and by three throughput
 limits::
 
-    Latency           = mem_lat + α·alu_lat                                   (§4.1)
+    Latency           = mem_lat + α·alu_lat                               (§4.1)
     memory throughput = min(n / Latency, mem_thru, alu_thru/α, issue_thru/(α+1))
-    arithmetic        = 32·α·memory throughput          adds per cycle per SM (Table 4.2)
+    arithmetic        = 32·α·memory throughput      adds per cycle per SM (Table 4.2)
 
 The same algebra covers the mixes of §4.7 (adds with SFU instructions or with
 shared-memory loads): the "other" instruction takes the place of the memory load
-(:func:`mix_params`).
+(:func:`~gpumodels.facts.param_sets.mix_params`).
 
 The refined model of §6.4–6.5 replaces the constant ``mem_lat`` with a latency that
 grows with memory throughput x in GB/s, ``a + b·x/(c − x)`` (Table 6.5; a two-term form
@@ -35,9 +35,9 @@ from gpumodels.ground.validate import (
     out,
 )
 
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # The basic model (§4.1–4.7)
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 
 
 def _other_latency(p: Params, alpha: np.ndarray) -> np.ndarray:
@@ -113,8 +113,8 @@ def memory_throughput(p: Params, n, alpha):
 
 
 def arithmetic_throughput(p: Params, n, alpha):
-    """Adds per cycle per SM (32 per add instruction): ``32·α·memory_throughput`` (Table
-    4.2).
+    """Adds per cycle per SM (32 per add instruction): ``32·α·memory_throughput``
+    (Table 4.2).
 
     Written as ``32·min(n/(mem_lat/α + alu_lat), α·mem_thru, alu_thru,
     issue_thru/(1+1/α))`` so that ``alpha = inf`` gives the all-add limit
@@ -151,7 +151,8 @@ def cusp_closed_form(p: Params) -> tuple[float, float]:
     mem_lat·mem_thru + alu_lat·alu_thru``, the sum of the occupancies needed at α = 0
     and α = ∞. The issue limit is left out, as in the text.
 
-    >>> a, w = cusp_closed_form(params("Maxwell"))      # §4.5: "α ≈ 49", "approximately 54 warps"
+    >>> # §4.5: "α ≈ 49", "approximately 54 warps"
+    >>> a, w = cusp_closed_form(params("Maxwell"))
     >>> round(a, 1), round(w, 2)
     (49.1, 53.96)
     """
@@ -182,8 +183,8 @@ def cusp_exact(p: Params) -> tuple[float, float]:
 def _occupancy_at(
     p: Params, a: np.ndarray, f: float, mem_latency: np.ndarray
 ) -> np.ndarray:
-    """Little's law at ``f`` × the throughput bound: throughput × (mem latency +
-    α·alu_lat).
+    """Little's law at ``f`` × the throughput bound:
+    throughput × (mem latency + α·alu_lat).
 
     Written per load for α ≤ 1 and per add for α > 1, so both α = 0 and α = ∞ stay
     finite.
@@ -195,8 +196,8 @@ def _occupancy_at(
 
 
 def instruction_concurrency(p: Params, n, alpha):
-    """Mean numbers of adds and of memory instructions in execution (§4.6, Little's
-    law).
+    """Mean numbers of adds and of memory instructions in execution
+    (§4.6, Little's law).
 
     Returns ``(alu, mem)``: ``alu_lat × add throughput`` and ``mem_lat × memory
     throughput`` (instructions per SM). Their sum never exceeds ``n`` since each warp
@@ -209,9 +210,9 @@ def instruction_concurrency(p: Params, n, alpha):
     return out(np.asarray(alu) * p.alu_lat), out(np.asarray(mem) * _other_latency(p, a))
 
 
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # The refined model (§6.4–6.5)
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 
 
 def _require_memory(p: Params) -> None:
@@ -222,8 +223,8 @@ def _require_memory(p: Params) -> None:
         )
     if not p.latency_terms:
         raise ValueError(
-            "the refined model needs a Table 6.5 fit of latency vs throughput, and "
-            f"{p.gpu} has none "
+            "the refined model needs a Table 6.5 fit of latency vs throughput, "
+            f"and {p.gpu} has none "
             "(it needs latency measured under load, which no public source gives)"
         )
 
@@ -246,7 +247,8 @@ def refined_latency(p: Params, x, alpha):
 def refined_memory_throughput(p: Params, n, alpha):
     """Memory throughput (IPC/SM) of the refined model: the fixed point of (§6.5)::
 
-        x = min(n / (a + Σ b·X/(c − X) + α·alu_lat), mem_thru, alu_thru/α, issue_thru/(α+1))
+        x = min(n / (a + Σ b·X/(c − X) + α·alu_lat),
+                mem_thru, alu_thru/α, issue_thru/(α+1))
 
     ``x·Latency(x)`` grows monotonically from 0 to ∞ on ``[0, c)``, so the latency-bound
     branch has one root; it is bracketed in ``(0, min(bound, c))`` and found for all
@@ -271,9 +273,8 @@ def refined_memory_throughput(p: Params, n, alpha):
     hi = np.minimum(bound, c_min * (1 - 1e-12))
     with np.errstate(invalid="ignore"):
         at_hi = g(hi, n_, alu)
-    result = np.where(
-        at_hi <= 0, hi, 0.0
-    )  # throughput-bound points (hi == bound there)
+    # throughput-bound points (hi == bound there)
+    result = np.where(at_hi <= 0, hi, 0.0)
     todo = finite & (at_hi > 0)
     if np.any(todo):
         res = find_root(
@@ -288,8 +289,8 @@ def refined_memory_throughput(p: Params, n, alpha):
 
 
 def refined_arithmetic_throughput(p: Params, n, alpha):
-    """Adds per cycle per SM of the refined model: ``32·α·refined_memory_throughput``
-    (§6.5).
+    """Adds per cycle per SM of the refined model:
+    ``32·α·refined_memory_throughput`` (§6.5).
 
     At ``alpha = inf`` memory latency plays no role and the basic all-add limit is
     returned.
@@ -306,8 +307,8 @@ def refined_arithmetic_throughput(p: Params, n, alpha):
 
 
 def refined_needed_occupancy(p: Params, alpha, fraction: float = 0.9):
-    """Warps per SM at which the refined model reaches ``fraction`` of the throughput
-    bound.
+    """Warps per SM at which the refined model reaches
+    ``fraction`` of the throughput bound.
 
     Closed form: at the target throughput x the latency is known, so ``n =
     x·Latency(x)``; ``inf`` where the target lies beyond the latency model's singularity
@@ -317,7 +318,6 @@ def refined_needed_occupancy(p: Params, alpha, fraction: float = 0.9):
     _require_memory(p)
     f = check_fraction("fraction", fraction)
     a = as_array("alpha", alpha, allow_inf=True)
-    lat_mem = loaded_latency(
-        p, f * np.asarray(throughput_bound(p, a)) * p.gbs_per_ipc
-    )  # at the target throughput
+    # at the target throughput
+    lat_mem = loaded_latency(p, f * np.asarray(throughput_bound(p, a)) * p.gbs_per_ipc)
     return out(np.where(np.isinf(lat_mem), np.inf, _occupancy_at(p, a, f, lat_mem)))
