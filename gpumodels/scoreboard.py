@@ -1,4 +1,4 @@
-"""The scoreboard: every printed value of the five papers, computed now and compared at
+"""The scoreboard: every printed value of the papers, computed now and compared at
 its tolerance.
 
 The top layer of the package. Each paper subpackage of :mod:`gpumodels.papers` (and each
@@ -222,7 +222,7 @@ def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -
         )
     s = t.sum()
     lines.append(
-        f"| **all five papers** | **{s.total}** | **{s.reproduced}** | **{s.outside}** "
+        f"| **all papers** | **{s.total}** | **{s.reproduced}** | **{s.outside}** "
         f"| **{s['not derivable']}** | **{s.reproduced / s.total:.0%}** |"
     )
     return "\n".join(lines)

@@ -2,6 +2,7 @@
 works when installed into a fresh virtual environment outside the source tree."""
 
 import ast
+import re
 import os
 import subprocess
 import sys
@@ -69,7 +70,7 @@ def test_wheel_holds_every_subpackage_and_table(wheel):
 
 def test_runtime_dependencies_are_declared(wheel):
     meta = zipfile.ZipFile(wheel).read("gpumodels-0.1.0.dist-info/METADATA").decode()
-    declared = {line.split(":", 1)[1].strip().split()[0].split(";")[0].lower()
+    declared = {re.split(r"[\s<>=!~;\[]", line.split(":", 1)[1].strip())[0].lower()
                 for line in meta.splitlines() if line.startswith("Requires-Dist:")}
     imported = _third_party_imports()
     assert imported <= set(DISTRIBUTIONS), f"map these imports to distributions: {imported - set(DISTRIBUTIONS)}"

@@ -7,9 +7,11 @@ bandwidths, and the figures of the modern-GPU chapter.
 from __future__ import annotations
 
 import statistics
+import warnings
 from functools import cache
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.comparisons import prior
 
@@ -188,7 +190,6 @@ def _takes(model: str, alpha) -> np.ndarray:
 def _quiet_ipc(model: str, p: Params, n, alpha) -> np.ndarray:
     """:func:`evaluate`'s IPC with the models' validity warnings silenced (flags are
     counted apart)."""
-    import warnings
 
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", prior.ModelValidityWarning)
@@ -420,7 +421,6 @@ def model_pivot(rows: list[dict], quantity: str, digits: int = 0):
     ``"cusp_warps"``) as a models × GPUs table of strings ``"value (lo–hi)"``: ``–``
     where the model has no peak, ``n/a`` where it cannot run on that GPU; cusp cells add
     ``at α = …`` when the maximum is a cusp and say ``no cusp`` when it is not."""
-    import pandas as pd
 
     if quantity not in ("alpha0", "alpha_inf", "cusp_warps"):
         raise ValueError(
@@ -535,7 +535,6 @@ def other_latencies(names=GPUS):
     and sources are in :func:`~gpumodels.facts.modern.measurements`). A GPU with several
     rows of one quantity gets their median; a quantity nobody measured on a GPU stays
     empty (``nan``), never filled in."""
-    import pandas as pd
 
     table = {}
     for name in names:
@@ -555,7 +554,6 @@ def needed_warps():
     warps per SM to saturate memory (read bandwidth; for modern GPUs also triad
     bandwidth and the band over every sourced latency × bandwidth pair) and the CUDA
     cores, and the warps an SM can hold."""
-    import pandas as pd
 
     rows = []
     for name in GENERATIONS + GPUS:

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.facts.params import check_params
 from gpumodels.ground.errors import InputTypeError
@@ -167,7 +168,6 @@ class Trace:
     def table(self):
         """One row per issued instruction, labelled ``kind = "simulated"`` (a pandas
         DataFrame)."""
-        import pandas as pd
 
         return pd.DataFrame(
             {

@@ -18,11 +18,14 @@ every value came from.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
 from types import MappingProxyType
+
+import pandas as pd
 
 from gpumodels.facts.occupancy import ComputeCapability, limits
 from gpumodels.ground import widgets
@@ -250,7 +253,6 @@ def table(gpus: list[str] | None = None):
     Columns: ``gpu, generation, attribute, value, unit, source, note``; rows with no
     value are left out.
     """
-    import pandas as pd
 
     units = {attr: unit for attr, unit, _ in PARAMETERS.values()}
     rows = []
@@ -289,7 +291,6 @@ def summary(
     bandwidth (NaN where either is unknown, or the string ``missing`` if given, for
     display).
     """
-    import pandas as pd
 
     rows = []
     for name in gpus or list_gpus():
@@ -322,7 +323,6 @@ def generation_tables(generation: str):
     and one column per GPU; ``sources`` has one row per distinct source with the
     attributes it supplies.
     """
-    import pandas as pd
 
     full = table()
     t = full[full["generation"] == generation]
@@ -355,7 +355,6 @@ def generation_tables(generation: str):
 
 def summary_html(name: str) -> str:
     """An HTML table of one GPU's attributes with units and sources."""
-    import html
 
     g = get_gpu(name)
     t = table([g.name])

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from types import MappingProxyType
 
+import pandas as pd
+
 from gpumodels.ground import widgets
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
@@ -406,7 +408,6 @@ def sweep(
     ``cc, threads_per_block, registers_per_thread, shared_mem_per_block, blocks_per_sm,
     warps_per_sm, occupancy, limiter``. ``cc`` may also be a sequence.
     """
-    import pandas as pd
 
     rows = []
     for c, t, r, s in itertools.product(
@@ -436,7 +437,6 @@ def limits_table(
 ):
     """Per-compute-capability limits as a ``pandas.DataFrame``: one row per parameter,
     one column per cc."""
-    import pandas as pd
 
     ccs = [limits(c).cc for c in (ccs or list_compute_capabilities())]
     names = [
@@ -455,7 +455,6 @@ def limits_table(
 
 def limits_sources(parameters: Iterable[str] | None = None):
     """The distinct sources of each per-cc parameter, with the ccs each one covers."""
-    import pandas as pd
 
     names = [
         f.name for f in fields(ComputeCapability) if f.name not in ("cc", "sources")

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 
+import pandas as pd
+
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.tables import Table, decimals, number, significant_places
@@ -81,7 +83,6 @@ def compare(computed: Mapping[str, float], rtol: float = 0.0, atol: float = 0.0)
     rel_difference, within_tolerance`` where a row is within tolerance when ``|computed
     - published| <= atol + rtol * |published|``.
     """
-    import pandas as pd
 
     rtol = check_real("rtol", rtol, 0.0)
     atol = check_real("atol", atol, 0.0)
@@ -156,7 +157,6 @@ def tolerance(key: str) -> float:
 def compare_printed(computed: Mapping[str, float]):
     """:func:`compare` with each row's tolerance set to the paper's printed precision
     (:func:`printed_half_unit`): a row agrees when it rounds to the printed number."""
-    import pandas as pd
 
     rows = [
         compare({k: v}, atol=printed_half_unit(k)).assign(
@@ -216,7 +216,6 @@ def compact(
                 "tolerance": "±" + number(r.tolerance, places[2]),
             }
         )
-    import pandas as pd
 
     out = pd.DataFrame(rows, columns=["key", *COMPACT_COLUMNS]).set_index("key")
     if note:  # the reason takes the room of the difference and the tolerance

@@ -15,6 +15,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+import pandas as pd
+
 from gpumodels.ground.errors import DataError
 from gpumodels.ground.schemas import validate
 
@@ -65,7 +67,6 @@ def read_rows(relpath: str) -> tuple[dict[str, str], ...]:
 def read_frame(relpath: str):
     """``data/<relpath>`` as a pandas DataFrame with pandas' own column types, after the
     table passed its schema."""
-    import pandas as pd
 
     return pd.read_csv(io.StringIO(_checked_text(relpath)))
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 import matplotlib as mpl
+import numpy as np
 
 from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.validate import check_int, check_real
@@ -210,7 +211,6 @@ def merge_row(axes, row: int):
     """Replace the panels of row ``row`` of a :func:`figure` grid (``squeeze=False`` or
     a 2-D ``axes``) by one panel as wide as the figure, and return it: a wide panel
     under a row of small ones, without more than :data:`MAX_COLS` panels in any row."""
-    import numpy as np
 
     axes = np.asarray(axes)
     if axes.ndim != 2:
@@ -349,7 +349,6 @@ def timeline(
     for no legend (the bars of each unit carry the unit's name as their label, so a
     figure-level legend can collect them).
     """
-    import numpy as np
 
     names = list(dict.fromkeys(trace.unit.tolist()))
     colors = units or {u: PALETTE[i % len(PALETTE)] for i, u in enumerate(names)}

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.comparisons.prior import reference
 from gpumodels.comparisons.prior.baghsorkhi_2010 import baghsorkhi2010
@@ -182,7 +183,6 @@ def errors(model: str, p: Params, alphas=reference.ALPHAS):
     n_at_min, n_at_max, flagged`` (``flagged``: estimates at those points the model
     itself flags as impossible)."""
     p = check_params(p)
-    import pandas as pd
 
     ns = reference.occupancies(p)
     out = []
@@ -206,7 +206,6 @@ def errors(model: str, p: Params, alphas=reference.ALPHAS):
 def summary(models=None, gpus=GENERATIONS, alphas=reference.ALPHAS):
     """One row per model and GPU: the quotient range over all α and occupancies, and the
     worst factor ``max(q_max, 1/q_min)`` — the book's side-by-side comparison."""
-    import pandas as pd
 
     rows = []
     for m in list(MODELS) if models is None else models:
@@ -280,7 +279,6 @@ def curves(models, p: Params, alpha, n=None):
     curves (Zhang & Owens) are evaluated at the reference occupancies only.
     """
     p = check_params(p)
-    import pandas as pd
 
     fine = (
         np.arange(0.25, p.max_warps_per_sm + 0.125, 0.25)
@@ -511,7 +509,6 @@ def worst_cases():
     simulated reference at that GPU and α (the largest estimate/reference for an
     overestimate, the largest reference/estimate for an underestimate) and the occupancy
     where it occurs."""
-    import pandas as pd
 
     rows = []
     for key, gpu, a, kind, pub_key, note in WORST_CASES:

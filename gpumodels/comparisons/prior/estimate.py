@@ -25,6 +25,7 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.facts import hardware
 from gpumodels.facts.occupancy import WARP_SIZE
@@ -95,7 +96,6 @@ class Estimate:
     def table(self):
         """A pandas DataFrame with one row per grid point (``n, alpha, ipc, adds,
         mem_ipc, regime, flags``)."""
-        import pandas as pd
 
         cols = {
             "n": self.n,

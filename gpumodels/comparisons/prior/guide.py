@@ -19,6 +19,7 @@ Throughputs are in adds per cycle per SM (32 per add instruction), like
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.facts.param_sets import params
@@ -151,7 +152,6 @@ def table_4_3():
     Columns: ``gpu, alpha, mem_lat, instruction_time, guide_warps, better_warps,
     source``.
     """
-    import pandas as pd
 
     out_rows = []
     for r in read_rows("volkov/table_4_3.csv"):

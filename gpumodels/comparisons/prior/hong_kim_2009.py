@@ -32,6 +32,7 @@ GTX280 at α = 256: by 4.7× at two warps up to 29× at 12).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.comparisons.prior.estimate import (
     Estimate,
@@ -160,7 +161,6 @@ def case_rule_comparison(p: Params, n, alpha):
     one α: IPC, the equation each picks, their ratio and the printed rule's flags (its
     impossible outputs are shown, not warned about)."""
     p = check_params(p)
-    import pandas as pd
 
     red = hong_kim2009(p, n, alpha)
     with expected_invalid():

@@ -23,6 +23,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.comparisons.prior.estimate import add_fraction, load_fraction
 from gpumodels.engines import sim
@@ -148,7 +149,6 @@ def _cache() -> dict[tuple[str, float, float], float]:
 def table():
     """The cached reference as a DataFrame:
     ``gpu, n, alpha, ipc, adds, mem_ipc`` (simulated)."""
-    import pandas as pd
 
     df = pd.DataFrame(
         [{"gpu": g, "n": n, "alpha": a, "ipc": v} for (g, n, a), v in _cache().items()]

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.engines.refsim.trace import (
     DTYPE_BYTES,
@@ -1135,7 +1136,6 @@ _SIMPLIFIED = {
 def simplifications():
     """A table: each synthetic kernel, its size, and what the book kept or
     simplified."""
-    import pandas as pd
 
     rows = []
     for b in GENERATORS:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import pandas as pd
+
 from gpumodels.engines.refsim.trace import check_space
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
@@ -40,7 +42,6 @@ def table(counted_only: bool = False):
     """The placement tests as a DataFrame (``counted_only``: the 60 the paper counts: 38
     training + 22 evaluation)."""
     counted_only = check_flag("counted_only", counted_only)
-    import pandas as pd
 
     df = pd.DataFrame(_rows())
     if counted_only:

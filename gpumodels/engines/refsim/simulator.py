@@ -60,6 +60,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
+import pandas as pd
 from numba import njit
 
 from gpumodels.engines.refsim.dram import address_map, lindley
@@ -1493,7 +1494,6 @@ def _bits(t) -> np.ndarray:
 def run_streams(st: Streams, rm: RefMachine | None = None, seed: int = 0) -> Result:
     """Run :class:`Streams` on the simulated GPU ``rm`` (default :func:`machine`) and
     collect the result."""
-    import pandas as pd
 
     rm = rm or machine()
     seed = check_int("seed", seed, 0)
@@ -1864,7 +1864,6 @@ def algorithm1_rows() -> list[dict]:
 def parameters_table():
     """``data/huang_li/refsim_parameters.csv`` as a DataFrame (value, unit,
     printed/sourced/assumption, source)."""
-    import pandas as pd
 
     return pd.DataFrame(read_rows("huang_li/refsim_parameters.csv"))
 
@@ -1872,7 +1871,6 @@ def parameters_table():
 def volkov_check():
     """The cached cross-check with :mod:`gpumodels.engines.sim` (``VOLKOV_CACHE``) with
     the difference in %."""
-    import pandas as pd
 
     df = pd.DataFrame(read_rows(VOLKOV_CACHE)).astype(
         {"n": int, "alpha": int, "ipc_refsim": float, "ipc_sim": float}

@@ -28,6 +28,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+import pandas as pd
 from numba import njit
 
 from gpumodels.ground.data import read_rows
@@ -97,7 +98,6 @@ def addressing_instructions(space: str, dtype: str = "float") -> int:
 def addressing_table():
     """``data/huang_li/addressing.csv`` as a DataFrame: count, printed or the book's
     reading, and why."""
-    import pandas as pd
 
     return pd.DataFrame(read_rows("huang_li/addressing.csv"))
 

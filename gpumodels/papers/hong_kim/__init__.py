@@ -3,7 +3,8 @@ appendix.
 
 The public names live here; the implementation is split into
 ``gpumodels.engines.mwp_cwp`` (:func:`~gpumodels.engines.mwp_cwp.predict`, its
-:class:`Inputs` and :class:`Machine` records, and the §3.2 equations),
+:class:`~gpumodels.engines.mwp_cwp.Inputs` and
+:class:`~gpumodels.engines.mwp_cwp.Machine` records, and the §3.2 equations),
 ``gpumodels.papers.hong_kim.coalescing`` (Algorithms 1 and 2 and the CUDA guide's
 rules), ``gpumodels.papers.hong_kim.timelines`` (Figures 5–8 on the simulator) and
 ``gpumodels.papers.hong_kim.benchmarks`` (the inputs of Tables 2, 4 and 5 and the figure
@@ -25,7 +26,6 @@ CHAPTER = "hong_kim_model"
 
 from gpumodels.engines.mwp_cwp import (
     READINGS,
-    Divergence,
     Inputs,
     Machine,
     Prediction,
@@ -33,14 +33,11 @@ from gpumodels.engines.mwp_cwp import (
     cycles_cwp_above_mwp,
     cycles_mwp_above_cwp,
     cycles_mwp_equals_n,
-    divergent_counts,
-    m_factor_of,
     machine,
     machine_table,
     machines,
     predict,
     repetitions,
-    table_7,
 )
 from gpumodels.papers.hong_kim.benchmarks import (
     BENCHMARK_ASSUMPTIONS,
@@ -67,6 +64,12 @@ from gpumodels.papers.hong_kim.coalescing import (
     guide_transactions,
     index_terms,
     transactions_cc13,
+)
+from gpumodels.papers.hong_kim.model import (
+    Divergence,
+    divergent_counts,
+    m_factor_of,
+    table_7,
 )
 from gpumodels.papers.hong_kim.timelines import (
     CASES,

@@ -14,10 +14,11 @@ import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
+import pandas as pd
+
 from gpumodels.engines.mwp_cwp import (
     Inputs,
     Machine,
-    divergent_counts,
     machine,
     predict,
 )
@@ -26,6 +27,7 @@ from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.validate import check_flag, check_int, check_real
 from gpumodels.papers.hong_kim.coalescing import transactions_cc13
+from gpumodels.papers.hong_kim.model import divergent_counts
 
 _CC13_ASSUMED = transactions_cc13(1, aligned=False, element_size=4)
 GTX280_UNCOAL_PER_MW = _CC13_ASSUMED.per_warp
@@ -193,7 +195,6 @@ def table_2_inputs() -> Inputs:
 
 def table_2_input_table():
     """The §3.5 example's inputs with units and sources (a ``pandas.DataFrame``)."""
-    import pandas as pd
 
     return pd.DataFrame(read_rows("hong_kim/table_2_inputs.csv"))
 
@@ -212,7 +213,6 @@ def table_2_rows(prediction) -> dict[str, float]:
 
 def micro_benchmarks():
     """Table 4 as a ``pandas.DataFrame`` (instructions per loop iteration)."""
-    import pandas as pd
 
     df = pd.DataFrame(read_rows("hong_kim/table_4.csv"))
     for c in ("mem_insts", "comp_insts", "fp_insts", "loop_iterations"):
@@ -259,7 +259,6 @@ def micro_inputs(
 
 def merge_benchmarks():
     """Table 5 as a ``pandas.DataFrame``."""
-    import pandas as pd
 
     return pd.DataFrame(read_rows("hong_kim/table_5.csv"))
 
@@ -368,7 +367,6 @@ _SWEEP_FIELDS = (
 
 
 def _rows_of(preds, extra: Sequence[dict]):
-    import pandas as pd
 
     rows = []
     for p, e in zip(preds, extra):
@@ -489,7 +487,6 @@ DIVERGENCE_PATHS = (
 def divergence_example():
     """Figure 28's model bars for the book's stand-in: each path alone, and all paths
     serialised (a DataFrame)."""
-    import pandas as pd
 
     d = divergent_counts(DIVERGENCE_BLOCKS, DIVERGENCE_PATHS)
     launch = {"machine": "FX5600", "threads_per_block": 256, "blocks": 48}

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.engines.refsim.dram import (
     CONFLICT,
@@ -179,7 +180,6 @@ def k80(clock: str = "boost") -> Machine:
 def parameters_table():
     """``data/huang_li/k80_parameters.csv`` as a DataFrame (value, unit,
     printed/sourced/assumption, source)."""
-    import pandas as pd
 
     return pd.DataFrame(read_rows("huang_li/k80_parameters.csv"))
 

@@ -4,6 +4,7 @@ only calls these)."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.engines.refsim import dram, kernels, placements, trace
 from gpumodels.facts import published as pub
@@ -27,7 +28,6 @@ def vecadd_walkthrough(machine: analysis.Machine | None = None):
     trained only in the next chapter (on the 38 training placements against the
     simulated reference).
     """
-    import pandas as pd
 
     m = machine or analysis.k80()
     k = kernels.kernel("vecAdd")
@@ -75,7 +75,6 @@ def kingman_grid(
 ):
     """Simulated G/G/1 mean wait (Lindley) against Kingman (standard and printed) and
     M/M/1, per (c_a, ρ)."""
-    import pandas as pd
 
     rows = []
     for ca in c_as:
@@ -119,7 +118,6 @@ def algorithm1(
 ):
     """Algorithm 1 on the simulated K80 DRAM:
     ``(per-bit table, DetectedMapping, true map)``."""
-    import pandas as pd
 
     amap = dram.address_map(preset)
     found = dram.detect_mapping(
@@ -177,7 +175,6 @@ def fidelity() -> dict[str, float]:
 def implied_errors():
     """Mean absolute error of each variant implied by the printed gains, read as
     percentage points [A16] (derived)."""
-    import pandas as pd
 
     v = pub.value
     full = v("hl17.s5a.mean_error")

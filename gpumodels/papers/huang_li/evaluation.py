@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.engines.refsim.dram import DetectedMapping, detect_mapping
 from gpumodels.engines.refsim.kernels import kernel
@@ -64,7 +65,6 @@ def _ref_rows() -> dict[str, dict[str, str]]:
 def reference():
     """The simulated reference as a DataFrame (one row per placement test; times in ns,
     counters as totals)."""
-    import pandas as pd
 
     df = pd.DataFrame(list(_ref_rows().values()))
     for c in df.columns:
@@ -223,7 +223,6 @@ def run(amat_form: str = "printed") -> Evaluation:
     ``amat_form``: Eq. 5 as printed (every request pays hit_lat, shared ones too) or
     ``"weighted"`` (shared requests pay only shmem_lat) [A1]."""
     check_choice("amat_form", amat_form, ("printed", "weighted"))
-    import pandas as pd
 
     clock = k80().clock_ghz
     rows, fits = [], {}
@@ -290,7 +289,6 @@ def summary(ev: Evaluation | None = None, set_: str = "eval"):
     """Mean error per variant (%) with its bootstrap 95 % interval over the placements
     of ``set_``, beside the mean error the paper's printed gains imply (derived,
     :func:`gpumodels.papers.huang_li.book.implied_errors`)."""
-    import pandas as pd
 
     ev = ev or run()
     implied = implied_errors().set_index("variant")["implied mean |error| (%)"]
@@ -353,7 +351,6 @@ def ranking(benchmark: str = "neuralnet", ev: Evaluation | None = None):
     """Fig. 6: the benchmark's placements ranked by the reference, the full model, Sim
     et al. 2012 and the latency-only (PORPLE-style) score, with Kendall's τ of each
     ranking against the reference."""
-    import pandas as pd
     from scipy.stats import kendalltau
 
     ev = ev or run()
@@ -404,7 +401,6 @@ def event_selection(min_placements: int = 3, threshold: float | None = None):
     """§II-B's selection on the simulator's counters: per benchmark with at least
     ``min_placements`` placements, the cosine of each counter's vector with the time
     vector, and Pearson's r beside it."""
-    import pandas as pd
 
     th = THRESHOLD if threshold is None else threshold
     ref = reference()
@@ -444,7 +440,6 @@ def kingman_vs_log(log, min_requests: int = 20):
     wait (NaN at ρ ≥ 1) and the logged mean wait, and their ratio. No fitting: the log's
     own statistics go into the standard formula.
     """
-    import pandas as pd
 
     b = np.asarray(log["bank"])
     a = np.asarray(log["arrival_ns"], dtype=float)
@@ -505,7 +500,6 @@ def gains(ev: Evaluation | None = None, n_boot: int = 2000, seed: int = 0):
     points, with a paired bootstrap 95 % interval over the evaluation placements (mean
     gains only), beside the printed value, and whether the signs agree. No tolerance:
     the paper's numbers come from a K80."""
-    import pandas as pd
 
     ev = ev or run()
     t = ev.table[ev.table["set"] == "eval"]

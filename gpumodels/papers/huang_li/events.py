@@ -16,6 +16,7 @@ import math
 from functools import cache
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.validate import as_array, check_real
@@ -82,7 +83,6 @@ def _table_i() -> tuple[dict[str, str], ...]:
 def table_1():
     """Table I as printed
     (``data/huang_li/table_1.csv``; empty = "N/A", i.e. below 0.94)."""
-    import pandas as pd
 
     df = pd.DataFrame(_table_i()).set_index("kernel")
     cols = [c for c in df.columns if c != "source"]

@@ -36,6 +36,7 @@ Example
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 from collections.abc import Mapping
@@ -589,7 +590,6 @@ def plot_littles_law(axes, names: list[str] | None = None) -> None:
 def summary_html(gpu: str) -> str:
     """HTML table of one GPU's eight Perez & Piccoli parameters, the derived features
     and Little's law."""
-    import html
 
     m = measured(gpu)
     f = m.features()

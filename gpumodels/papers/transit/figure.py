@@ -10,6 +10,7 @@ here is model output.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.ground import plotting
 from gpumodels.ground.validate import check_flag
@@ -238,7 +239,6 @@ def levers(axes, machine, cases=LEVER_CASES):
     figure below the panels; returns a table of the bounds and the MS and CS throughputs
     before and after (CS throughput = Z × MS throughput, with the raised Z after a Z
     lever)."""
-    import pandas as pd
     from matplotlib.lines import Line2D
 
     rows = []

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.engines import sim
 from gpumodels.facts import hardware
@@ -116,7 +117,6 @@ class ThroughputBound:
 
     def table(self):
         """The worksheet as a pandas DataFrame."""
-        import pandas as pd
 
         return pd.DataFrame(list(self.rows))
 
@@ -536,7 +536,6 @@ def warp_throughput(n, latency_bound: float, cycles_per_warp: float):
 def table_3_1():
     """Table 3.1 inputs with the Little's-law product: needed concurrency = latency ×
     peak throughput."""
-    import pandas as pd
 
     df = pd.DataFrame(list(read_rows("volkov/table_3_1.csv")))
     df["latency"] = df["latency"].astype(float)
@@ -551,7 +550,6 @@ def measured_metrics(table: str | None = None):
 
     These are *measurements printed in the dissertation*, not model output.
     """
-    import pandas as pd
 
     df = pd.DataFrame(list(read_rows("volkov/chapter6_metrics.csv")))
     df["value"] = df["value"].astype(float)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.engines import sim
 from gpumodels.facts import occupancy as _occ
@@ -265,7 +266,6 @@ def occupancy_control(
     A DataFrame with ``blocks_per_sm, warps_per_sm, shared_mem_request, allocated``;
     caps that cannot be reached have ``shared_mem_request`` = ``None`` (<NA>).
     """
-    import pandas as pd
 
     opts = {
         "registers_per_thread": registers_per_thread,

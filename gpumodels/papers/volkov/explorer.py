@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import html
 
+import numpy as np
+
 from gpumodels.ground import plotting, widgets
 from gpumodels.papers import volkov
 
@@ -12,7 +14,6 @@ from gpumodels.papers import volkov
 def summary_html(gpu: str, alpha: float, n: float) -> str:
     """HTML summary of Volkov's §4.1 model at one point:
     throughputs, bounds, needed occupancy."""
-    import numpy as np
 
     p = volkov.params(gpu)
     x = volkov.memory_throughput(p, n, alpha)
@@ -73,7 +74,6 @@ def explorer(gpu: str = "Maxwell"):
     """GPU, α and occupancy controls: the cusp plot with the chosen point, and the
     numbers behind it."""
     import ipywidgets as W
-    import numpy as np
 
     pick = W.Dropdown(
         options=list(volkov.GENERATIONS),

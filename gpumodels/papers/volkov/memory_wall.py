@@ -12,6 +12,7 @@ bandwidth.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.ground import plotting
 from gpumodels.ground.data import read_frame
@@ -23,7 +24,6 @@ _FILE = "geforce_memory_wall.csv"
 def table():
     """The dataset as a pandas DataFrame with ``year`` (fractional) and ``ratio``
     (B per core-cycle)."""
-    import pandas as pd
 
     df = read_frame(_FILE)
     df["release_date"] = pd.to_datetime(df["release_date"], format="%Y-%m-%d")
@@ -103,7 +103,6 @@ def plot_trend(ax, df, trend: dict[str, dict], drawn: int = 2) -> None:
     memory type; TITAN V and data-centre parts apart, not fitted) with the first
     ``drawn`` fitted trends of ``trend`` (from :func:`fits`) over their own spans; the
     legend goes below the axes."""
-    import pandas as pd
 
     colors = dict(zip(MEMORY_TYPES, plotting.PALETTE))
     gf = df[df.line == "GeForce"]

@@ -23,6 +23,7 @@ numbers the text computes from them. Units follow the chapter: throughputs in op
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.facts.param_sets import GENERATIONS, params
@@ -78,7 +79,6 @@ def concurrency_estimates():
     needed_over_linear`` (warps per scheduler; ``needed`` is missing where Table 6.3
     prints "< 1").
     """
-    import pandas as pd
 
     lat, thr, need = table("6.2"), table("6.1"), table("6.3")
     rows = []
@@ -119,7 +119,6 @@ def table_6_4():
     (warps per scheduler). Note that Table 6.5 was fitted to the same experiments, so
     agreement here is consistency, not an independent prediction.
     """
-    import pandas as pd
 
     t61, t62, t64 = table("6.1"), table("6.2"), table("6.4")
     rows = []
@@ -175,7 +174,6 @@ def mem_thru_from_gbs():
     schedulers / 32). Columns ``peak_gbs, gbs_per_ipc, from_table_6_4, from_table_6_1,
     table_4_1``.
     """
-    import pandas as pd
 
     t61, t64 = table("6.1"), table("6.4")
     rows = []
@@ -202,7 +200,6 @@ def bank_conflicts():
     ``latency_increase_pct`` and ``occupancy_ratio`` (Table 6.3: smem / smem2; > 1 means
     conflicts *reduce* the needed occupancy).
     """
-    import pandas as pd
 
     t61, t62, t63 = table("6.1"), table("6.2"), table("6.3")
     d = pd.DataFrame(index=t62.index)
@@ -250,7 +247,6 @@ def latency_percentiles():
     latency ``a + b·x/(c − x)`` at the row's throughput (a model value, to compare with
     the measured median).
     """
-    import pandas as pd
 
     df = pd.DataFrame(list(read_rows("volkov/table_6_6.csv")))
     num = ["throughput_gbs", "min", "p5", "p25", "p50", "p75", "p95", "max"]

@@ -151,6 +151,7 @@ def cusp_closed_form(p: Params) -> tuple[float, float]:
     mem_lat·mem_thru + alu_lat·alu_thru``, the sum of the occupancies needed at α = 0
     and α = ∞. The issue limit is left out, as in the text.
 
+    >>> from gpumodels.facts.param_sets import params
     >>> # §4.5: "α ≈ 49", "approximately 54 warps"
     >>> a, w = cusp_closed_form(params("Maxwell"))
     >>> round(a, 1), round(w, 2)
@@ -167,6 +168,7 @@ def cusp_exact(p: Params) -> tuple[float, float]:
     (issue_thru = alu_thru = 4) that is the issue limit, at ``α = issue_thru/mem_thru −
     1``.
 
+    >>> from gpumodels.facts.param_sets import params
     >>> a, w = cusp_exact(params("Maxwell"))
     >>> round(a, 1), round(w, 1)
     (48.1, 53.5)
