@@ -479,12 +479,11 @@ def cycles_mwp_equals_n(
     mem_cycles: float, comp_cycles: float, mwp: float, mem_insts: float
 ) -> float:
     """Eq. (4): ``Mem_cycles + Comp_cycles + Comp_p × (MWP − 1)``, the total of Figure 8
-    (MWP = CWP = N)."""
+    (MWP = CWP = N). The paper prints the same formula again as Eq. (22); it is written
+    once, in :func:`cycles_eq22`."""
     mwp = check_real("mwp", mwp, 1.0)
-    return (
-        check_real("mem_cycles", mem_cycles, 0.0)
-        + check_real("comp_cycles", comp_cycles, 0.0)
-        + comp_p(comp_cycles, mem_insts) * (mwp - 1)
+    return float(
+        cycles_eq22(mem_cycles, comp_cycles, comp_p(comp_cycles, mem_insts), mwp)
     )
 
 
@@ -1069,7 +1068,7 @@ def _compute_side(
     """``Comp_cycles`` (Eqs. 19 and 31), ``Comp_p`` (Eq. 2) and CWP (Eqs. 8-9)."""
     comp_cycles = t.issue * inp.m_factor * inp.total_insts  # (19), (31)
     mem = inp.mem_insts
-    cp = comp_cycles / mem if mem > 0 else comp_cycles  # (2)
+    cp = comp_p(comp_cycles, mem) if mem > 0 else comp_cycles  # (2); no loads: READINGS
     cwp_f = (
         _round(decimals, "cwp_full", cwp_full(mem_cycles, comp_cycles))
         if comp_cycles > 0
