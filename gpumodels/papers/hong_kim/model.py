@@ -91,14 +91,14 @@ def divergent_counts(
     """Per-path and all-paths instruction counts of a divergent control-flow graph
     (§6.3, Fig. 27).
 
-    ``blocks`` maps basic-block names to counts (fields of :class:`Inputs`:
-    ``comp_insts``, ``coal_mem_insts``, ``uncoal_mem_insts``, ``synch_insts``);
-    ``paths`` lists the blocks each thread path runs through. A warp whose threads take
-    several paths executes every path one after the other with the other threads masked
-    off, so each basic block on *any* path is issued once per warp: the all-paths count
-    sums the union of the paths' blocks. That is the book's reading of the paper's "sum
-    of all the paths"; the shared blocks are counted once because the hardware issues
-    them once.
+    ``blocks`` maps basic-block names to counts (fields of
+    :class:`~gpumodels.engines.mwp_cwp.Inputs`: ``comp_insts``, ``coal_mem_insts``,
+    ``uncoal_mem_insts``, ``synch_insts``); ``paths`` lists the blocks each thread path
+    runs through. A warp whose threads take several paths executes every path one after
+    the other with the other threads masked off, so each basic block on *any* path is
+    issued once per warp: the all-paths count sums the union of the paths' blocks. That
+    is the book's reading of the paper's "sum of all the paths"; the shared blocks are
+    counted once because the hardware issues them once.
 
     >>> blocks = {"B1": {"comp_insts": 2}, "B2": {"comp_insts": 3},
     ...           "B3": {"comp_insts": 5}}
