@@ -258,7 +258,7 @@ def test_api_pages_link_functions_to_their_chapters():
     from used_in import usage
 
     from gpumodels import prior, volkov
-    from gpumodels.papers.transit import figure as transit_figure
+    from gpumodels.papers.transit import figures as transit_figure
     from gpumodels.papers.volkov import figures
 
     used = usage()

@@ -443,7 +443,7 @@ def test_moved_chapter_helpers():
 
     matplotlib.use("Agg")
     from gpumodels import hong_kim, plotting, prior, volkov
-    from gpumodels.papers.transit import figure as tfig, workloads
+    from gpumodels.papers.transit import figures as tfig, workloads
 
     a = hong_kim.predict(hong_kim.sync_inputs(64, True, 2, True))
     b = hong_kim.predict(hong_kim.sync_inputs(64, False, 2, True))

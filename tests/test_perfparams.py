@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpumodels import bench, perfparams as pp, published
+from gpumodels.papers.perez_piccoli import explorer as ppx
 from gpumodels.ground.data import read_rows
 
 
@@ -174,9 +175,9 @@ def test_bench_source_is_built_with_the_others():
 
 
 def test_perfparams_widgets():
-    h = pp.summary_html("GTX470")
+    h = ppx.summary_html("GTX470")
     assert "L_Pipe" in h and "(8)" in h and "544.3" in h and "133.9" in h
     pytest.importorskip("ipywidgets")
-    box = pp.explorer("GTS250")
+    box = ppx.explorer("GTS250")
     box.children[0].value = "GTX260"
     assert "GTX260" in box.children[1].value and "(6)" in box.children[1].value

@@ -11,6 +11,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from gpumodels import hardware, occupancy, perfparams, published, scoreboard, tables  # noqa: E402
+from gpumodels.papers.perez_piccoli import explorer as perez_explorer  # noqa: E402
 from gpumodels.ground.errors import InputTypeError, UnknownNameError  # noqa: E402
 from gpumodels.papers.huang_li import explorer as huang_li_explorer  # noqa: E402
 from gpumodels.papers.volkov import explorer as volkov_explorer  # noqa: E402
@@ -97,7 +98,7 @@ def test_plot_counts_draws_one_bar_per_paper_and_status():
 
 
 @pytest.mark.parametrize("make, controls", [
-    (lambda: occupancy.explorer("3.0"), 4), (hardware.explorer, 1), (perfparams.explorer, 1),
+    (lambda: occupancy.explorer("3.0"), 4), (hardware.explorer, 1), (perez_explorer.explorer, 1),
     (huang_li_explorer.explorer, 2), (volkov_explorer.explorer, 3)])
 def test_explorer_carries_a_static_picture(make, controls):
     data = make()._repr_mimebundle_()

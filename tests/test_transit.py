@@ -15,7 +15,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from gpumodels import occupancy, plotting, published, transit, volkov  # noqa: E402
 from gpumodels.ground.data import data_dir, read_rows  # noqa: E402
-from gpumodels.papers.transit import figure as tfig  # noqa: E402
+from gpumodels.papers.transit import figures as tfig  # noqa: E402
 from gpumodels.papers.transit import workloads  # noqa: E402
 from gpumodels.papers.transit.model import closed_network_supply  # noqa: E402
 from gpumodels.papers.transit import explorer as transit_explorer  # noqa: E402

@@ -1,8 +1,8 @@
 """Shared pieces of the interactive explorers (JupyterLab with ipywidgets).
 
 Each explorer lives beside its model: ``hardware.explorer``, ``occupancy.explorer``,
-``perfparams.explorer`` and the ``explorer`` modules of ``hong_kim``, ``volkov``,
-``prior``, ``transit`` and ``huang_li``. Widgets need a live kernel; in the static HTML
+the ``explorer`` modules of ``hong_kim``, ``volkov``, ``perez_piccoli``, ``prior``,
+``transit`` and ``huang_li``. Widgets need a live kernel; in the static HTML
 book they do not work, so every explorer is built by :func:`explorer_box`: displayed, it
 offers a notebook both the live widget and a *static picture* of itself at the settings
 it was shown with (its controls and their values, the HTML it shows and, for a plotting

@@ -1,7 +1,8 @@
 """Perez & Piccoli, *Towards the Specification of the GPU using Performance Parameters*.
 
-model    the eight performance parameters, derived features, benchmark parser, explorer
-printed  the producer of the printed values the book re-derives (Tables 5 and 7)
+model     the eight performance parameters, derived features, benchmark parser
+explorer  the chapter's explorer
+printed   the producer of the printed values the book re-derives (Tables 5 and 7)
 """
 
 PAPER = "Perez & Piccoli"

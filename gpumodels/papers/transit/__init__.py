@@ -8,7 +8,7 @@ a visual flow-balance model of multithreaded machines.
   C2075, GTX 690) and the book's reading of their units.
 * :mod:`gpumodels.papers.transit.workloads` -- Rodinia workloads ``(n, Z)`` with their
   provenance.
-* :mod:`gpumodels.papers.transit.figure` -- transit figures (matplotlib).
+* :mod:`gpumodels.papers.transit.figures` -- transit figures (matplotlib).
 """
 
 PAPER = "Li et al. 2015"

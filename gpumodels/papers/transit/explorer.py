@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gpumodels.ground import plotting, widgets
 from gpumodels.papers import transit
-from gpumodels.papers.transit import figure as tfig
+from gpumodels.papers.transit import figures as tfig
 
 
 def summary_html(
