@@ -65,10 +65,12 @@ def printed_modules() -> list[ModuleType]:
     return found
 
 
-PAPERS = tuple(m.PAPER for m in paper_packages())
+_PAPER_PACKAGES = paper_packages()
+
+PAPERS = tuple(m.PAPER for m in _PAPER_PACKAGES)
 """The papers of the scoreboard, in the book's order of parts."""
 
-CHAPTERS = {m.PAPER: m.CHAPTER for m in paper_packages()}
+CHAPTERS = {m.PAPER: m.CHAPTER for m in _PAPER_PACKAGES}
 """The first chapter of each paper's part (a document name under ``book/``)."""
 
 

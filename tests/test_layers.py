@@ -29,6 +29,15 @@ def _config() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
+@pytest.fixture
+def package_copy(tmp_path) -> Path:
+    """A folder holding a copy of the package, to add a bad import to."""
+    shutil.copytree(
+        PKG, tmp_path / "gpumodels", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    return tmp_path
+
+
 def lint_imports(root: Path) -> subprocess.CompletedProcess:
     """import-linter's contracts from ``root/pyproject.toml`` on the package under ``root``."""
     return subprocess.run(
@@ -83,16 +92,13 @@ def test_import_contracts_are_kept():
         ),
     ],
 )
-def test_an_upward_import_breaks_a_contract(tmp_path, module, line, broken):
-    shutil.copytree(
-        PKG, tmp_path / "gpumodels", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    path = tmp_path / "gpumodels" / module
+def test_an_upward_import_breaks_a_contract(package_copy, module, line, broken):
+    shutil.copy(ROOT / "pyproject.toml", package_copy / "pyproject.toml")
+    path = package_copy / "gpumodels" / module
     path.write_text(
         path.read_text(encoding="utf-8") + "\n\n" + line + "\n", encoding="utf-8"
     )
-    res = lint_imports(tmp_path)
+    res = lint_imports(package_copy)
     assert res.returncode != 0, res.stdout
     assert "BROKEN" in res.stdout and broken in res.stdout.split("Broken contracts")[-1]
 
@@ -175,27 +181,34 @@ def test_no_module_imports_gpumodels_inside_a_function_without_saying_why():
     }
 
 
-def short_name_imports() -> list[str]:
-    """Imports of the root's short names (``from gpumodels import volkov``) inside the package.
+def test_the_scan_sees_a_function_level_import():
+    tree = ast.parse("def f():\n    from gpumodels.facts import hardware\n")
+    assert any(
+        _imports_gpumodels(n) for n in ast.walk(tree.body[0]) if n is not tree.body[0]
+    )
 
-    The root loads them by a string (PEP 562), so import-linter sees an import of ``gpumodels``
-    alone, which belongs to no layer: an upward import written that way would pass the
-    contracts. Inside the package every import names its module.
+
+def short_name_imports(pkg: Path = PKG) -> list[str]:
+    """Imports of the root's short names (``from gpumodels import volkov``) inside the
+    package at ``pkg``, as ``file:line`` relative to its folder's parent.
+
+    The root loads them by a string (PEP 562), so import-linter sees an import of
+    ``gpumodels`` alone, which belongs to no layer: an upward import written that way
+    would pass the contracts. Inside the package every import names its module.
     """
-    real = {p.stem for p in PKG.glob("*.py")} | {
-        p.name for p in PKG.iterdir() if p.is_dir()
+    real = {p.stem for p in pkg.glob("*.py")} | {
+        p.name for p in pkg.iterdir() if p.is_dir()
     }
     bad = []
-    for path in sorted(PKG.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+    for path in sorted(pkg.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             root_from = isinstance(node, ast.ImportFrom) and node.module == "gpumodels"
             root_import = isinstance(node, ast.Import) and any(
                 a.name == "gpumodels" for a in node.names
             )
             names = {a.name for a in node.names} if root_from else set()
             if names - real - {"__version__"} or root_import:
-                bad.append(f"{path.relative_to(ROOT).as_posix()}:{node.lineno}")
+                bad.append(f"{path.relative_to(pkg.parent).as_posix()}:{node.lineno}")
     return bad
 
 
@@ -203,28 +216,16 @@ def test_the_package_never_imports_through_the_short_names():
     assert short_name_imports() == []
 
 
-def test_a_short_name_import_is_caught(tmp_path, monkeypatch):
+def test_a_short_name_import_is_caught(package_copy):
     """The case import-linter cannot see, added to a copy of the package, is caught here."""
-    shutil.copytree(
-        PKG, tmp_path / "gpumodels", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    path = tmp_path / "gpumodels" / "facts" / "hardware.py"
+    path = package_copy / "gpumodels" / "facts" / "hardware.py"
     path.write_text(
         path.read_text(encoding="utf-8") + "\nfrom gpumodels import volkov\n"
     )
-    monkeypatch.setattr(sys.modules[__name__], "PKG", tmp_path / "gpumodels")
-    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
-    assert short_name_imports() == [
-        "gpumodels/facts/hardware.py:"
-        + str(len(path.read_text(encoding="utf-8").splitlines()))
+    last = len(path.read_text(encoding="utf-8").splitlines())
+    assert short_name_imports(package_copy / "gpumodels") == [
+        f"gpumodels/facts/hardware.py:{last}"
     ]
-
-
-def test_the_scan_sees_a_function_level_import():
-    tree = ast.parse("def f():\n    from gpumodels.facts import hardware\n")
-    assert any(
-        _imports_gpumodels(n) for n in ast.walk(tree.body[0]) if n is not tree.body[0]
-    )
 
 
 def test_every_paper_is_found_by_registration():

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+import gpumodels
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 from toc_notebooks import toc_notebooks  # noqa: E402
@@ -23,7 +25,8 @@ PROMPTS = {
     "code_prompt_hide": "Hide the solutions",
 }
 #: Modules whose calls do not compute an answer (they lay out the table).
-NOT_AN_ANSWER = {"gpumodels.ground.widgets", "gpumodels.widgets"}
+NOT_AN_ANSWER = {"gpumodels.ground.widgets"}
+SHORT = {f"gpumodels.{k}": v for k, v in gpumodels.SHORT_NAMES.items()}
 
 
 def _source(cell) -> str:
@@ -44,7 +47,9 @@ def _gpumodels_names(cells) -> dict[str, str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "gpumodels":
                 for a in node.names:
-                    names[a.asname or a.name] = f"{node.module}.{a.name}"
+                    full = f"{node.module}.{a.name}"
+                    # a short name (from gpumodels import widgets) stands for its module
+                    names[a.asname or a.name] = SHORT.get(full, full)
             elif isinstance(node, ast.Import):
                 for a in node.names:
                     if a.name.split(".")[0] == "gpumodels":

@@ -333,11 +333,7 @@ NONNEG = number(0)
 COUNT = number(0, integer=True)
 OPT_COUNT = number(0, integer=True, optional=True)
 
-# the counters of data/simulated/huang_li_reference.csv, in file order
-_HL_COUNTERS = (
-    "seed",
-    "n_warps",
-    "time_ns",
+REFSIM_COUNTERS = (
     "inst_executed",
     "inst_issued",
     "global_replays",
@@ -362,6 +358,17 @@ _HL_COUNTERS = (
     "ldst_constant",
     "ldst_shared",
     "elapsed_cycles",
+)
+"""The event counts the Huang & Li reference simulator reports, in the order of its
+result and of ``data/simulated/huang_li_reference.csv``
+(:data:`gpumodels.engines.refsim.simulator.COUNTERS`)."""
+
+# the columns of data/simulated/huang_li_reference.csv after the placement test
+_HL_COUNTERS = (
+    "seed",
+    "n_warps",
+    "time_ns",
+    *REFSIM_COUNTERS,
     "bank_busy_max",
     "dram_wait_mean_ns",
 )

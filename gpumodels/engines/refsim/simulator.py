@@ -80,6 +80,7 @@ from gpumodels.engines.sim import rate_between, trip_starts
 from gpumodels.facts.param_sets import params as volkov_params
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.schemas import REFSIM_COUNTERS
 from gpumodels.ground.validate import check_int, check_real
 
 MAPPING = "gddr5_6x16"
@@ -99,32 +100,7 @@ KIND_NAMES = (
     "ld.global.uncached",
 )
 
-COUNTERS = (
-    "inst_executed",
-    "inst_issued",
-    "global_replays",
-    "shared_replays",
-    "constant_replays",
-    "global_load_requests",
-    "global_store_requests",
-    "tex_requests",
-    "tex_hits",
-    "const_requests",
-    "const_hits",
-    "l2_read_requests",
-    "l2_read_hits",
-    "l2_write_requests",
-    "dram_reads",
-    "dram_writes",
-    "row_hits",
-    "row_misses",
-    "row_conflicts",
-    "ldst_global",
-    "ldst_texture",
-    "ldst_constant",
-    "ldst_shared",
-    "elapsed_cycles",
-)
+COUNTERS = REFSIM_COUNTERS
 """Names of the counters in a result's ``counters`` (nvprof's kind of event counts,
 totals over the grid)."""
 
