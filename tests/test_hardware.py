@@ -12,7 +12,8 @@ from gpumodels.facts.occupancy import limits
 
 ISSUE_GPUS = ["8800GTX", "FX5600", "8800GT", "GTX280", "GTX480", "GTX680", "GTX980", "GTS250", "GTX260",
               "GTX470", "C2050", "C2075", "GTX690", "K40", "K80", "V100", "A100", "H100", "V100PCIe", "A100-80",
-              "H100PCIe", "GH200", "L40"]
+              "H100PCIe", "GH200", "L40",
+              "K20", "Titan", "QuadroK5200", "GTX970", "TitanX", "P100"]
 
 
 def test_every_gpu_named_in_the_seeds_and_three_modern_ones():

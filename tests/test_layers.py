@@ -8,6 +8,7 @@ the book's appendix *Architecture* (book/architecture.md).
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -61,8 +62,13 @@ def test_the_declared_layers_are_the_folders():
     folders = {
         p.name for p in PKG.iterdir() if p.is_dir() and (p / "__init__.py").exists()
     }
-    modules = {p.stem for p in PKG.glob("*.py") if p.stem != "__init__"}
+    # __main__ is the command line (`python -m gpumodels predict`), above every layer
+    modules = {p.stem for p in PKG.glob("*.py") if p.stem not in ("__init__", "__main__")}
     assert folders | modules == set(LAYERS)
+    main = (PKG / "__main__.py").read_text(encoding="utf-8")
+    assert re.findall(r"^from (gpumodels\S*) import", main, re.M) == [
+        "gpumodels.comparisons.silicon"
+    ]
 
 
 def test_import_contracts_are_kept():

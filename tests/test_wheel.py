@@ -17,7 +17,8 @@ PKG = ROOT / "gpumodels"
 
 # import name -> distribution declared in pyproject.toml
 DISTRIBUTIONS = {"numpy": "numpy", "scipy": "scipy", "pandas": "pandas", "matplotlib": "matplotlib",
-                 "numba": "numba", "pandera": "pandera", "ipywidgets": "ipywidgets"}
+                 "numba": "numba", "pandera": "pandera", "ipywidgets": "ipywidgets",
+                 "yaml": "pyyaml"}
 
 SMOKE = """
 import sys

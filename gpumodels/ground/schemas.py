@@ -987,3 +987,216 @@ def _message(relpath: str, cases: pd.DataFrame) -> str:
         )
     more = f"\n  ... and {len(cases) - 5} more" if len(cases) > 5 else ""
     return f"data/{relpath} fails its schema:\n" + "\n".join(lines) + more
+
+
+# --------------------------------------------------------------------------------------
+# data/silicon/gpuperfpredict/: nvprof launches of six Rodinia kernels on nine GPUs,
+# measured by Amarís et al. (github.com/marcosamaris/gpuperfpredict @ 35b81711) and
+# reduced by tools/reduce_gpuperfpredict.py (see the folder's README.md). One file per
+# kernel and GPU in the original nvprof layout (original column names), and a manifest.
+
+GPUPERFPREDICT_GPUS = (
+    "GTX-680",
+    "GTX-970",
+    "GTX-980",
+    "Quadro",
+    "Tesla-K20",
+    "Tesla-K40",
+    "Tesla-P100",
+    "Titan",
+    "TitanX",
+)
+GPUPERFPREDICT_KERNELS = (
+    "bpnn_adjust_weights_cuda",
+    "bpnn_layerforward_CUDA",
+    "calculate_temp",
+    "kernel",
+    "lud_diagonal",
+    "lud_perimeter",
+)
+# listed in the original tree, but their blobs are absent from the snapshot
+GPUPERFPREDICT_ABSENT = (("lud_perimeter", "GTX-970"), ("lud_perimeter", "TitanX"))
+# launches equal in these columns are repeats of the same work (one row per group)
+GPUPERFPREDICT_KEY = [
+    "input.size.1",
+    "input.size.2",
+    "grid.x",
+    "grid.y",
+    "block.x",
+    "block.y",
+    "registers.per.thread",
+    "static.smem",
+    "inst_executed",
+]
+# nvprof counters kept, in the original files' column order, by position
+_GPP_COUNTS_1 = (
+    "elapsed_cycles_sm",
+    "gld_inst_32bit",
+    "gst_inst_32bit",
+    "warps_launched",
+    "inst_executed",
+    "inst_issued1",
+    "shared_load",
+    "shared_store",
+    "gld_request",
+    "gst_request",
+    "active_cycles",
+)
+_GPP_COUNTS_2 = (
+    "shared_load_transactions",
+    "shared_store_transactions",
+    "global_load_transactions",
+    "global_store_transactions",
+    "device_memory_read_transactions",
+    "l2_read_transactions",
+    "l2_write_transactions",
+    "floating_point_operations.single_precision.",
+    "floating_point_operations.single_precision_add.",
+    "floating_point_operation.single_precision_mul.",
+    "floating_point_operations.single_precision_fma.",
+    "floating_point_operations.double_precision.",
+    "floating_point_operations.single_precision_special.",
+    "fp_instructions.single.",
+    "fp_instructions.double.",
+    "integer_instructions",
+    "control.flow_instructions",
+    "load.store_instructions",
+    "misc_instructions",
+)
+_GPP_SECONDS = number(0, 1e3, lo_open=True)  # a kernel's duration, s
+# nvprof prints throughput with the unit stripped: GB/s, MB/s for small transfers
+_GPP_THROUGHPUT = number(0, 1e5)
+_GPP_IPC = number(0, 64)  # warp instructions per cycle per SM
+
+
+def _gpuperfpredict_table(kernel: str, gpu: str) -> Table:
+    """The schema of ``silicon/gpuperfpredict/<kernel>-<gpu>.csv``."""
+    cols = {
+        "input.size.1": COUNT,
+        "input.size.2": COUNT,
+        "duration": _GPP_SECONDS,
+        **{c: number(1, 2**31, integer=True) for c in ("grid.x", "grid.y")},
+        **{c: number(1, 1024, integer=True) for c in ("block.x", "block.y")},
+        "registers.per.thread": number(1, 255, integer=True),
+        "static.smem": number(0, 1e6),  # bytes, KiB on the GTX-980 and Tesla-P100
+        "device": number(1, 100, integer=True),
+        "name": text(isin=(kernel,)),
+        "kernel": number(1, 100, integer=True),
+        **{c: COUNT for c in _GPP_COUNTS_1},
+        "executed_ipc": _GPP_IPC,
+        "achieved_occupancy": number(0, 1),
+        "device_memory_read_throughput": _GPP_THROUGHPUT,
+        "device_memory_write_throughput": _GPP_THROUGHPUT,
+        "issued_ipc": _GPP_IPC,
+        **{c: COUNT for c in _GPP_COUNTS_2},
+        "gpu_name": text(isin=(gpu,)),
+        "launches": number(1, integer=True),
+        "duration_min": _GPP_SECONDS,
+        "duration_max": _GPP_SECONDS,
+        "source": SOURCE,
+    }
+    return Table(
+        cols,
+        unique=GPUPERFPREDICT_KEY,
+        checks=[
+            pa.Check(
+                lambda df: (df["duration_min"] <= df["duration"])
+                & (df["duration"] <= df["duration_max"]),
+                name="duration_min <= duration <= duration_max",
+            )
+        ],
+    )
+
+
+def _gpuperfpredict_manifest_counts(df: pd.DataFrame) -> pd.Series:
+    counts = df[["original_rows", "reduced_rows", "launches_total"]]
+    reduced = df["status"] == "reduced"
+    agree = (df["launches_total"] == df["original_rows"]) & (
+        df["reduced_rows"] <= df["original_rows"]
+    )
+    return (reduced & counts.notna().all(axis=1) & agree) | (
+        ~reduced & counts.isna().all(axis=1)
+    )
+
+
+TABLES.update(
+    {
+        f"silicon/gpuperfpredict/{k}-{g}.csv": _gpuperfpredict_table(k, g)
+        for k in GPUPERFPREDICT_KERNELS
+        for g in GPUPERFPREDICT_GPUS
+        if (k, g) not in GPUPERFPREDICT_ABSENT
+    }
+)
+TABLES["silicon/gpuperfpredict/manifest.csv"] = Table(
+    {
+        "file": text(regex=r"[^/]+\.csv"),
+        "original_path": text(regex=r"datasets/[^/]+\.csv"),
+        "original_blob": text(regex=r"[0-9a-f]{40}"),
+        "original_rows": OPT_COUNT,
+        "reduced_rows": OPT_COUNT,
+        "launches_total": OPT_COUNT,
+        "status": text(isin=("reduced", "missing_in_snapshot")),
+        "source": SOURCE,
+    },
+    unique=["file"],
+    checks=[
+        pa.Check(
+            _gpuperfpredict_manifest_counts,
+            name="reduced: launches_total = original_rows >= reduced_rows; "
+            "missing_in_snapshot: no counts",
+        )
+    ],
+)
+
+# Parameter sets of the GPUs of the measured Rodinia launches
+# (gpumodels.comparisons.silicon)
+TABLES["silicon/model_inputs.csv"] = _wide(
+    {"gpu": text()},
+    {
+        "mem_lat": number(1, 5000),
+        "mem_lat_method": text(regex=r"(measured|assumed): .+"),
+        "alu_lat": number(1, 100),
+        "alu_thru": number(0, 1024, lo_open=True),
+        "issue_thru": number(0, 16, lo_open=True),
+    },
+    tail=("source", "note"),
+    unique=["gpu"],
+)
+
+# gpu-benches' gpu-roofline sweeps, measured by the benchmark's authors
+# (tools/reduce_gpu_roofline.py)
+TABLES["silicon/gpu_roofline/sweeps.csv"] = _wide(
+    {
+        "gpu": text(),
+        "book_gpu": text(optional=True),
+        "file": text(),
+        "kernel_commit": text(regex=r"[0-9a-f]{12}"),
+        "measured_by": text(),
+    },
+    {
+        "device": number(0, 1024, integer=True),
+        "blocks": number(1, integer=True),
+        "block_size": number(1, 1024, integer=True),
+        "its": number(0, integer=True),
+        "flop_per_byte": POS,
+        "gbs": number(0, 1e5, lo_open=True),
+        "gflops": number(0, 1e6, lo_open=True),
+        "clock_mhz": number(10, 10_000),
+        "power_w": number(0, 10_000),
+        "temperature_c": number(0, 150),
+    },
+    unique=["file", "device", "its"],
+)
+
+# The gpuperfpredict authors' own accuracy figures
+# (data/silicon/gpuperfpredict_peers.md)
+TABLES["silicon/gpuperfpredict_peers.csv"] = Table(
+    {
+        **{c: text() for c in ("paper", "model", "kernel", "gpu", "statistic")},
+        "value": number(0),
+        "unit": text(isin=("%", "ratio")),
+        "source": SOURCE,
+        "note": NOTE,
+    },
+    unique=["paper", "model", "kernel", "gpu", "statistic"],
+)

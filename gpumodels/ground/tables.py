@@ -35,6 +35,11 @@ class Table:
     def __len__(self) -> int:
         return len(self.frame)
 
+    def rename(self, **kwargs) -> Table:
+        """The table with its columns or index renamed (``pandas.DataFrame.rename``'s
+        arguments)."""
+        return Table(self.frame.rename(**kwargs), index=self.index)
+
     def _repr_html_(self) -> str:
         return self.frame.to_html(
             classes="gm-table", border=0, index=self.index, na_rep="—"
@@ -89,3 +94,35 @@ def numbers(values, places: int, *, signed: bool = False) -> list[str]:
     """:func:`number` for each of ``values`` (a column formatted for a
     :class:`Table`)."""
     return [number(v, places, signed=signed) for v in values]
+
+
+def formatted(frame, fmt="{:.2f}", columns=None, *, na: str = "–", index: bool = True):
+    """A :class:`Table` of ``frame`` with the numbers of ``columns`` (default: all)
+    written with ``fmt`` (one format string, or a dict column -> format string) and
+    missing values as ``na``; other cells as ``str``.
+
+    >>> import pandas as pd
+    >>> formatted(pd.DataFrame({"x": [0.1234, None]}), "{:.1%}")
+           x
+    0  12.3%
+    1      –
+    """
+    if not hasattr(frame, "columns"):
+        raise InputTypeError(
+            f"frame must be a pandas.DataFrame, got {type(frame).__name__}"
+        )
+    cols = list(frame.columns if columns is None else columns)
+    out = frame.copy().astype(object)
+    for c in cols:
+        f = fmt[c] if isinstance(fmt, dict) else fmt
+        if not isinstance(f, str):
+            raise InputTypeError(f"fmt for column {c!r} must be a format string")
+        out[c] = [na if _missing(v) else f.format(v) for v in frame[c]]
+    for c in out.columns:
+        if c not in cols:
+            out[c] = ["" if _missing(v) else str(v) for v in frame[c]]
+    return Table(out, index=index)
+
+
+def _missing(v) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))

@@ -1,0 +1,183 @@
+"""Profiles through every model: the mapping worked by hand, predictions that never
+read the measured time, and the command line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gpumodels.comparisons import silicon as S
+from gpumodels.facts.profile import KernelProfile, ProfileError
+
+# The first launch of calculate_temp-GTX-680.csv (gpuperfpredict @ 35b81711).
+LAUNCH = KernelProfile(
+    kernel="calculate_temp",
+    source="test:2",
+    gpu="GTX-680",
+    grid=(6, 6, 1),
+    block=(16, 16, 1),
+    registers_per_thread=36,
+    shared_mem_per_block=3072,
+    duration_s=8.224e-06,
+    inst_executed=69900,
+    global_load_requests=504,
+    global_store_requests=192,
+    dram_read_bytes=0,
+    l2_write_transactions=898,
+)
+
+
+def test_the_mapping_by_hand():
+    x = S.inputs(LAUNCH)
+    assert (x["gpu"], x["blocks"], x["warps"], x["active_sms"]) == ("GTX680", 36, 288, 8)
+    # 36 blocks on 8 SMs: at most ceil(36/8) = 5 resident, 8 warps each
+    assert x["blocks_per_sm"] == 5 and x["n"] == 40
+    assert x["alu_insts"] == 69900 - 504 - 192
+    assert x["dram_write_bytes"] == 898 * 32  # assumed: L2 write sectors reach DRAM
+    assert "L2 write sectors" in x["assumptions"]
+    assert x["mem_insts"] == pytest.approx(898 * 32 / 128)
+    assert x["alpha"] == pytest.approx(69204 / 224.5)
+
+
+def test_volkov_basic_by_hand():
+    """Kepler (Table 4.1): mem_lat 301, mem_thru 0.1338, alu_lat 9, alu_thru 4,
+    issue_thru 4; Table 4.2's four limits at n = 40, α = 69204/224.5."""
+    a = 69204 / 224.5
+    mem_ipc = min(40 / (301 + a * 9), 0.1338, 4 / a, 4 / (a + 1))
+    assert mem_ipc == 4 / (a + 1)  # the issue limit binds
+    seconds = (69204 + 224.5) / ((a + 1) * mem_ipc * 8 * 1.124e9)
+    row = S.predict(LAUNCH, models="volkov_basic").iloc[0]
+    assert row["predicted_s"] == pytest.approx(seconds, rel=1e-12)
+    assert row["bound"] == "issue throughput"
+    assert row["relative_error"] == pytest.approx(seconds / 8.224e-06 - 1)
+
+
+def test_roofline_by_hand():
+    issue = 69900 / (8 * 4 * 1.124e9)
+    dram = 898 * 32 / 192.3e9
+    row = S.predict(LAUNCH, models="roofline").iloc[0]
+    assert row["predicted_s"] == pytest.approx(max(issue, dram), rel=1e-12)
+    assert row["bound"] == "issue"
+
+
+def test_predictions_never_read_the_measured_time():
+    base = S.predict(LAUNCH)
+    for d in (1e-9, 1.0, None):
+        other = S.predict(LAUNCH.replace(duration_s=d))
+        np.testing.assert_array_equal(
+            other["predicted_s"].to_numpy(), base["predicted_s"].to_numpy()
+        )
+        assert list(other["bound"]) == list(base["bound"])
+    assert other["relative_error"].isna().all()
+
+
+def test_every_model_runs_and_says_why_not():
+    f = S.predict(LAUNCH)
+    assert set(f["model"]) == set(S.MODELS)
+    ok = f["predicted_s"].notna()
+    assert (f.loc[ok, "predicted_s"] > 0).all()
+    assert (f.loc[~ok, "note"] != "").all()
+    # Volkov's refined model needs a Table 6.5 latency fit: the K20 has none
+    k20 = S.predict(LAUNCH.replace(gpu="Tesla-K20"), models="volkov_refined")
+    assert k20["predicted_s"].isna().all() and "latency" in k20["note"].iloc[0]
+
+
+def test_the_gpu_comes_from_the_file_else_the_option():
+    anon = LAUNCH.replace(gpu=None)
+    with pytest.raises(ProfileError, match=r"test:2.*--gpu"):
+        S.predict(anon)
+    assert S.predict(anon, gpu="GTX 980")["gpu"].iloc[0] == "GTX980"
+    assert S.predict(LAUNCH, gpu="GTX 980")["gpu"].iloc[0] == "GTX680"
+    with pytest.raises(KeyError, match="test:2.*unknown GPU"):
+        S.predict(LAUNCH.replace(gpu="Voodoo2"))
+
+
+def test_a_missing_metric_is_named():
+    with pytest.raises(ProfileError, match=r"test:2.*dram_read_bytes"):
+        S.predict(LAUNCH.replace(dram_read_bytes=None))
+    with pytest.raises(KeyError, match="models must be among"):
+        S.predict(LAUNCH, models=["volkov"])
+
+
+def test_score_statistics():
+    f = S.predict([LAUNCH, LAUNCH.replace(source="test:3")])
+    s = S.score(f)
+    row = s[s["model"] == "roofline"].iloc[0]
+    err = abs(f[f["model"] == "roofline"]["relative_error"].iloc[0])
+    assert row["launches"] == 2 and row["median_abs_error"] == pytest.approx(err)
+    assert row["within_25"] == (1.0 if err <= 0.25 else 0.0)
+
+
+def _nvprof_file(tmp_path, gpu="GTX-680"):
+    head = (
+        '"","duration","grid.x","grid.y","block.x","block.y","registers.per.thread",'
+        '"static.smem","name","inst_executed","gld_request","gst_request",'
+        '"device_memory_read_transactions","l2_write_transactions","gpu_name"\n'
+    )
+    p = tmp_path / "k.csv"
+    p.write_text(head + f'"3",8.224e-06,6,6,16,16,36,3072,"calculate_temp",69900,504,'
+                 f'192,0,898,"{gpu}"\n')
+    return p
+
+
+def test_the_command_line_csv_has_exactly_the_columns(tmp_path, capsys):
+    path = _nvprof_file(tmp_path)
+    assert S.main(["predict", str(path), "--csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert tuple(rows[0]) == S.COLUMNS and len(rows) == len(S.MODELS)
+    vb = next(r for r in rows if r["model"] == "volkov_basic")
+    assert math.isclose(float(vb["predicted_s"]),
+                        S.predict(LAUNCH, models="volkov_basic")["predicted_s"][0])
+
+
+def test_the_command_line_reports_errors_without_a_traceback(tmp_path, capsys):
+    path = _nvprof_file(tmp_path, gpu="")
+    assert S.main(["predict", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "k.csv:2" in err and "--gpu" in err
+    assert S.main(["predict", str(path), "--gpu", "K40"]) == 0
+    assert "K40" in capsys.readouterr().out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    blocks=st.integers(1, 100_000),
+    threads=st.sampled_from([32, 64, 128, 256, 512, 1024]),
+    inst_per_warp=st.floats(1, 1e5),
+    req_per_warp=st.floats(0, 50),
+    bytes_per_warp=st.floats(0, 1e5),
+    gpu=st.sampled_from(["GTX680", "GTX980", "K20", "P100", "TitanX"]),
+)
+def test_predictions_are_positive_or_explained(
+    blocks, threads, inst_per_warp, req_per_warp, bytes_per_warp, gpu
+):
+    warps = blocks * threads // 32
+    p = KernelProfile(
+        kernel="k",
+        source="h",
+        gpu=gpu,
+        grid=(blocks, 1, 1),
+        block=(threads, 1, 1),
+        registers_per_thread=32,
+        inst_executed=inst_per_warp * warps,
+        global_load_requests=req_per_warp * warps,
+        global_store_requests=0,
+        dram_read_bytes=bytes_per_warp * warps,
+        dram_write_bytes=0,
+    )
+    f = S.predict(p)
+    ok = f["predicted_s"].notna()
+    assert (f.loc[ok, "predicted_s"] > 0).all()
+    assert np.isfinite(f.loc[ok, "predicted_s"]).all()
+    assert (f.loc[~ok, "note"] != "").all()
+    # Volkov's models never move DRAM bytes faster than the pin bandwidth
+    for m in ("volkov_basic", "volkov_refined"):
+        row = f[f["model"] == m].iloc[0]
+        if not math.isnan(row["predicted_s"]):
+            assert row["predicted_s"] >= row["dram_limit_s"] * (1 - 1e-9)
