@@ -181,3 +181,127 @@ def test_predictions_are_positive_or_explained(
         row = f[f["model"] == m].iloc[0]
         if not math.isnan(row["predicted_s"]):
             assert row["predicted_s"] >= row["dram_limit_s"] * (1 - 1e-9)
+
+
+def _saxpy(gpu="GTX980"):
+    n = 2**24
+    w = n // 32
+    return KernelProfile(
+        kernel="saxpy",
+        source="hand",
+        gpu=gpu,
+        grid=(n // 256, 1, 1),
+        block=(256, 1, 1),
+        registers_per_thread=16,
+        inst_executed=12 * w,
+        global_load_requests=2 * w,
+        global_store_requests=w,
+        dram_read_bytes=8 * n,
+        dram_write_bytes=4 * n,
+    )
+
+
+def test_what_if_follows_clock_bandwidth_and_warps():
+    base = S.predict(_saxpy()).set_index("model")
+    wide = S.what_if(_saxpy(), bandwidth_gbs=2 * 224.0).set_index("model")
+    # a DRAM-bound launch: the roofline halves with the bandwidth
+    assert wide.loc["roofline", "predicted_s"] == pytest.approx(
+        base.loc["roofline", "predicted_s"] / 2
+    )
+    # the models that read the GPU's own tables cannot follow, and say so
+    for m in S.FIXED_BANDWIDTH:
+        assert wide.loc[m, "predicted_s"] == pytest.approx(base.loc[m, "predicted_s"])
+        assert "does not follow bandwidth_gbs" in wide.loc[m, "note"]
+    fast = S.what_if(LAUNCH, clock_ghz=2 * 1.124).set_index("model")
+    slow = S.predict(LAUNCH).set_index("model")
+    assert fast.loc["volkov_basic", "predicted_s"] == pytest.approx(
+        slow.loc["volkov_basic", "predicted_s"] / 2
+    )
+    few = S.what_if(LAUNCH, warps_per_sm=8).set_index("model")
+    assert few.loc["volkov_basic", "predicted_s"] > slow.loc["volkov_basic", "predicted_s"]
+    assert few.loc["hong_kim", "n"] == 8
+    with pytest.raises(ValueError, match=r"clock_ghz must be .*\(0, inf\).*-1"):
+        S.what_if(LAUNCH, clock_ghz=-1)
+
+
+def test_the_measured_launches_and_the_manifest():
+    ps = S.measured_launches(["calculate_temp"], ["GTX-680"])
+    assert len(ps) == 20 and {p.gpu for p in ps} == {"GTX-680"}
+    assert ps[0].source.startswith("data/silicon/gpuperfpredict/calculate_temp-GTX-680")
+    m = S.manifest()
+    assert (m.status == "reduced").sum() == 52 and len(m) == 109
+
+
+def test_the_peers_and_our_statistic_in_their_terms():
+    bsp = S.peers()
+    assert set(bsp.statistic) == {"mean of per-GPU MAPE"}
+    with pytest.raises(KeyError, match="statistic must be one of"):
+        S.peers("accuracy")
+    f = S.predict([LAUNCH.replace(gpu="GTX-980"), LAUNCH.replace(gpu="Tesla-K40")],
+                  models="roofline")
+    table = S.mape_like_peers(f)
+    r = f.predicted_s / f.measured_s
+    mape = ((r - 1).abs() * 100).mean()  # one launch per GPU: the mean over the GPUs
+    assert table.loc["calculate_temp", "roofline"] == pytest.approx(mape)
+
+
+def test_command_output_and_an_ncu_round_trip(tmp_path):
+    from gpumodels.facts import profile as P
+
+    path = tmp_path / "p.csv"
+    path.write_text(P.to_ncu_csv([LAUNCH], cc="3.0"))
+    (back,) = P.read(path)
+    for f in P.UNITS:
+        a, b = getattr(LAUNCH, f), getattr(back, f)
+        assert a == b or (a is not None and b == pytest.approx(a)), f
+    status, text = S.command_output(["predict", "p.csv", "--models", "roofline"],
+                                    cwd=tmp_path)
+    assert status == 0 and "calculate_temp" in text and "roofline" in text
+    yml = tmp_path / "p.yaml"
+    yml.write_text(P.to_yaml([LAUNCH]))
+    (again,) = P.read(yml)
+    assert again.inst_executed == LAUNCH.inst_executed and again.grid == LAUNCH.grid
+
+
+def test_the_ncu_command_names_every_metric_the_reader_uses():
+    from gpumodels.facts import profile as P
+
+    cmd = P.ncu_command("./app", "out.csv")
+    assert cmd.startswith("ncu --csv --page raw --metrics ") and cmd.endswith(
+        "./app > out.csv"
+    )
+    for names in P.NCU_METRICS.values():
+        assert names[0] in cmd
+
+
+def test_the_explorer_draws_a_static_picture():
+    pytest.importorskip("ipywidgets")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gpumodels.comparisons import silicon_explorer
+
+    box = silicon_explorer.explorer([LAUNCH, _saxpy()])
+    html = box.picture()
+    assert "calculate_temp" in html and "Volkov basic" in html and "<img" in html
+    with pytest.raises(TypeError):
+        silicon_explorer.explorer([])
+
+
+def test_the_command_runs_on_every_gpuperfpredict_file(capsys):
+    """Done-when of the issue: `python -m gpumodels predict` on every reduced file of the
+    gpuperfpredict data, with at least five models predicting every launch."""
+    from gpumodels.ground.data import data_dir
+
+    folder = data_dir() / "silicon" / "gpuperfpredict"
+    files = sorted(str(p) for p in folder.glob("*-*.csv"))
+    assert len(files) == 52
+    assert S.main(["predict", *files, "--csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == 9823 * len(S.MODELS)
+    every = {}
+    for r in rows:
+        every.setdefault(r["model"], []).append(r["predicted_s"] != "")
+    complete = [m for m, ok in every.items() if all(ok)]
+    assert len(complete) >= 5
+    assert all(r["measured_s"] for r in rows)
