@@ -184,3 +184,17 @@ def test_valid_records_round_trip_and_invalid_values_are_refused(inst, occ, grid
     for bad in (-1.0, math.nan, math.inf):
         with pytest.raises(ProfileError, match="inst_executed"):
             p.replace(inst_executed=bad)
+
+
+def test_static_smem_in_kib_only_where_the_file_prints_kib(tmp_path):
+    kib = NVPROF.replace("36,3072,", "36,3,")
+    (p,) = P.read(_write(tmp_path, "kib.csv", kib))[:1]
+    assert p.shared_mem_per_block == 3072 and "1024" in p.metrics["shared_mem_per_block"]
+    (q,) = P.read(_write(tmp_path, "b.csv", NVPROF))[:1]
+    assert q.shared_mem_per_block == 3072 and "1024" not in q.metrics[
+        "shared_mem_per_block"]
+
+
+def test_a_boolean_is_not_a_count():
+    with pytest.raises(ProfileError, match="inst_executed"):
+        KernelProfile(kernel="k", source="s", inst_executed=True)

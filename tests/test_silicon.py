@@ -305,3 +305,104 @@ def test_the_command_runs_on_every_gpuperfpredict_file(capsys):
     complete = [m for m, ok in every.items() if all(ok)]
     assert len(complete) >= 5
     assert all(r["measured_s"] for r in rows)
+
+
+# A synthetic export in the layout of `ncu --csv --page raw` on a compute capability 8.0
+# GPU: a format test (text-valued metrics the reader does not use, units to convert,
+# thousands separators), not a measurement.
+A100_RAW = """\
+==PROF== Connected to process 77
+"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream",\
+"Block Size","Grid Size","Device","CC","device__attribute_display_name",\
+"launch__func_cache_config","gpu__time_duration.sum","smsp__inst_executed.sum",\
+"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",\
+"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum","dram__bytes_read.sum",\
+"dram__bytes_write.sum","launch__registers_per_thread",\
+"launch__shared_mem_per_block_static","sm__cycles_elapsed.avg.per_second"
+"","","","","","","","","","","","","","usecond","inst","request","request","Gbyte",\
+"Mbyte","register/thread","byte","cycle/nsecond"
+"0","77","app","h","stream_triad(float*, float*, float*)","1","7","(256, 1, 1)",\
+"(65536, 1, 1)","0","8.0","NVIDIA A100-SXM4-40GB","CachePreferNone","150.5",\
+"6,291,456","1,048,576","524,288","0.134","67.1","16","0","1.41"
+"""
+
+
+def test_an_nsight_compute_export_of_a_modern_gpu_goes_through_five_models(
+    tmp_path, capsys
+):
+    path = tmp_path / "a100.csv"
+    path.write_text(A100_RAW)
+    f = S.predict_files(path)
+    assert set(f.gpu) == {"A100"}
+    ok = f[f.predicted_s.notna()]
+    assert len(ok) >= 5 and ok.measured_s.eq(150.5e-6).all()
+    assert ok.relative_error.notna().all()
+    assert S.main(["predict", str(path), "--csv"]) == 0
+    assert "stream_triad" in capsys.readouterr().out
+
+
+def test_a_raw_export_without_units_is_refused(tmp_path):
+    lines = A100_RAW.splitlines()
+    path = tmp_path / "nounits.csv"
+    path.write_text("\n".join(lines[:2] + lines[3:]) + "\n")
+    with pytest.raises(ProfileError, match="no row of units"):
+        S.predict_files(path)
+    path.write_text(A100_RAW.replace('"(65536, 1, 1)"', '"(-65536, 1, 1)"'))
+    with pytest.raises(ProfileError, match="grid"):
+        S.predict_files(path)
+
+
+def test_an_nvprof_file_whose_times_change_gives_the_same_predictions(tmp_path):
+    """Every column derived from the run's time (duration, elapsed and active cycles,
+    IPCs, achieved occupancy, throughputs) scaled: the predictions do not move."""
+    import pandas as pd
+
+    from gpumodels.ground.data import data_dir
+
+    src = data_dir() / "silicon" / "gpuperfpredict" / "calculate_temp-GTX-680.csv"
+    d = pd.read_csv(src)
+    timed = ["duration", "duration_min", "duration_max", "elapsed_cycles_sm",
+             "active_cycles", "executed_ipc", "issued_ipc", "achieved_occupancy",
+             "device_memory_read_throughput", "device_memory_write_throughput"]
+    for c in timed:
+        d[c] = d[c] * (0.5 if c == "achieved_occupancy" else 3.0)
+    path = tmp_path / "calculate_temp-GTX-680.csv"
+    d.to_csv(path, index=False)
+    a = S.predict_files(src)
+    b = S.predict_files(path)
+    np.testing.assert_array_equal(a.predicted_s.to_numpy(), b.predicted_s.to_numpy())
+    assert not np.allclose(a.measured_s, b.measured_s)
+
+
+def test_the_clock_option_and_fp64():
+    half = S.predict(LAUNCH, clock_ghz=1.124 / 2).set_index("model")
+    full = S.predict(LAUNCH).set_index("model")
+    assert half.loc["volkov_basic", "predicted_s"] == pytest.approx(
+        2 * full.loc["volkov_basic", "predicted_s"]
+    )
+    assert "does not follow clock_ghz" in half.loc["sim2012", "note"]
+    assert S.fp64_per_clock("3.0") == 8 and S.fp64_per_clock("3.5") == 64
+    with pytest.raises(KeyError, match="FP64"):
+        S.fp64_per_clock("1.0")
+    dp = LAUNCH.replace(flop_sp=0.0, flop_dp=1e9, dram_read_bytes=0,
+                        l2_write_transactions=1)
+    row = S.predict(dp, models="perez_piccoli").iloc[0]
+    # 1e9 flop at 8 results/clock/SM × 2 flop × 8 SMs × 1.124 GHz
+    assert row.predicted_s == pytest.approx(1e9 / (2 * 8 * 8 * 1.124e9))
+    assert row.bound == "P (flop)"
+
+
+def test_hong_kim_issue_cycles_sensitivity():
+    t = S.hong_kim_issue_cycles([LAUNCH], values=(None, 1.0, 4.0)).set_index(
+        "issue_cycles"
+    )
+    assert list(t.index) == ["1 / issue_thru", "1", "4"]
+    assert t.loc["4", "median_ratio"] > t.loc["1", "median_ratio"]
+    with pytest.raises(ValueError, match="issue_cycles"):
+        S.hong_kim_issue_cycles([LAUNCH], values=(0,))
+
+
+def test_a_missing_write_count_is_named():
+    bare = LAUNCH.replace(l2_write_transactions=None)
+    with pytest.raises(ProfileError, match=r"test:2.*dram_write_bytes.*l2_write"):
+        S.predict(bare)

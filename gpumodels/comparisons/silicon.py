@@ -3,7 +3,7 @@
 A :class:`~gpumodels.facts.profile.KernelProfile` says what one launch did (launch
 configuration, instructions, memory traffic); a GPU record and a parameter set say what
 the hardware can do. :func:`inputs` turns the two into the quantities the models share,
-and :func:`predict` runs every model of :data:`MODELS` on them. The measured duration
+and :func:`predict` runs every model of ``MODELS`` on them. The measured duration
 is never read by :func:`inputs` or by a model: it is only what the predictions are
 scored against (:func:`score`).
 
@@ -22,18 +22,19 @@ GPUs, whose latencies are **assumptions** carried over from a GPU of the same ge
 1. **A memory instruction of the models is 128 B of DRAM traffic.** Volkov's models (and
    the chapter-7 readings of the prior models) describe a kernel of coalesced 128-B
    loads (32 threads × 4 B) and arithmetic instructions; a real kernel's DRAM traffic
-   is counted in those units, ``m = DRAM bytes / 128``, and every other warp
-   instruction is an arithmetic one, ``a = I − R``; ``α = a / m``. Loads and stores
-   that hit in a cache therefore count as arithmetic instructions, which is what they
-   cost the issue slots.
+   is counted in those units, ``m = DRAM bytes / 128``, and every warp instruction
+   that is not a global load or store is an arithmetic one, ``a = I − R``; ``α = a /
+   m``. Loads and stores that hit in a cache are thereby dropped from both counts.
+   Hong & Kim's model keeps them: its ``#Mem_insts`` is ``R`` per thread.
 2. **DRAM writes.** Where the profile has no DRAM write count (nvprof's gpuperfpredict
    data do not), every L2 write sector is taken to reach DRAM (32 B each); where it has
    neither, the global store sectors. The ``assumptions`` column says so per launch.
 3. **Warps per SM.** ``n`` = resident blocks per SM (the occupancy calculator, at most
    ``⌈blocks / SMs⌉``) × warps per block; SMs in use = ``min(SMs, blocks)``. The
    achieved occupancy the profiler measured is not used (it depends on the run).
-4. **Clock.** The hardware table's processor clock (the profile's measured clock, where
-   an Nsight Compute export has one, takes its place).
+4. **Clock.** The hardware table's processor clock, or one the caller gives
+   (``clock_ghz``). The clock an Nsight Compute export reports is elapsed cycles over
+   the measured duration, so no model reads it.
 
 From the model's throughput (instructions per cycle per SM) the time is
 ``(a + m) / (IPC × SMs in use × clock)``. Models that need what a profile cannot give
@@ -58,7 +59,7 @@ import pandas as pd
 from gpumodels.comparisons.prior import compare
 from gpumodels.comparisons.prior.estimate import ModelValidityWarning
 from gpumodels.engines import mwp_cwp
-from gpumodels.facts import hardware, occupancy
+from gpumodels.facts import hardware, modern, occupancy
 from gpumodels.facts.param_sets import params as volkov_params
 from gpumodels.facts.params import Params
 from gpumodels.facts.profile import SECTOR_BYTES, KernelProfile, ProfileError
@@ -72,6 +73,7 @@ BYTES_PER_MEMORY_INSTRUCTION = 128
 """One memory instruction of the models: 32 threads × 4 B (Volkov 2016, §4.1)."""
 
 INPUTS_FILE = "silicon/model_inputs.csv"
+FP64_FILE = "silicon/fp64_throughput.csv"
 VOLKOV_GPUS = {"GTX680": "Kepler", "GTX980": "Maxwell"}
 """GPUs with Volkov's own measured parameter sets (Table 4.1, Table 6.5)."""
 
@@ -112,7 +114,8 @@ MODELS: dict[str, Model] = {
             "Perez & Piccoli P/B",
             "Perez & Piccoli",
             "max(flop / P, DRAM bytes / B) with the theoretical P = 2 · f · cores and "
-            "B = pin bandwidth of §4",
+            "B = pin bandwidth of §4; double-precision flops at the FP64 rate of the "
+            "compute capability",
         ),
         Model(
             "hong_kim",
@@ -169,6 +172,9 @@ MODELS: dict[str, Model] = {
         ),
     )
 }
+
+"""The models :func:`predict` runs, by key, with a label, the paper and how the model
+meets a real kernel (its ``reading``)."""
 
 NOT_APPLICABLE = {
     "Huang & Li (Sim 2012 extended)": "needs each warp's instruction trace and the "
@@ -231,7 +237,7 @@ INPUT_TABLE = (
     ),
     ("duration", "none: the score", "measured (profile)", "never read by a model"),
 )
-"""The inputs of the models and where each comes from: ``(input, used by, from,
+"""The inputs of the models and where each comes from, as ``(input, used by, from,
 note)`` rows for a chapter's table."""
 
 GPUPERFPREDICT = "silicon/gpuperfpredict"
@@ -277,20 +283,26 @@ def _model_inputs() -> dict[str, dict[str, str]]:
 
 
 def gpus() -> list[str]:
-    """The GPUs this module has parameter sets for (canonical names)."""
-    return sorted({*VOLKOV_GPUS, *_model_inputs()})
+    """The GPUs this module has parameter sets for (canonical names): Volkov's two, the
+    ones of ``data/silicon/model_inputs.csv`` and the modern GPUs of
+    :mod:`gpumodels.facts.modern`."""
+    return sorted({*VOLKOV_GPUS, *_model_inputs(), *modern.GPUS})
 
 
 def gpu_params(gpu: str) -> Params:
-    """The parameter set of ``gpu``: Volkov's own for the GTX 680 and GTX 980, else one
-    built from ``data/silicon/model_inputs.csv`` (latencies assumed, see the file) with
-    ``mem_thru`` from the GPU's own pin bandwidth: ``BW / (SMs × clock × 128 B)``.
-    The built sets have no latency fit, so the refined model does not run on them."""
+    """The parameter set of ``gpu``: Volkov's own for the GTX 680 and GTX 980; one built
+    from ``data/silicon/model_inputs.csv`` (latencies assumed, see the file) with
+    ``mem_thru`` from the GPU's own pin bandwidth, ``BW / (SMs × clock × 128 B)``; or,
+    for a modern GPU, the set of :func:`gpumodels.facts.modern.params` (public
+    measurements). Only Volkov's two have a latency fit, so the refined model runs on
+    them alone."""
     rec = hardware.get_gpu(gpu)
     if rec.name in VOLKOV_GPUS:
         return volkov_params(VOLKOV_GPUS[rec.name])
     rows = _model_inputs()
     if rec.name not in rows:
+        if rec.name in modern.GPUS:
+            return volkov_params(rec.name)
         raise UnknownNameError(
             f"gpu must be one with model parameters: {', '.join(gpus())}; "
             f"got {gpu!r} ({rec.name})"
@@ -348,7 +360,11 @@ def _dram_write(p: KernelProfile) -> tuple[float, str]:
             p.global_store_transactions * SECTOR_BYTES,
             "DRAM writes = global store sectors × 32 B (no DRAM or L2 write count)",
         )
-    raise NotApplicable("no DRAM write, L2 write or global store count")
+    raise ProfileError(
+        f"{p.source}: kernel {p.kernel!r} gives none of dram_write_bytes, "
+        "l2_write_transactions and global_store_transactions, one of which every model "
+        "needs"
+    )
 
 
 def _require(p: KernelProfile, names: tuple[str, ...]) -> None:
@@ -410,8 +426,6 @@ def inputs(p: KernelProfile, gpu: str | None = None) -> dict:
     alu = max(p.inst_executed - requests, 0.0)
     mem = (p.dram_read_bytes + write) / BYTES_PER_MEMORY_INSTRUCTION
     clock, clock_from = prm.clock_ghz, "hardware table"
-    if p.sm_clock_hz is not None:
-        clock, clock_from = p.sm_clock_hz / 1e9, "measured (profile)"
     notes = [n for n in (write_note,) if n]
     if requests > p.inst_executed:
         notes.append("more memory requests than instructions: a = 0")
@@ -440,6 +454,8 @@ def inputs(p: KernelProfile, gpu: str | None = None) -> dict:
         "dram_read_bytes": p.dram_read_bytes,
         "dram_write_bytes": write,
         "flop": flop,
+        "flop_sp": p.flop_sp or 0.0,
+        "flop_dp": p.flop_dp or 0.0,
         "assumptions": "; ".join(notes),
     }
 
@@ -459,11 +475,33 @@ def _roofline(x: pd.DataFrame, prm: Params):
     return np.maximum(issue, dram), bound, ""
 
 
+@cache
+def _fp64() -> dict[str, int]:
+    return {r["cc"]: int(r["fp64_results_per_clock"]) for r in read_rows(FP64_FILE)}
+
+
+def fp64_per_clock(cc: str) -> int:
+    """64-bit floating-point results per clock per SM of compute capability ``cc``
+    (``data/silicon/fp64_throughput.csv``, from NVIDIA's CUDA programming guide)."""
+    table = _fp64()
+    if cc not in table:
+        raise UnknownNameError(
+            f"cc must be one of {', '.join(sorted(table))} (FP64 throughput), "
+            f"got {cc!r}"
+        )
+    return table[cc]
+
+
 def _perez_piccoli(x: pd.DataFrame, prm: Params):
-    peak = 2.0 * x["clock_ghz"] * 1e9 * x["cuda_cores"]
-    if (peak <= 0).any():
+    peak_sp = 2.0 * x["clock_ghz"] * 1e9 * x["cuda_cores"]
+    if (peak_sp <= 0).any():
         raise NotApplicable("the hardware table gives no CUDA-core count")
-    comp = x["flop"] / peak
+    try:
+        lanes = x["cc"].map(fp64_per_clock)
+    except UnknownNameError as e:
+        raise NotApplicable(str(e)) from None
+    peak_dp = 2.0 * x["clock_ghz"] * 1e9 * x["sm_count"] * lanes
+    comp = x["flop_sp"] / peak_sp + x["flop_dp"] / peak_dp
     dram = (x["dram_read_bytes"] + x["dram_write_bytes"]) / (
         x["pin_bandwidth_gbs"] * 1e9
     )
@@ -471,8 +509,15 @@ def _perez_piccoli(x: pd.DataFrame, prm: Params):
     return np.maximum(comp, dram).to_numpy(), bound, ""
 
 
-def _hong_kim(x: pd.DataFrame, prm: Params):
+def _hong_kim(x: pd.DataFrame, prm: Params, issue_cycles: float | None = None):
+    """Hong & Kim's Eqs. 5-31 per launch. ``issue_cycles`` (``Issue_cycles``, Table 1)
+    defaults to ``1 / issue_thru``: the SM's issue rate, the reading that fits a GPU
+    whose SM issues several warp instructions per cycle. Table 1's 4 cycles are G80's
+    32 threads on 8 cores; and in Eq. 22's ``Comp_cycles``, one warp's own instructions,
+    a single warp issues at most one per cycle, which ``issue_cycles=1`` reads (see
+    :func:`hong_kim_issue_cycles`)."""
     dep = mwp_cwp.machine("GTX280").departure_del_coal
+    ic = 1.0 / prm.issue_thru if issue_cycles is None else issue_cycles
     out, bound, notes = [], [], []
     for r in x.itertuples():
         mach = mwp_cwp.Machine(
@@ -480,7 +525,7 @@ def _hong_kim(x: pd.DataFrame, prm: Params):
             cc=r.cc,
             mem_ld=prm.mem_lat,
             departure_del_coal=dep,
-            issue_cycles=1.0 / prm.issue_thru,
+            issue_cycles=ic,
             freq_ghz=r.clock_ghz,
             mem_bandwidth_gbs=r.pin_bandwidth_gbs,
             sm_count=r.sm_count,
@@ -546,7 +591,10 @@ def _alpha_model(key: str):
         n = x["n"].to_numpy()
         if key == "cuda_guide" and (alpha <= 0).any():
             raise NotApplicable("the CUDA guide's rule divides by α; α = 0 here")
-        with warnings.catch_warnings():
+        # np.errstate: a launch with almost no DRAM traffic has a huge α, and the
+        # unused branch of a model's np.where may overflow; a non-finite result is
+        # turned into NaN with a note by _run
+        with warnings.catch_warnings(), np.errstate(over="ignore", invalid="ignore"):
             warnings.simplefilter("ignore", ModelValidityWarning)
             try:
                 est = compare.evaluate(key, prm, n, alpha)
@@ -637,6 +685,7 @@ def _run(x: pd.DataFrame, keys, params_of) -> pd.DataFrame:
                         "active_sms": xg["active_sms"].to_numpy(),
                         "issue_limit_s": _issue_limit(xg, prm),
                         "dram_limit_s": _dram_limit(xg),
+                        "fp64_limit_s": _fp64_limit(xg),
                         "note": note,
                         "assumptions": xg["assumptions"].to_numpy(),
                     }
@@ -661,18 +710,51 @@ def _profiles(profiles) -> list[KernelProfile]:
     return profiles
 
 
-def predict(profiles, gpu: str | None = None, models=None) -> pd.DataFrame:
+def predict(
+    profiles, gpu: str | None = None, models=None, *, clock_ghz: float | None = None
+) -> pd.DataFrame:
     """Every model's predicted time for every launch: one row per launch × model.
 
     Columns: :data:`COLUMNS` (``relative_error`` = predicted / measured − 1, NaN where
     the profile has no duration), then ``source, alpha, n, active_sms``,
     ``issue_limit_s`` and ``dram_limit_s`` (the launch's instructions at the peak issue
-    rate and its DRAM bytes at the pin bandwidth: the roofline's two terms), ``note``
-    and ``assumptions``. A model that cannot run on a launch gives NaN with the reason
-    in ``note``. ``gpu`` names the GPU for launches whose profile does not.
+    rate of the SMs in use and its DRAM bytes at the pin bandwidth: the roofline's two
+    terms), ``note`` and ``assumptions``. A model that cannot run on a launch gives NaN
+    with the reason in ``note``. ``gpu`` names the GPU for launches whose profile does
+    not; ``clock_ghz`` sets the SM clock the launches ran at (e.g. Nsight Compute's
+    default, the base clock) in place of the hardware table's, as :func:`what_if`
+    does.
     """
     keys = _check_models(models)
-    return _run(_frame(_profiles(profiles), gpu), keys, gpu_params)
+    x = _frame(_profiles(profiles), gpu)
+    if clock_ghz is None:
+        return _run(x, keys, gpu_params)
+    clock = _positive("clock_ghz", clock_ghz)
+    x["clock_ghz"] = clock
+    out = _run(x, keys, lambda g: _changed(gpu_params(g), clock, 1.0))
+    return _fixed_notes(out, "clock_ghz")
+
+
+def _changed(base: Params, clock: float, bandwidth_scale: float) -> Params:
+    """``base`` at another SM clock and bandwidth: latencies stay in cycles,
+    ``mem_thru`` (loads per cycle per SM) follows bandwidth / clock and the refined
+    model's latency terms ``c`` (GB/s) scale with the bandwidth."""
+    s = bandwidth_scale
+    return base.replace(
+        clock_ghz=clock,
+        mem_thru=base.mem_thru * s * base.clock_ghz / clock,
+        c=base.c * s,
+        latency_terms=tuple((b, c * s) for b, c in base.latency_terms),
+    )
+
+
+def _fixed_notes(out: pd.DataFrame, what: str) -> pd.DataFrame:
+    fixed = out["model"].isin(FIXED_BANDWIDTH)
+    out.loc[fixed, "note"] = (
+        f"does not follow {what} fully: the model reads bandwidths of the GPU's own "
+        "tables"
+    )
+    return out
 
 
 def what_if(
@@ -687,39 +769,36 @@ def what_if(
     """:func:`predict` for one launch on a changed GPU: another SM clock (GHz), pin
     bandwidth (GB/s) or number of resident warps per SM (the occupancy).
 
-    Latencies stay in cycles; ``mem_thru`` (loads per cycle per SM) follows bandwidth /
+    Latencies stay in cycles (a choice: a DRAM latency fixed in nanoseconds would grow
+    in cycles with the clock); ``mem_thru`` (loads per cycle per SM) follows bandwidth /
     clock, and the refined model's latency terms ``c`` (GB/s) scale with the
     bandwidth. ``warps_per_sm`` replaces ``n`` (it may exceed what the launch can
-    have resident: a what-if, not a launch).
+    have resident: a what-if, not a launch). The models of :data:`FIXED_BANDWIDTH`
+    read bandwidths from the GPU's own tables; when the clock or the bandwidth changes
+    their rows say so.
     """
     keys = _check_models(models)
     x = _frame(_profiles(p)[:1], gpu)
-    g = x["gpu"].iloc[0]
-    base = gpu_params(g)
+    base = gpu_params(x["gpu"].iloc[0])
     clock = base.clock_ghz if clock_ghz is None else _positive("clock_ghz", clock_ghz)
     bw_old = float(x["pin_bandwidth_gbs"].iloc[0])
     bw = bw_old if bandwidth_gbs is None else _positive("bandwidth_gbs", bandwidth_gbs)
-    if clock_ghz is not None:
-        x["clock_ghz"] = clock
+    x["clock_ghz"] = clock
     x["pin_bandwidth_gbs"] = bw
     if warps_per_sm is not None:
         x["n"] = _positive("warps_per_sm", warps_per_sm)
     x["n_given"] = warps_per_sm is not None
-    scale = bw / bw_old
-    changed = base.replace(
-        clock_ghz=clock,
-        mem_thru=base.mem_thru * scale * base.clock_ghz / clock,
-        c=base.c * scale,
-        latency_terms=tuple((b, c * scale) for b, c in base.latency_terms),
-    )
+    changed = _changed(base, clock, bw / bw_old)
     out = _run(x, keys, lambda _g: changed)
-    if bandwidth_gbs is not None and bw != bw_old:
-        fixed = out["model"].isin(FIXED_BANDWIDTH)
-        out.loc[fixed, "note"] = (
-            "does not follow bandwidth_gbs: the model reads the bandwidth of the GPU's "
-            "own tables"
+    moved = [
+        name
+        for name, new, old in (
+            ("clock_ghz", clock, base.clock_ghz),
+            ("bandwidth_gbs", bw, bw_old),
         )
-    return out
+        if new != old
+    ]
+    return _fixed_notes(out, " and ".join(moved)) if moved else out
 
 
 FIXED_BANDWIDTH = ("sim2012", "baghsorkhi2010", "huang2014_gto")
@@ -738,9 +817,19 @@ def _positive(name: str, value) -> float:
 
 
 def _issue_limit(x: pd.DataFrame, prm: Params) -> np.ndarray:
-    """The launch's warp instructions at the peak issue rate of every SM, s."""
-    rate = x["sm_count"] * prm.issue_thru * x["clock_ghz"] * 1e9
+    """The launch's warp instructions at the peak issue rate of the SMs it uses
+    (``min(SMs, blocks)``), s."""
+    rate = x["active_sms"] * prm.issue_thru * x["clock_ghz"] * 1e9
     return (x["inst"] / rate).to_numpy()
+
+
+def _fp64_limit(x: pd.DataFrame) -> np.ndarray:
+    """The launch's double-precision flops at the FP64 peak of the GPU, s (NaN where
+    the compute capability's FP64 rate is not in the table)."""
+    lanes = x["cc"].map(lambda cc: _fp64().get(cc, math.nan))
+    return (
+        x["flop_dp"] / (2.0 * x["clock_ghz"] * 1e9 * x["sm_count"] * lanes)
+    ).to_numpy()
 
 
 def _dram_limit(x: pd.DataFrame) -> np.ndarray:
@@ -753,7 +842,9 @@ def score(frame: pd.DataFrame, by=("model", "gpu")) -> pd.DataFrame:
     """Error statistics of :func:`predict`'s rows that have a prediction and a measured
     time, grouped by ``by``: ``launches``, ``median_abs_error``, ``p90_abs_error``,
     ``within_25``, the share of launches within 25 %, ``median_ratio`` (predicted /
-    measured; below 1 means the model is optimistic) and ``not_predicted``."""
+    measured; below 1 means the model is optimistic), ``not_predicted`` and
+    ``impossible`` (predictions the model itself flags as above a hardware peak; they
+    are scored like the others)."""
     by = list(by)
     f = frame.assign(
         abs_error=frame["relative_error"].abs(),
@@ -772,6 +863,15 @@ def score(frame: pd.DataFrame, by=("model", "gpu")) -> pd.DataFrame:
     )
     missing = f[~has & f["measured_s"].notna()].groupby(by, sort=False).size()
     out["not_predicted"] = missing.reindex(out.index).fillna(0).astype(int)
+    flagged = f[
+        has
+        & f.get("note", pd.Series("", index=f.index))
+        .astype(str)
+        .str.startswith("impossible output")
+    ]
+    out["impossible"] = (
+        flagged.groupby(by, sort=False).size().reindex(out.index).fillna(0).astype(int)
+    )
     return out.reset_index()
 
 
@@ -779,15 +879,20 @@ __all__ = [
     "COLUMNS",
     "DURATION_BINS",
     "FIXED_BANDWIDTH",
+    "FP64_FILE",
     "INPUT_TABLE",
     "MODELS",
     "NOT_APPLICABLE",
     "PEER_GPUS",
+    "USAGE",
     "Model",
     "NotApplicable",
     "command_output",
+    "fp64_per_clock",
     "gpu_params",
     "gpus",
+    "hong_kim_issue_cycles",
+    "implied_clocks",
     "inputs",
     "main",
     "manifest",
@@ -802,8 +907,84 @@ __all__ = [
     "ratios",
     "resolve_gpu",
     "score",
+    "utilisation",
     "what_if",
 ]
+
+
+def hong_kim_issue_cycles(profiles, values=(None, 1.0, 4.0), gpu=None) -> pd.DataFrame:
+    """How Hong & Kim's predictions depend on ``Issue_cycles``: :func:`score` of the
+    model (all launches together) for each value of ``values`` (``None``: the default,
+    ``1 / issue_thru``; 1: a warp issues at most one instruction per cycle; 4: Table
+    1's G80 value), with a column ``issue_cycles`` saying which."""
+    x = _frame(_profiles(profiles), gpu)
+    rows = []
+    for v in values:
+        if v is not None:
+            _positive("issue_cycles", v)
+        parts = []
+        for g, xg in x.groupby("gpu", sort=False):
+            t, _, _ = _hong_kim(xg, gpu_params(g), issue_cycles=v)
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "model": "hong_kim",
+                        "predicted_s": t,
+                        "measured_s": xg["measured_s"].to_numpy(dtype=float),
+                    }
+                )
+            )
+        f = pd.concat(parts, ignore_index=True)
+        f["relative_error"] = f["predicted_s"] / f["measured_s"] - 1
+        sc = score(f, by=("model",)).assign(
+            issue_cycles="1 / issue_thru" if v is None else f"{v:g}"
+        )
+        rows.append(sc)
+    return pd.concat(rows, ignore_index=True)
+
+
+def utilisation(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of :func:`ratios` with ``issue`` and ``dram``: the launch's
+    instructions at the peak issue rate of the SMs it uses, and its DRAM bytes at the
+    pin bandwidth, each divided by the measured time. They need the measured time, so
+    they diagnose; no model reads them."""
+    r = ratios(frame)
+    return r.assign(
+        issue=r["issue_limit_s"] / r["measured_s"],
+        dram=r["dram_limit_s"] / r["measured_s"],
+        fp64=r["fp64_limit_s"] / r["measured_s"],
+    )
+
+
+def implied_clocks(min_duration_s: float = 1e-3) -> pd.DataFrame:
+    """The SM clock each GPU of the gpuperfpredict data ran at, as its own counters
+    imply: ``elapsed_cycles_sm`` (summed over the SMs) / (SMs × duration), median over
+    the launches longer than ``min_duration_s``, beside the hardware table's clock the
+    models use. A diagnosis from the measured run; no model reads it."""
+    rows = []
+    for r in read_rows(f"{GPUPERFPREDICT}/manifest.csv"):
+        if r["status"] != "reduced":
+            continue
+        path = data_dir() / GPUPERFPREDICT / r["file"]  # checked by the test suite
+        cols = ["gpu_name", "duration", "elapsed_cycles_sm"]
+        rows.append(pd.read_csv(path, usecols=cols))
+    d = pd.concat(rows, ignore_index=True)
+    d = d[d["duration"] > min_duration_s]
+    out = []
+    for name, g in d.groupby("gpu_name"):
+        rec = hardware.get_gpu(name)
+        implied = g["elapsed_cycles_sm"] / (rec.sm_count * g["duration"]) / 1e9
+        out.append(
+            {
+                "gpu": rec.name,
+                "table_clock_ghz": gpu_params(rec.name).clock_ghz,
+                "implied_clock_ghz": float(implied.median()),
+                "launches": len(g),
+            }
+        )
+    t = pd.DataFrame(out)
+    t["implied / table"] = t["implied_clock_ghz"] / t["table_clock_ghz"]
+    return t
 
 
 # ---------------------------------------------------------------- the peers
@@ -871,7 +1052,7 @@ def plot_ratios(ax, frame: pd.DataFrame, models=None) -> None:
     plotting.label(
         ax, "predicted / measured time", "ratio", "model", plotting.CATEGORICAL
     )
-    ax.legend(loc="lower right")
+    ax.legend(loc="lower left")
 
 
 DURATION_BINS = (0.0, 1e-5, 3e-5, 1e-4, 1e-3, np.inf)
@@ -920,22 +1101,27 @@ def plot_ratio_by_duration(ax, frame: pd.DataFrame, models) -> None:
 
 # ---------------------------------------------------------------- command line
 
-USAGE = """python -m gpumodels predict FILE... [--gpu NAME] [--models M,...] [--csv]
+USAGE = """python -m gpumodels predict FILE... [--gpu NAME] [--models M,...]
+                                [--clock GHZ] [--csv]
 
 Every model's predicted time for every kernel launch in the profile FILEs (Nsight
 Compute CSV, nvprof CSV in the gpuperfpredict layout, or a hand-written YAML/CSV).
-The GPU is the one the file names, else --gpu. With --csv the table is written as
-CSV with the columns kernel, gpu, model, predicted_s, measured_s, relative_error,
-bound."""
+The GPU is the one the file names, else --gpu. --clock gives the SM clock the launches
+ran at (Nsight Compute locks it to the base clock by default), else the hardware
+table's. With --csv the table is written as CSV with the columns kernel, gpu, model,
+predicted_s, measured_s, relative_error, bound."""
+"""The command line's synopsis (``python -m gpumodels --help`` prints it)."""
 
 
-def predict_files(paths, gpu: str | None = None, models=None) -> pd.DataFrame:
+def predict_files(
+    paths, gpu: str | None = None, models=None, *, clock_ghz: float | None = None
+) -> pd.DataFrame:
     """:func:`predict` on every launch of the profile files ``paths``
     (:func:`gpumodels.facts.profile.read` reads each)."""
     if isinstance(paths, (str, bytes)) or not hasattr(paths, "__iter__"):
         paths = [paths]
     profiles = [p for path in paths for p in profile_reader(path, gpu=gpu)]
-    return predict(profiles, gpu=gpu, models=models)
+    return predict(profiles, gpu=gpu, models=models, clock_ghz=clock_ghz)
 
 
 def _format(frame: pd.DataFrame) -> str:
@@ -965,17 +1151,22 @@ def command_output(argv, cwd=None) -> tuple[int, str]:
 
 
 def main(argv=None) -> int:
-    """The command line (see :data:`USAGE`); returns the exit status."""
+    """The command line (``USAGE`` gives its synopsis); returns the exit status."""
     parser = argparse.ArgumentParser(prog="python -m gpumodels", usage=USAGE)
     parser.add_argument("command", choices=["predict"])
     parser.add_argument("files", nargs="+", metavar="FILE")
     parser.add_argument("--gpu", default=None)
     parser.add_argument("--models", default=None, help="comma-separated model keys")
+    parser.add_argument(
+        "--clock", type=float, default=None, help="SM clock of the run, GHz"
+    )
     parser.add_argument("--csv", action="store_true")
     args = parser.parse_args(argv)
     models = args.models.split(",") if args.models else None
     try:
-        frame = predict_files(args.files, gpu=args.gpu, models=models)
+        frame = predict_files(
+            args.files, gpu=args.gpu, models=models, clock_ghz=args.clock
+        )
     except (ValueError, KeyError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

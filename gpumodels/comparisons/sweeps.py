@@ -112,13 +112,13 @@ MODELS = ("roofline", "volkov")
 _ALL_MODELS = (*MODELS, "refined")
 
 CLOCKS = ("measured", "record")
-"""Clock choices: each point's printed SM clock, or the GPU record's."""
+"""The clock choices, each point's printed SM clock or the GPU record's."""
 
 FLOP_PER_FMA = 2
 
 KNEE_DROP = 0.9
-"""The measured bend: the lowest intensity at which GB/s has fallen below this share of
-the sweep's largest GB/s."""
+"""The share of the sweep's largest GB/s below which the measured bend is placed (the
+lowest intensity at which GB/s has fallen below it)."""
 
 _MEASURED = ("gbs", "gflops")
 

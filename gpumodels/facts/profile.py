@@ -147,8 +147,8 @@ class KernelProfile:
     gpu : str or None
         The GPU as the source names it (resolved against the hardware tables by the
         models, not here).
-    grid, block : tuple of three int
-        Blocks per grid and threads per block (x, y, z).
+    grid, block : tuple
+        Blocks per grid and threads per block, three integers (x, y, z).
     registers_per_thread, shared_mem_per_block : int or None
         Registers per thread and shared memory per block (static + dynamic), bytes.
     duration_s : float or None
@@ -295,7 +295,9 @@ class KernelProfile:
 
 
 def _number(name, value, where, lo=None, hi=None, positive=False, integral=False):
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool):
+        raise ProfileError(f"{where}: {name} must be a number, got {value!r}")
+    if not isinstance(value, (int, float)):
         try:
             value = float(value)
         except (TypeError, ValueError):
@@ -412,8 +414,11 @@ def read_nvprof_csv(path, gpu: str | None = None) -> list[KernelProfile]:
     The GPU is the file's ``gpu_name`` column where it has one, else ``gpu``. Columns
     the file lacks leave their fields ``None`` (e.g. the datasets have no DRAM write
     transactions); a cell that is not a number is an error naming file, line and column.
-    ``static.smem`` is read as bytes, or as KiB where the file prints KiB (see
-    :func:`_smem_in_kib`).
+    ``static.smem`` (static shared memory only; nvprof's data have no dynamic
+    allocation) is read as bytes, or as KiB where the file prints KiB: a value in (0,
+    64) or with a fraction cannot be bytes of a real allocation, so such a file (in
+    gpuperfpredict, the GTX 980 and Tesla P100 files) is read as KiB throughout, and
+    the field's ``metrics`` entry says so.
     """
     path = Path(path)
     rows = _csv_lines(path)
@@ -571,7 +576,7 @@ def _unit_factor(unit: str, where: str, metric: str) -> float:
 
 
 def _ncu_dim(text: str, where: str, name: str) -> tuple[int, ...]:
-    nums = re.findall(r"\d+", text.replace(",", " , "))
+    nums = re.findall(r"-?\d+", text.replace(",", " , "))
     if not nums:
         raise ProfileError(f"{where}: {name} {text!r} is not (x, y, z)")
     return tuple(int(n) for n in nums)
@@ -648,12 +653,23 @@ def _launch_dims(path, line, get):
     return dims
 
 
+def _used_metrics() -> set[str]:
+    """The Nsight Compute metrics :func:`read_ncu_csv` reads (others are skipped)."""
+    used = {m for names in NCU_METRICS.values() for m in names}
+    used |= {_FLOP_METRIC.format(op) for ops in _FLOP.values() for op in ops}
+    return used | set(_SMEM)
+
+
 def _read_ncu_raw(path, header, body, gpu):
     col = {c: i for i, c in enumerate(header)}
-    units = {}
-    if body and not body[0][1][col["ID"]].strip():
-        units = dict(zip(header, body[0][1], strict=False))
-        body = body[1:]
+    if not body or body[0][1][col["ID"]].strip():
+        raise ProfileError(
+            f"{path}: no row of units under the header; `ncu --csv --page raw` writes "
+            "one, and without it no value can be converted"
+        )
+    units = dict(zip(header, body[0][1], strict=False))
+    body = body[1:]
+    used = _used_metrics()
     out = []
     for line, cells in body:
         if len(cells) != len(header):
@@ -662,13 +678,11 @@ def _read_ncu_raw(path, header, body, gpu):
             )
         values = {}
         for name, i in col.items():
-            if "__" not in name:
+            if name not in used:
                 continue
             text = cells[i]
             v = _parse_number(text)
             if v is not None and math.isnan(v):
-                if name == "device__attribute_display_name":
-                    continue
                 raise ProfileError(
                     f"{path}, line {line}: metric {name!r} is not a number: {text!r}"
                 )

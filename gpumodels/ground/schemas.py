@@ -1200,3 +1200,12 @@ TABLES["silicon/gpuperfpredict_peers.csv"] = Table(
     },
     unique=["paper", "model", "kernel", "gpu", "statistic"],
 )
+
+# 64-bit floating-point throughput per compute capability
+# (gpumodels.comparisons.silicon)
+TABLES["silicon/fp64_throughput.csv"] = _wide(
+    {"cc": text(regex=r"\d\.\d")},
+    {"fp64_results_per_clock": number(1, 1024, integer=True)},
+    tail=("source", "note"),
+    unique=["cc"],
+)
