@@ -36,6 +36,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from gpumodels.ground.schemas import (
+    ADDED_COLUMNS,
+    GPUPERFPREDICT_GPUS,
+    GPUPERFPREDICT_KEY,
+    gpuperfpredict_columns,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_REPO = Path("/work/.mirror/marcosamaris+gpuperfpredict/repo")
 DEFAULT_OUT = ROOT / "data" / "silicon" / "gpuperfpredict"
@@ -43,71 +50,13 @@ REPO_NAME = "marcosamaris/gpuperfpredict"
 COMMIT = "35b81711"
 FOLDER = "datasets/"
 
-#: The columns kept, by their names in the original files (written in file order).
-KEEP = (
-    "input.size.1",
-    "input.size.2",
-    "duration",
-    "grid.x",
-    "grid.y",
-    "block.x",
-    "block.y",
-    "registers.per.thread",
-    "static.smem",
-    "device",
-    "name",
-    "kernel",
-    "elapsed_cycles_sm",
-    "active_cycles",
-    "warps_launched",
-    "inst_executed",
-    "inst_issued1",
-    "gld_inst_32bit",
-    "gst_inst_32bit",
-    "shared_load",
-    "shared_store",
-    "gld_request",
-    "gst_request",
-    "achieved_occupancy",
-    "executed_ipc",
-    "issued_ipc",
-    "global_load_transactions",
-    "global_store_transactions",
-    "shared_load_transactions",
-    "shared_store_transactions",
-    "device_memory_read_transactions",
-    "l2_read_transactions",
-    "l2_write_transactions",
-    "device_memory_read_throughput",
-    "device_memory_write_throughput",
-    "floating_point_operations.single_precision.",
-    "floating_point_operations.single_precision_add.",
-    "floating_point_operation.single_precision_mul.",
-    "floating_point_operations.single_precision_fma.",
-    "floating_point_operations.double_precision.",
-    "floating_point_operations.single_precision_special.",
-    "fp_instructions.single.",
-    "fp_instructions.double.",
-    "integer_instructions",
-    "control.flow_instructions",
-    "load.store_instructions",
-    "misc_instructions",
-    "gpu_name",
-)
+#: The columns kept, by their names in the original files (written in file order): the
+#: columns of the reduced files' schema, less the ones the reduction adds.
+KEEP = tuple(c for c in gpuperfpredict_columns() if c not in ADDED_COLUMNS)
 TEXT = ("name", "gpu_name")
 
 #: Launches equal in all of these are repeats of the same work.
-GROUP_KEY = (
-    "input.size.1",
-    "input.size.2",
-    "grid.x",
-    "grid.y",
-    "block.x",
-    "block.y",
-    "registers.per.thread",
-    "static.smem",
-    "inst_executed",
-)
+GROUP_KEY = tuple(GPUPERFPREDICT_KEY)
 #: Output order: the kernel's configuration, the input sizes, then the grid.
 SORT_KEY = (
     "block.x",
@@ -120,7 +69,7 @@ SORT_KEY = (
     "grid.y",
     "inst_executed",
 )
-ADDED = ("launches", "duration_min", "duration_max", "source")
+ADDED = ADDED_COLUMNS
 #: Kernels without repeats, thinned: at most this many launches per input.size.1.
 THIN = {"lud_perimeter": 16}
 THIN_BY, THIN_ORDER = "input.size.1", "grid.x"
@@ -360,17 +309,7 @@ def run(repo: Path, out: Path) -> list[dict]:
     return manifest
 
 
-GPUS = (
-    "GTX-680",
-    "GTX-970",
-    "GTX-980",
-    "Quadro",
-    "Tesla-K20",
-    "Tesla-K40",
-    "Tesla-P100",
-    "Titan",
-    "TitanX",
-)
+GPUS = GPUPERFPREDICT_GPUS
 
 
 def _split(file: str) -> tuple[str, str]:

@@ -61,7 +61,7 @@ from gpumodels.comparisons.prior.estimate import ModelValidityWarning
 from gpumodels.engines import mwp_cwp
 from gpumodels.facts import hardware, modern, occupancy
 from gpumodels.facts.param_sets import params as volkov_params
-from gpumodels.facts.params import Params
+from gpumodels.facts.params import Params, without_latency_fit
 from gpumodels.facts.profile import SECTOR_BYTES, KernelProfile, ProfileError
 from gpumodels.facts.profile import read as profile_reader
 from gpumodels.ground import plotting
@@ -208,7 +208,12 @@ INPUT_TABLE = (
     ),
     ("flop", "Perez & Piccoli", "measured (profile)", "single + double precision"),
     ("SMs, compute capability, CUDA cores", "all models", "hardware table", ""),
-    ("clock", "all models", "hardware table", "measured where the profile has it"),
+    (
+        "clock",
+        "all models",
+        "hardware table",
+        "or given (clock_ghz, --clock); the profile's measured clock is not read",
+    ),
     ("pin bandwidth", "roofline, Perez & Piccoli, mem_thru", "hardware table", ""),
     (
         "warps per SM n",
@@ -314,26 +319,14 @@ def gpu_params(gpu: str) -> Params:
                 f"the hardware table gives no {need} for {rec.name}; its model "
                 "parameters cannot be built"
             )
-    lat = float(r["mem_lat"])
-    return Params(
-        gpu=rec.name,
-        product=rec.name,
-        kind="memory",
-        mem_lat=lat,
+    return without_latency_fit(
+        rec.name,
+        mem_lat=float(r["mem_lat"]),
         mem_thru=rec.pin_bandwidth_gbs
         / (rec.sm_count * rec.clock_ghz * BYTES_PER_MEMORY_INSTRUCTION),
         alu_lat=float(r["alu_lat"]),
         alu_thru=float(r["alu_thru"]),
         issue_thru=float(r["issue_thru"]),
-        a=lat,
-        b=0.0,
-        c=float("inf"),
-        latency_terms=(),
-        latency_model="none",
-        sm_count=rec.sm_count,
-        clock_ghz=rec.clock_ghz,
-        schedulers=rec.warp_schedulers_per_sm or 4,
-        max_warps_per_sm=rec.max_warps_per_sm,
         sources={
             "mem_lat": r["mem_lat_method"],
             "mem_thru": "pin bandwidth / (SMs × clock × 128 B), hardware table",

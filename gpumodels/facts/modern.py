@@ -45,7 +45,7 @@ from itertools import product
 import numpy as np
 
 from gpumodels.facts import hardware
-from gpumodels.facts.params import BYTES_PER_LOAD, Params
+from gpumodels.facts.params import BYTES_PER_LOAD, Params, without_latency_fit
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
 
@@ -252,35 +252,20 @@ def _alu() -> dict[str, dict]:
 
 
 def _build(g: str, lat: float, lat_src: str, bw: float, bw_src: str) -> Params:
-    rec = hardware.get_gpu(g)
     alu = _alu()[g]
-    return Params(
-        gpu=g,
-        product=rec.name,
-        kind="memory",
-        mem_lat=float(lat),
-        mem_thru=float(mem_thru(bw, g)),
+    return without_latency_fit(
+        g,
+        mem_lat=lat,
+        mem_thru=mem_thru(bw, g),
         alu_lat=float(alu["alu_lat"]),
         alu_thru=float(alu["fp32_lanes_per_sm"]) / 32,
         issue_thru=float(alu["issue_thru"]),
-        a=float(lat),
-        b=0.0,
-        c=float("inf"),
-        latency_terms=(),
-        latency_model="none",
-        sm_count=rec.sm_count,
-        clock_ghz=rec.clock_ghz,
-        schedulers=rec.warp_schedulers_per_sm,
-        max_warps_per_sm=rec.max_warps_per_sm,
         sources={
             "mem_lat": lat_src,
             "mem_thru": bw_src,
             "alu_lat": f"{alu['alu_lat_method']}; {alu['source']}",
             "alu_thru": alu["source"],
             "issue_thru": alu["source"],
-            "sm_count": rec.source("sm_count"),
-            "clock_ghz": rec.source("clock_ghz"),
-            "schedulers": rec.source("warp_schedulers_per_sm"),
         },
     )
 

@@ -195,3 +195,45 @@ def loaded_latency(p: Params, x_gbs: np.ndarray) -> np.ndarray:
         for b, c in p.latency_terms:
             lat = lat + b * x_gbs / (c - x_gbs)
     return np.where(x_gbs >= c_min, np.inf, lat)
+
+
+def without_latency_fit(
+    gpu: str,
+    *,
+    mem_lat: float,
+    mem_thru: float,
+    alu_lat: float,
+    alu_thru: float,
+    issue_thru: float,
+    sources: Mapping[str, str],
+) -> Params:
+    """A parameter set with Table 4.1's five numbers and no Table 6.5 latency fit (the
+    basic and the prior models run on it; the refined model refuses it): the GPU's SM
+    count, clock, schedulers and warp slots from its hardware record, whose sources are
+    added to ``sources``."""
+    rec = hardware.get_gpu(gpu)
+    return Params(
+        gpu=rec.name,
+        product=rec.name,
+        kind="memory",
+        mem_lat=float(mem_lat),
+        mem_thru=float(mem_thru),
+        alu_lat=float(alu_lat),
+        alu_thru=float(alu_thru),
+        issue_thru=float(issue_thru),
+        a=float(mem_lat),
+        b=0.0,
+        c=float("inf"),
+        latency_terms=(),
+        latency_model="none",
+        sm_count=rec.sm_count,
+        clock_ghz=rec.clock_ghz,
+        schedulers=rec.warp_schedulers_per_sm,
+        max_warps_per_sm=rec.max_warps_per_sm,
+        sources={
+            **sources,
+            "sm_count": rec.source("sm_count"),
+            "clock_ghz": rec.source("clock_ghz"),
+            "schedulers": rec.source("warp_schedulers_per_sm"),
+        },
+    )

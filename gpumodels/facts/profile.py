@@ -413,7 +413,9 @@ def read_nvprof_csv(path, gpu: str | None = None) -> list[KernelProfile]:
 
     The GPU is the file's ``gpu_name`` column where it has one, else ``gpu``. Columns
     the file lacks leave their fields ``None`` (e.g. the datasets have no DRAM write
-    transactions); a cell that is not a number is an error naming file, line and column.
+    transactions), and so do empty and ``n/a`` cells (nvprof's mark for a metric it
+    could not collect); all of them are listed by :attr:`KernelProfile.missing`. Any
+    other cell that is not a number is an error naming file, line and column.
     ``static.smem`` (static shared memory only; nvprof's data have no dynamic
     allocation) is read as bytes, or as KiB where the file prints KiB: a value in (0,
     64) or with a fraction cannot be bytes of a real allocation, so such a file (in

@@ -1119,6 +1119,16 @@ def _gpuperfpredict_manifest_counts(df: pd.DataFrame) -> pd.Series:
     )
 
 
+ADDED_COLUMNS = ("launches", "duration_min", "duration_max", "source")
+"""The columns the reduction appends to the original nvprof columns."""
+
+
+def gpuperfpredict_columns() -> tuple[str, ...]:
+    """The columns of a reduced gpuperfpredict file, in file order (the original nvprof
+    columns kept by ``tools/reduce_gpuperfpredict.py``, then :data:`ADDED_COLUMNS`)."""
+    return tuple(_gpuperfpredict_table("kernel", "gpu").columns)
+
+
 TABLES.update(
     {
         f"silicon/gpuperfpredict/{k}-{g}.csv": _gpuperfpredict_table(k, g)
