@@ -296,9 +296,12 @@ def test_the_command_runs_on_every_gpuperfpredict_file(capsys):
     folder = data_dir() / "silicon" / "gpuperfpredict"
     files = sorted(str(p) for p in folder.glob("*-*.csv"))
     assert len(files) == 52
-    assert S.main(["predict", *files, "--csv"]) == 0
+    # the models that run per launch in Python (Hong & Kim) are left to the chapter,
+    # which predicts every launch with every model
+    fast = [m for m in S.MODELS if m != "hong_kim"]
+    assert S.main(["predict", *files, "--csv", "--models", ",".join(fast)]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert len(rows) == 9823 * len(S.MODELS)
+    assert len(rows) == 9823 * len(fast)
     every = {}
     for r in rows:
         every.setdefault(r["model"], []).append(r["predicted_s"] != "")
