@@ -198,3 +198,9 @@ def test_static_smem_in_kib_only_where_the_file_prints_kib(tmp_path):
 def test_a_boolean_is_not_a_count():
     with pytest.raises(ProfileError, match="inst_executed"):
         KernelProfile(kernel="k", source="s", inst_executed=True)
+
+
+def test_an_empty_grid_size_is_named(tmp_path):
+    text = NVPROF.replace('"3",64,256,8.224e-06,6,6,', '"3",64,256,8.224e-06,,6,')
+    with pytest.raises(ProfileError, match=r"line 2: the grid size is empty"):
+        P.read(_write(tmp_path, "g.csv", text))

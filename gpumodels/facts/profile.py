@@ -451,9 +451,13 @@ def read_nvprof_csv(path, gpu: str | None = None) -> list[KernelProfile]:
 
         dims = {}
         for d in ("grid", "block"):
-            dims[d] = tuple(
-                int(cell(f"{d}.{a}")) if f"{d}.{a}" in col else 1 for a in "xyz"
-            )
+            sizes = [cell(f"{d}.{a}") if f"{d}.{a}" in col else 1.0 for a in "xyz"]
+            if None in sizes:
+                raise ProfileError(
+                    f"{path}, line {line}: the {d} size is empty "
+                    f"({d}.x/{d}.y/{d}.z = {sizes})"
+                )
+            dims[d] = tuple(sizes)
         values, metrics = {}, {}
         for fname, (cname, factor) in NVPROF_COLUMNS.items():
             if cname not in col:
