@@ -420,6 +420,12 @@ def inputs(p: KernelProfile, gpu: str | None = None) -> dict:
     mem = (p.dram_read_bytes + write) / BYTES_PER_MEMORY_INSTRUCTION
     clock, clock_from = prm.clock_ghz, "hardware table"
     notes = [n for n in (write_note,) if n]
+    if p.sm_clock_hz is not None:
+        notes.append(
+            f"the profile's clock ({p.sm_clock_hz / 1e9:.3g} GHz, from the measured "
+            f"run) is not used: the hardware table's {clock:.3g} GHz unless one is "
+            "given (--clock)"
+        )
     if requests > p.inst_executed:
         notes.append("more memory requests than instructions: a = 0")
     flop = (p.flop_sp or 0.0) + (p.flop_dp or 0.0)
@@ -436,6 +442,7 @@ def inputs(p: KernelProfile, gpu: str | None = None) -> dict:
         "warps": p.warps,
         "warps_per_block": p.warps_per_block,
         "blocks_per_sm": per_sm,
+        "blocks_per_sm_limit": occ.blocks_per_sm,
         "limiter": occ.limiter,
         "n": float(per_sm * p.warps_per_block),
         "active_sms": min(sms, p.blocks),

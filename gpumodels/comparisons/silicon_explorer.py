@@ -27,7 +27,7 @@ def summary_html(frame, p: KernelProfile) -> str:
         rows.append(
             (
                 silicon.MODELS[r.model].label,
-                f"{r.predicted_s * 1e6:.4g} µs{ratio}",
+                f"{r.predicted_s * 1e6:#.4g} µs{ratio}",
                 f"{r.bound} ({r.note})" if r.note else r.bound,
             )
         )
@@ -41,12 +41,12 @@ def summary_html(frame, p: KernelProfile) -> str:
 
 
 def draw(ax, frame, p: KernelProfile) -> None:
-    """Horizontal bars of each model's predicted time (log scale), with the measured
-    time as a vertical line."""
+    """Each model's predicted time as a dot (log scale), with the measured time as a
+    vertical line."""
     labels = [silicon.MODELS[m].label for m in frame["model"]]
     t = frame["predicted_s"].to_numpy() * 1e6
     y = np.arange(len(labels))
-    ax.barh(y, np.where(np.isnan(t), 0, t), color=plotting.PALETTE[0])
+    ax.plot(t, y, "o", color=plotting.PALETTE[0], label="predicted")
     for i, v in enumerate(t):
         if np.isnan(v):
             ax.text(

@@ -121,6 +121,9 @@ def formatted(frame, fmt="{:.2f}", columns=None, *, na: str = "–", index: bool
     for c in out.columns:
         if c not in cols:
             out[c] = ["" if _missing(v) else str(v) for v in frame[c]]
+    if out.index.nlevels == 1:  # a lone index name would print as a row of its own
+        out.index.name = None
+    out.columns.name = None
     return Table(out, index=index)
 
 
