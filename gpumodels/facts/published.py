@@ -178,6 +178,12 @@ COMPACT_COLUMNS = (
 """The columns of :func:`compact`, status first."""
 
 
+def _exact_places(x: float) -> int:
+    """Decimals of the shortest exact writing of ``x`` (0.25 -> 2, 50 -> 0)."""
+    frac = f"{float(x):.12f}".split(".")[1].rstrip("0")
+    return len(frac)
+
+
 def compact(
     board, *, note: bool = False, extra: Mapping[str, object] | None = None
 ) -> Table:
@@ -203,8 +209,8 @@ def compact(
                 significant_places(r.difference, 2),
                 significant_places(r.tolerance, 2),
             )
-        else:
-            places = (d, d + 1, d + 1)
+        else:  # a tolerance of the row's own (e.g. a printed step) is shown exactly
+            places = (d, d + 1, max(d + 1, _exact_places(r.tolerance)))
         rows.append(
             {
                 "key": r.key,
