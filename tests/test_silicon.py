@@ -409,3 +409,10 @@ def test_a_missing_write_count_is_named():
     bare = LAUNCH.replace(l2_write_transactions=None)
     with pytest.raises(ProfileError, match=r"test:2.*dram_write_bytes.*l2_write"):
         S.predict(bare)
+
+
+def test_the_sensitivity_reuses_a_prediction_it_is_given():
+    f = S.predict([LAUNCH], models="hong_kim")
+    a = S.hong_kim_issue_cycles([LAUNCH], frame=f).set_index("issue_cycles")
+    b = S.hong_kim_issue_cycles([LAUNCH]).set_index("issue_cycles")
+    assert a["median_ratio"].tolist() == b["median_ratio"].tolist()

@@ -254,19 +254,23 @@ def measured_launches(kernels=None, gpus_=None) -> list[KernelProfile]:
     the files, e.g. ``"calculate_temp"``, ``"GTX-680"``). The profile reader checks
     every value; the files' full schemas are checked by the test suite
     (``tests/test_schemas.py``), not on every read."""
-    rows = read_rows(f"{GPUPERFPREDICT}/manifest.csv")
     out = []
-    for r in rows:
-        if r["status"] != "reduced":
-            continue
-        kernel, gpu = r["file"].removesuffix(".csv").split("-", 1)
+    for file, kernel, gpu in _reduced_files():
         if (kernels and kernel not in kernels) or (gpus_ and gpu not in gpus_):
             continue
-        path = data_dir() / GPUPERFPREDICT / r["file"]
-        for q in profile_reader(path):  # sources relative to data/, on every machine
-            line = q.source.rsplit(":", 1)[1]
-            out.append(q.replace(source=f"data/{GPUPERFPREDICT}/{r['file']}:{line}"))
+        for q in profile_reader(data_dir() / GPUPERFPREDICT / file):
+            line = q.source.rsplit(":", 1)[1]  # sources relative to data/, everywhere
+            out.append(q.replace(source=f"data/{GPUPERFPREDICT}/{file}:{line}"))
     return out
+
+
+def _reduced_files() -> list[tuple[str, str, str]]:
+    """``(file, kernel, gpu)`` of every reduced file the manifest lists."""
+    return [
+        (r["file"], *r["file"].removesuffix(".csv").split("-", 1))
+        for r in read_rows(f"{GPUPERFPREDICT}/manifest.csv")
+        if r["status"] == "reduced"
+    ]
 
 
 def manifest() -> pd.DataFrame:
@@ -519,17 +523,21 @@ def _hong_kim(x: pd.DataFrame, prm: Params, issue_cycles: float | None = None):
     dep = mwp_cwp.machine("GTX280").departure_del_coal
     ic = 1.0 / prm.issue_thru if issue_cycles is None else issue_cycles
     out, bound, notes = [], [], []
+    machines: dict[tuple, mwp_cwp.Machine] = {}  # one per GPU and clock, not per launch
     for r in x.itertuples():
-        mach = mwp_cwp.Machine(
-            gpu=r.gpu,
-            cc=r.cc,
-            mem_ld=prm.mem_lat,
-            departure_del_coal=dep,
-            issue_cycles=ic,
-            freq_ghz=r.clock_ghz,
-            mem_bandwidth_gbs=r.pin_bandwidth_gbs,
-            sm_count=r.sm_count,
-        )
+        key = (r.gpu, r.cc, r.clock_ghz, r.pin_bandwidth_gbs, r.sm_count)
+        if key not in machines:
+            machines[key] = mwp_cwp.Machine(
+                gpu=r.gpu,
+                cc=r.cc,
+                mem_ld=prm.mem_lat,
+                departure_del_coal=dep,
+                issue_cycles=ic,
+                freq_ghz=r.clock_ghz,
+                mem_bandwidth_gbs=r.pin_bandwidth_gbs,
+                sm_count=r.sm_count,
+            )
+        mach = machines[key]
         per_warp = r.mem_requests / r.warps
         dram = r.dram_read_bytes + r.dram_write_bytes
         given = getattr(r, "n_given", False)
@@ -912,14 +920,22 @@ __all__ = [
 ]
 
 
-def hong_kim_issue_cycles(profiles, values=(None, 1.0, 4.0), gpu=None) -> pd.DataFrame:
+def hong_kim_issue_cycles(
+    profiles, values=(None, 1.0, 4.0), gpu=None, frame=None
+) -> pd.DataFrame:
     """How Hong & Kim's predictions depend on ``Issue_cycles``: :func:`score` of the
     model (all launches together) for each value of ``values`` (``None``: the default,
     ``1 / issue_thru``; 1: a warp issues at most one instruction per cycle; 4: Table
-    1's G80 value), with a column ``issue_cycles`` saying which."""
+    1's G80 value), with a column ``issue_cycles`` saying which. ``frame``, the result
+    of :func:`predict` on the same profiles, gives the default's rows without running
+    the model again."""
     x = _frame(_profiles(profiles), gpu)
     rows = []
     for v in values:
+        if v is None and frame is not None:
+            f = frame[frame["model"] == "hong_kim"]
+            rows.append(score(f, by=("model",)).assign(issue_cycles="1 / issue_thru"))
+            continue
         if v is not None:
             _positive("issue_cycles", v)
         parts = []
@@ -961,13 +977,11 @@ def implied_clocks(min_duration_s: float = 1e-3) -> pd.DataFrame:
     imply: ``elapsed_cycles_sm`` (summed over the SMs) / (SMs × duration), median over
     the launches longer than ``min_duration_s``, beside the hardware table's clock the
     models use. A diagnosis from the measured run; no model reads it."""
-    rows = []
-    for r in read_rows(f"{GPUPERFPREDICT}/manifest.csv"):
-        if r["status"] != "reduced":
-            continue
-        path = data_dir() / GPUPERFPREDICT / r["file"]  # checked by the test suite
-        cols = ["gpu_name", "duration", "elapsed_cycles_sm"]
-        rows.append(pd.read_csv(path, usecols=cols))
+    cols = ["gpu_name", "duration", "elapsed_cycles_sm"]
+    rows = [  # the files' schemas are checked by the test suite
+        pd.read_csv(data_dir() / GPUPERFPREDICT / file, usecols=cols)
+        for file, _, _ in _reduced_files()
+    ]
     d = pd.concat(rows, ignore_index=True)
     d = d[d["duration"] > min_duration_s]
     out = []
