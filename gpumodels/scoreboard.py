@@ -4,7 +4,7 @@ its tolerance.
 The top layer of the package. Each paper subpackage of :mod:`gpumodels.papers` (and each
 comparison of :mod:`gpumodels.comparisons`) that re-derives printed values has a
 ``printed`` module whose ``PRODUCERS`` are functions returning ``{published key:
-computed value}`` (keys of ``data/published/published_values.csv``). This module finds
+computed value}`` (keys of the tables in ``data/published/``). This module finds
 them by walking those two packages, so adding a paper means adding its subpackage, its
 data and its chapter, and no list here. A paper subpackage also names its paper
 (``PAPER``, as in the data's ``paper`` column), its part of the book (``PART``) and the
@@ -127,33 +127,56 @@ SCOREBOARD_COLUMNS = (
 and ``producer`` too)."""
 
 
-def table(*prefixes: str):
-    """Every scored printed value, computed now, compared at its tolerance (a
+def _status(row: Mapping[str, str], computed: float | None, tol: float) -> str:
+    """A row's status, computed: see :func:`table`."""
+    if row["status"] == published.INPUT:
+        return published.INPUT
+    if computed is None:
+        return "not derivable"
+    printed = float(row["value"])
+    holds = {
+        "": abs(computed - printed) <= tol,
+        ">": computed > printed,  # a printed lower bound or claim ("more than 8x")
+        "<": computed < printed,  # a printed upper bound or claim ("within 10 %")
+    }[row.get("bound", "")]
+    return "reproduced" if holds else "outside"
+
+
+def table(*prefixes: str, inputs: bool = True):
+    """Every printed value, computed now and compared at its tolerance (a
     ``pandas.DataFrame``).
 
     Columns ``key, paper, source, quantity, context, printed`` (the printed number),
-    ``printed_text``, ``unit, computed, difference, tolerance, status`` (computed here:
-    ``reproduced`` when ``|computed - printed| <= tolerance``, or for a printed lower
-    bound such as ">8x" when ``computed > printed``; ``outside`` when not; ``not
-    derivable`` when no function computes the key), ``declared`` (the status the data
-    file declares), ``note`` (the reason for an outside or not-derivable row) and
-    ``producer`` (the function that computes it). With ``prefixes``, only the keys that
-    start with one of them, in file order.
+    ``printed_text``, ``unit, computed, difference, tolerance, bound, status`` (computed
+    here: ``reproduced`` when ``|computed - printed| <= tolerance``, or for a row with a
+    ``bound`` (a printed claim such as ">8x" or "within about 10 %") when the computed
+    quantity lies on the printed side of the value; ``outside`` when not; ``not
+    derivable`` when no function computes the key; ``input`` for a number the book
+    takes in, which has no computed value and is not counted), ``declared`` (the status
+    the data file declares), ``note`` (the reason for an outside, not-derivable or
+    input row) and ``producer`` (the function that computes it). With ``prefixes``,
+    only the keys that start with one of them, in file order; ``inputs=False`` leaves
+    the input rows out.
     """
     values = computed()
     rows = []
     for key, r in published.rows().items():
-        if r["status"] == "input" or (prefixes and not key.startswith(prefixes)):
+        if prefixes and not key.startswith(prefixes):
             continue
+        is_input = r["status"] == published.INPUT
+        if is_input and not inputs:
+            continue
+        if is_input and key in values:
+            raise RuntimeError(
+                f"{key!r} is declared an input but {producer_of(key)} computes it: "
+                "a computed value is scored, not an input"
+            )
         printed = float(r["value"])
-        comp = values.get(key, float("nan"))
-        tol = published.tolerance(key)
-        if key not in values:
-            status = "not derivable"
-        elif r["printed"].startswith(">"):  # a printed lower bound ("more than 8x")
-            status = "reproduced" if comp > printed else "outside"
-        else:
-            status = "reproduced" if abs(comp - printed) <= tol else "outside"
+        comp = values.get(key)
+        bound = r.get("bound", "")
+        tol = float("nan") if bound or is_input else published.tolerance(key)
+        status = _status(r, comp, tol)
+        comp = float("nan") if comp is None else comp
         rows.append(
             {
                 "key": key,
@@ -167,6 +190,7 @@ def table(*prefixes: str):
                 "computed": comp,
                 "difference": comp - printed,
                 "tolerance": tol,
+                "bound": bound,
                 "status": status,
                 "declared": r["status"],
                 "note": r["note"],
@@ -174,25 +198,42 @@ def table(*prefixes: str):
             }
         )
     if not rows:
-        raise UnknownNameError(f"no scored published value starts with {prefixes}")
+        raise UnknownNameError(f"no published value starts with {prefixes}")
     return pd.DataFrame(rows)
 
 
+COUNT_COLUMNS = (*STATUSES, published.INPUT, "total", "derivable")
+"""The columns of :func:`counts`."""
+
+
 def counts(board=None):
-    """Per paper: how many printed values are reproduced,
-    outside (explained) and not derivable.
+    """Per paper: how many printed values are reproduced, outside (explained), not
+    derivable, and taken in as inputs.
 
     A ``pandas.DataFrame`` indexed by paper (in :data:`PAPERS` order) with columns
-    ``reproduced, outside, not derivable, total, derivable``.
+    :data:`COUNT_COLUMNS`: ``total`` counts the scored rows (reproduced, outside, not
+    derivable; inputs are not scored) and ``derivable`` the reproduced and outside ones.
     """
     board = table() if board is None else board
     t = board.groupby(["paper", "status"]).size().unstack(fill_value=0)
     t = t.reindex(
-        index=[p for p in PAPERS if p in t.index], columns=list(STATUSES), fill_value=0
+        index=[p for p in PAPERS if p in t.index],
+        columns=[*STATUSES, published.INPUT],
+        fill_value=0,
     )
-    t["total"] = t.sum(axis=1)
+    t["total"] = t[list(STATUSES)].sum(axis=1)
     t["derivable"] = t["reproduced"] + t["outside"]
     return t
+
+
+def section_label(paper: str) -> str:
+    """The label of ``paper``'s section on the scoreboard page (``book/scoreboard``)."""
+    if paper not in CHAPTERS:
+        raise UnknownNameError(f"unknown paper {paper!r}; known: {', '.join(PAPERS)}")
+    return "scoreboard-" + _PACKAGES[paper].replace("_", "-")
+
+
+_PACKAGES = {m.PAPER: m.__name__.rsplit(".", 1)[-1] for m in _PAPER_PACKAGES}
 
 
 def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -> str:
@@ -200,8 +241,10 @@ def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -
     total row.
 
     Columns: paper (a ``{doc}`` link to ``chapters[paper]``, the first chapter of its
-    part, when given), printed values scored, reproduced, outside (explained), not
-    derivable, and the share reproduced of all scored values.
+    part, when given), a link to the paper's table of rows on the scoreboard page
+    (:func:`section_label`), printed values scored, reproduced, outside (explained),
+    not derivable, the share reproduced of all scored values, and the printed numbers
+    taken in as inputs (not scored).
     """
     t = counts(board)
     chapters = CHAPTERS if chapters is None else dict(chapters)
@@ -212,27 +255,30 @@ def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -
             f"known: {', '.join(t.index)}"
         )
     head = (
-        "| paper | printed values scored | reproduced | outside (explained) "
-        "| not derivable | reproduced, share |\n|:--|--:|--:|--:|--:|--:|"
+        "| paper | rows | printed values scored | reproduced | outside (explained) "
+        "| not derivable | reproduced, share | inputs (not scored) |\n"
+        "|:--|:--|--:|--:|--:|--:|--:|--:|"
     )
     lines = [head]
     for paper, r in t.iterrows():
         name = f"{{doc}}`{paper} <{chapters[paper]}>`" if paper in chapters else paper
+        rows = f"{{ref}}`table <{section_label(paper)}>`"
         lines.append(
-            f"| {name} | {r.total} | {r.reproduced} | {r.outside} "
-            f"| {r['not derivable']} | {r.reproduced / r.total:.0%} |"
+            f"| {name} | {rows} | {r.total} | {r.reproduced} | {r.outside} "
+            f"| {r['not derivable']} | {r.reproduced / r.total:.0%} | {r.input} |"
         )
     s = t.sum()
     lines.append(
-        f"| **all papers** | **{s.total}** | **{s.reproduced}** | **{s.outside}** "
-        f"| **{s['not derivable']}** | **{s.reproduced / s.total:.0%}** |"
+        f"| **all papers** | {{doc}}`all rows <scoreboard>` | **{s.total}** "
+        f"| **{s.reproduced}** | **{s.outside}** | **{s['not derivable']}** "
+        f"| **{s.reproduced / s.total:.0%}** | **{s.input}** |"
     )
     return "\n".join(lines)
 
 
 def plot_counts(ax, board=None) -> None:
-    """Horizontal stacked bars, one per paper:
-    reproduced, outside (explained), not derivable."""
+    """Horizontal stacked bars, one per paper: reproduced, outside (explained), not
+    derivable (the scored rows; inputs are not drawn)."""
     t = counts(board)
     papers = list(t.index)[::-1]
     left = [0] * len(papers)

@@ -19,7 +19,7 @@ def _rows(path):
 
 def test_there_are_tables():
     names = {p.relative_to(DATA).as_posix() for p in CSVS}
-    assert {"gpus.csv", "hardware.csv", "compute_capability.csv", "published/published_values.csv"} <= names
+    assert {"gpus.csv", "hardware.csv", "compute_capability.csv", "published/volkov.csv"} <= names
 
 
 @pytest.mark.parametrize("path", CSVS, ids=lambda p: p.relative_to(DATA).as_posix())
@@ -52,22 +52,32 @@ def test_compute_capability_table_is_complete():
         assert {p for c, p in keys if c == cc} == params, cc
 
 
+PUBLISHED = sorted((DATA / "published").glob("*.csv"))
+
+
 def test_published_values_are_unique_and_numeric():
-    rows = _rows(DATA / "published" / "published_values.csv")
+    rows = [r for p in PUBLISHED for r in _rows(p)]
+    assert {p.stem for p in PUBLISHED} == {"hong_kim", "volkov", "huang_li", "perez_piccoli", "transit"}
     assert len({r["key"] for r in rows}) == len(rows)
     for r in rows:
         float(r["value"])
-        assert r["paper"] and r["quantity"] and r["unit"]
+        assert r["paper"] and r["quantity"] and r["unit"] and r["source"]
         assert r["context"] in list_gpus() or r["context"] == "generic", r["key"]
-        assert r["status"] in ("reproduced", "outside", "not derivable"), r["key"]
+        assert r["status"] in ("reproduced", "outside", "not derivable", "input"), r["key"]
         if r["tolerance"]:
             assert float(r["tolerance"]) > 0 and "tolerance:" in r["note"], r["key"]
 
 
-def test_printed_inputs_are_not_scored_twice():
-    scored = {r["key"] for r in _rows(DATA / "published" / "published_values.csv")}
-    inputs = _rows(DATA / "published" / "printed_inputs.csv")
-    assert inputs and not scored & {r["key"] for r in inputs}
-    for r in inputs:
-        float(r["value"])
-        assert r["paper"] and r["quantity"] and r["unit"] and r["source"]
+def test_each_paper_has_its_own_table():
+    for p in PUBLISHED:
+        assert len({r["paper"] for r in _rows(p)}) == 1, p.name
+
+
+def test_inputs_and_claims_are_plain():
+    """An input has no tolerance and no bound; a claim (a bound) has no tolerance."""
+    for p in PUBLISHED:
+        for r in _rows(p):
+            if r["status"] == "input":
+                assert not r["tolerance"] and not r["bound"], r["key"]
+            if r["bound"]:
+                assert r["bound"] in "<>" and not r["tolerance"], r["key"]

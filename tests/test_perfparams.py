@@ -28,7 +28,9 @@ def test_derived_features_pinned():
 
 def test_printed_cells_reproduce_except_two_explained():
     computed = pp.printed_cells()
-    assert set(computed) == set(published.keys("pp."))
+    # the 18 ratio cells; the P and B identities and the §4 claims have their own producers
+    others = ("pp.t5.p.", "pp.t7.b.", "pp.s4.")
+    assert set(computed) == {k for k in published.keys("pp.") if not k.startswith(others)}
     assert computed["pp.t5.n_ppipe.GTX470"] == pytest.approx(71.64109, rel=1e-6)
     table = published.compare_printed(computed)
     assert len(table) == 18

@@ -79,9 +79,11 @@ def test_front_page_table_sums_the_papers_and_links_chapters():
     assert len(lines) == 2 + len(c) + 1
     assert "{doc}`Volkov 2016 <volkov_bounds>`" in md
     total = re.findall(r"\*\*(\d+)\*\*", lines[-1])
-    assert [int(x) for x in total] == [len(board), int((board.status == "reproduced").sum()),
+    scored = board[board.status != "input"]
+    assert [int(x) for x in total] == [len(scored), int((board.status == "reproduced").sum()),
                                        int((board.status == "outside").sum()),
-                                       int((board.status == "not derivable").sum())]
+                                       int((board.status == "not derivable").sum()),
+                                       int((board.status == "input").sum())]
     with pytest.raises(UnknownNameError, match="papers that the scoreboard does not"):
         scoreboard.front_page_markdown(board, {"Nobody 1999": "x"})
 
@@ -93,7 +95,7 @@ def test_plot_counts_draws_one_bar_per_paper_and_status():
     board = scoreboard.table()
     scoreboard.plot_counts(ax, board)
     assert len(ax.patches) == len(scoreboard.counts(board)) * len(published.STATUSES)
-    assert sum(p.get_width() for p in ax.patches) == len(board)
+    assert sum(p.get_width() for p in ax.patches) == int((board.status != "input").sum())
     plt.close(fig)
 
 

@@ -393,6 +393,35 @@ def cwp_full(mem_cycles, comp_cycles):
     return out((m + c) / c)
 
 
+def cwp_eq9(mem_cycles, comp_cycles, n):
+    """Eqs. (8)-(9): ``CWP = MIN(CWP_full, N)``, CWP_full of :func:`cwp_full` capped at
+    the N active warps. Broadcasts.
+
+    §3.2's Case 1 (a computation period a third of a memory period, 8 warps) and
+    Case 7 (a computation period half a memory period, 2 warps):
+
+    >>> cwp_eq9(3, 1, 8), cwp_eq9(2, 1, 2)
+    (4.0, 2.0)
+    """
+    nn = as_array("n", n, 0.0, lo_open=True)
+    return out(np.minimum(np.asarray(cwp_full(mem_cycles, comp_cycles)), nn))
+
+
+def mwp_eq5(mwp_without_bw, mwp_peak_bw, n):
+    """Eq. (5): ``MWP = MIN(MWP_without_BW, MWP_peak_BW, N)``. Broadcasts; either
+    limit may be ``inf`` (a memory system without that limit).
+
+    >>> mwp_eq5(2.28, 28.57, 20)          # Table 2
+    2.28
+    >>> mwp_eq5(float("inf"), float("inf"), 1)   # §3.2 Case 6: one warp
+    1.0
+    """
+    a = as_array("mwp_without_bw", mwp_without_bw, 0.0, allow_inf=True, lo_open=True)
+    b = as_array("mwp_peak_bw", mwp_peak_bw, 0.0, allow_inf=True, lo_open=True)
+    nn = as_array("n", n, 0.0, lo_open=True)
+    return out(np.minimum(np.minimum(a, b), nn))
+
+
 def equation_case(mwp, cwp, n, comp_cycles, mem_cycles):
     """Which of Eqs. (22)-(24) §3.4.2 applies, as printed: 22 if MWP = N and CWP = N;
     else 23 if CWP ≥ MWP or Comp_cycles > Mem_cycles; else 24. Broadcasts; returns an

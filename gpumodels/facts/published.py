@@ -1,11 +1,15 @@
 """Values printed in the papers, and tables that set computed values beside them.
 
-``data/published/published_values.csv`` holds every model-determined value the five
-papers print, one row each, with its printed text, its declared status (``reproduced``,
-``outside`` with the reason in ``note``, or ``not derivable`` with the missing inputs in
-``note``) and, rarely, a tolerance wider than the printed precision with its reason.
-``printed_inputs.csv`` holds the printed numbers the book uses as *inputs*
-(measurements, vendor figures); they are not scored.
+``data/published/`` holds one table per paper (``hong_kim.csv``, ``volkov.csv``, ...)
+with every number the book takes from that paper, one row each: its printed text, its
+declared status and, rarely, a tolerance wider or narrower than the printed precision
+with its reason. The status is ``reproduced`` (a model, or arithmetic on *other*
+printed numbers, gives it), ``outside`` (computed but outside the tolerance; the reason
+is in ``note``), ``not derivable`` (the missing inputs are in ``note``) or ``input``: a
+number the book takes in (measured, specified, or read from a table), shown on the
+scoreboard but not counted. A row with a ``bound`` (``>`` or ``<``) is a printed claim,
+such as "more than 8x" or "within about 10 %": it holds when the computed quantity is
+above (below) the printed ``value``.
 
 :func:`value` and :func:`record` look rows up; :func:`compare` and
 :func:`compare_printed` set computed values beside printed ones; :func:`compact` formats
@@ -23,30 +27,37 @@ from functools import cache
 import pandas as pd
 
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import DataError, UnknownNameError
+from gpumodels.ground.schemas import PUBLISHED_FILES, PUBLISHED_STATUSES
 from gpumodels.ground.tables import Table, decimals, number, significant_places
 from gpumodels.ground.validate import check_real
 
-_FILE = "published/published_values.csv"
-_INPUTS = "published/printed_inputs.csv"
+STATUSES = PUBLISHED_STATUSES[:3]
+"""The three statuses of a scored row (reproduced, outside, not derivable)."""
 
-STATUSES = ("reproduced", "outside", "not derivable")
-"""The three statuses of a scoreboard row."""
+INPUT = PUBLISHED_STATUSES[3]
+"""The status of a printed number the book takes in: shown, not counted."""
+
+FILES = tuple(f"published/{name}.csv" for name in PUBLISHED_FILES)
+"""The tables of printed values, one per paper."""
 
 
 @cache
 def _rows() -> dict[str, dict[str, str]]:
-    out = {r["key"]: r for r in read_rows(_FILE)}
-    for r in read_rows(_INPUTS):
-        if r["key"] in out:
-            raise ValueError(f"{r['key']!r} is both a scored value and a printed input")
-        out[r["key"]] = dict(r, status="input", tolerance="", printed="")
+    out: dict[str, dict[str, str]] = {}
+    for relpath in FILES:
+        for r in read_rows(relpath):
+            if r["key"] in out:
+                raise DataError(
+                    f"published key {r['key']!r} is in data/{relpath} and in another "
+                    "table of data/published/"
+                )
+            out[r["key"]] = r
     return out
 
 
 def rows() -> dict[str, dict[str, str]]:
-    """Every row by key: the scored values, then the printed inputs (``status``
-    ``"input"``); read-only."""
+    """Every row by key, in the order of :data:`FILES` and of each file (read-only)."""
     return _rows()
 
 
@@ -201,9 +212,10 @@ def compact(
     """
     rows = []
     for r in board.itertuples():
+        bound = getattr(r, "bound", "")
         d = decimals(r.printed_text)
         # a fraction or words ("1/6 IPC", "nearly twice"): significant digits
-        if d is None:
+        if d is None or bound or r.status == INPUT:
             places = (
                 significant_places(r.computed, 3),
                 significant_places(r.difference, 2),
@@ -211,15 +223,30 @@ def compact(
             )
         else:  # a tolerance of the row's own (e.g. a printed step) is shown exactly
             places = (d, d + 1, max(d + 1, _exact_places(r.tolerance)))
+        if r.status == INPUT:  # taken in, not computed
+            shown = ("taken in", "", "")
+        elif bound:  # a claim: holds when the computed value is on the printed side
+            side = "above" if bound == ">" else "below"
+            shown = (
+                number(r.computed, places[0]),
+                number(r.difference, places[1], signed=True),
+                f"holds {side} {r.printed:g}",
+            )
+        else:
+            shown = (
+                number(r.computed, places[0]),
+                number(r.difference, places[1], signed=True),
+                "±" + number(r.tolerance, places[2]),
+            )
         rows.append(
             {
                 "key": r.key,
                 "status": r.status,
                 "quantity (unit)": f"{r.quantity} ({r.unit})" if r.unit else r.quantity,
                 "printed": r.printed_text,
-                "computed": number(r.computed, places[0]),
-                "difference": number(r.difference, places[1], signed=True),
-                "tolerance": "±" + number(r.tolerance, places[2]),
+                "computed": shown[0],
+                "difference": shown[1],
+                "tolerance": shown[2],
             }
         )
 

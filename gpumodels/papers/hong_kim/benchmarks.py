@@ -20,6 +20,7 @@ from gpumodels.engines.mwp_cwp import (
     Inputs,
     Machine,
     machine,
+    machines,
     predict,
 )
 from gpumodels.facts.occupancy import occupancy
@@ -461,7 +462,36 @@ def dependence_sweep(warps: Sequence[int], independent: bool, use_npw: bool = Tr
         preds, [{"independent": independent, "use_npw": use_npw}] * len(preds)
     )
     df["n_pw"] = [p.n_pw for p in preds]
+    df["mwp_without_bw_full"] = [p.mwp_without_bw_full for p in preds]
     return df
+
+
+DEPENDENCE_WARPS = tuple(range(1, 17))
+"""The warps per SM of the §6.1 stand-in sweep: one block per SM of 1 to 16 warps (32
+to 512 threads, the largest block of the evaluated CUDA programs, §5.2)."""
+
+
+def dependence_ratio(warps: Sequence[int] = DEPENDENCE_WARPS):
+    """§6.1 (Figure 26) in the model: the INDEP stand-in's time over the DEP one's for
+    each number of warps per SM, both with ``N_pw`` (MODEL_PW), beside the memory
+    system's MWP limit ``min(MWP_without_BW_full, MWP_peak_BW)`` of the DEP kernel
+    (Eqs. 5, 6, 16; the "MWP" the text compares N with). A DataFrame with columns
+    ``n``, ``mwp_limit`` and ``ind_over_dep``. The kernel is the book's stand-in
+    (``BENCHMARK_ASSUMPTIONS["dependence"]``).
+
+    >>> d = dependence_ratio([1, 16])
+    >>> d.ind_over_dep.round(3).tolist(), round(float(d.mwp_limit.iloc[0]), 2)
+    ([0.05, 1.0], 11.67)
+    """
+    dep = dependence_sweep(warps, independent=False)
+    ind = dependence_sweep(warps, independent=True)
+    return pd.DataFrame(
+        {
+            "n": dep.n,
+            "mwp_limit": dep[["mwp_without_bw_full", "mwp_peak_bw"]].min(axis=1),
+            "ind_over_dep": ind.exec_cycles_with_synch / dep.exec_cycles_with_synch,
+        }
+    )
 
 
 DIVERGENCE_BLOCKS = MappingProxyType(
@@ -579,3 +609,64 @@ def sync_delta(
     a = predict(sync_inputs(threads_per_block, True, blocks_per_sm, all_sms))
     b = predict(sync_inputs(threads_per_block, False, blocks_per_sm, all_sms))
     return a.exec_cycles_with_synch - b.exec_cycles_with_synch
+
+
+def merge_mean_occupancy(gpus: Sequence[str] | None = None):
+    """Fig. 20's quantity as the book reads it: each Merge benchmark's occupancy on each
+    GPU, the plain mean over the block sizes of :func:`merge_sweep` (``MERGE_THREADS``,
+    §5.2's "from 4 to 512"; the tiles of ``MAT_TILES`` for Mat. (tiled)). A DataFrame,
+    benchmarks by GPUs. The paper does not print the block sizes it averaged.
+    """
+    gpus = machines() if gpus is None else list(gpus)
+    names = list(merge_benchmarks().benchmark)
+    sweep = pd.concat(
+        [merge_sweep(b, g) for g in gpus for b in names], ignore_index=True
+    )
+    return (
+        sweep.groupby(["benchmark", "gpu"], sort=False)
+        .occupancy.mean()
+        .unstack()
+        .reindex(index=names, columns=[machine(g).gpu for g in gpus])
+    )
+
+
+def merge_means(gpus: Sequence[str] | None = None):
+    """Figures 17-20's bars as the book reads them: CPI, CWP, MWP and occupancy of each
+    Merge benchmark on each GPU, the plain mean over the block sizes of
+    :func:`merge_sweep` (as :func:`merge_mean_occupancy`). A DataFrame indexed by
+    ``(benchmark, gpu)``; ``.cpi.unstack("gpu")`` gives benchmarks by GPUs.
+
+    >>> m = merge_means(["FX5600"])
+    >>> round(float(m.loc[("SVM", "FX5600"), "cpi"]), 2)
+    9.84
+    """
+    gpus = machines() if gpus is None else list(gpus)
+    names = list(merge_benchmarks().benchmark)
+    sweep = pd.concat(
+        [merge_sweep(b, g) for g in gpus for b in names], ignore_index=True
+    )
+    return sweep.groupby(["benchmark", "gpu"], sort=False)[
+        ["cpi", "cwp", "mwp", "occupancy"]
+    ].mean()
+
+
+def table_5_occupancy(benchmark: str, gpu: str, threads_per_block: int) -> float:
+    """SM occupancy of a Table 5 kernel on ``gpu`` with blocks of ``threads_per_block``
+    threads: the occupancy calculator
+    (:func:`gpumodels.facts.occupancy.occupancy`) with the printed registers per
+    thread and shared memory per block.
+
+    >>> round(table_5_occupancy("SVM", "FX5600", 32), 4)   # 8 one-warp blocks of 24
+    0.3333
+    """
+    rows = {r["benchmark"]: r for r in read_rows("hong_kim/table_5.csv")}
+    if benchmark not in rows:
+        raise UnknownNameError(
+            f"benchmark must be one of {', '.join(rows)}, got {benchmark!r}"
+        )
+    r = rows[benchmark]
+    tpb = check_int("threads_per_block", threads_per_block, 1, 512)
+    occ = occupancy(
+        machine(gpu).cc, tpb, int(r["registers"]), int(r["shared_mem_bytes"])
+    )
+    return float(occ.occupancy)

@@ -131,3 +131,29 @@ def divergent_counts(
     paths_t = tuple(tuple(p) for p in paths)
     union = list(dict.fromkeys(b for p in paths_t for b in p))
     return Divergence(paths_t, tuple(sum_of(p) for p in paths_t), sum_of(union))
+
+
+def issue_cycles(threads_per_warp: float, functional_units: float) -> float:
+    """``Issue_cycles`` (Table 1, row 2; Eq. 19): cycles the SM needs to run one warp
+    instruction on its functional units, ``#Threads_per_warp / units`` (§2.3: "Since
+    an SM has only 8 functional units, executing 32 threads takes 4 SM processor
+    cycles").
+
+    >>> issue_cycles(32, 8)
+    4.0
+    """
+    t = check_real("threads_per_warp", threads_per_warp, 0.0, lo_open=True)
+    return t / check_real("functional_units", functional_units, 0.0, lo_open=True)
+
+
+def m_factor_from_throughput(ops_per_cycle: float, full_rate: float) -> float:
+    """Table 7's manual ``M_Factor`` (Eq. 31) from the throughput: 1 at the full rate
+    of one operation per functional unit per cycle (8 Ops/s per SM, §6.2), "and it is
+    proportionately increased as the throughput is decreased": ``full_rate /
+    ops_per_cycle``.
+
+    >>> m_factor_from_throughput(8, 8), m_factor_from_throughput(2, 8)
+    (1.0, 4.0)
+    """
+    ops = check_real("ops_per_cycle", ops_per_cycle, 0.0, lo_open=True)
+    return check_real("full_rate", full_rate, 0.0, lo_open=True) / ops

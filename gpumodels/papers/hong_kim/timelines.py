@@ -133,3 +133,62 @@ def run_case(case: int | Case) -> CaseRun:
         case_sm(c.comp_p, c.mem_l, c.mwp), case_program(c.periods), c.n, repeat=False
     )
     return CaseRun(c, tr, float(tr.warp_end.max()), c.predicted())
+
+
+def period_counts(equation: int, n: float, periods: float, mwp: float = 1.0):
+    """How many computation periods and memory waiting periods §3.2's Eq. (1) or
+    Eq. (3) adds up, as a pair ``(computation, memory)``.
+
+    Both equations are linear in the two period lengths, so each count is the equation
+    evaluated with that period 1 cycle long and the other 0: Eq. (1),
+    ``Mem_cycles × N/MWP + Comp_p × MWP``, counts ``periods × N/MWP`` memory periods
+    and MWP computation periods; Eq. (3), ``Mem_p + Comp_cycles × N``, counts one
+    memory period and ``periods × N`` computation periods. ``periods`` is the number of
+    (computation, memory) pairs per warp, ``#Mem_insts`` of Eq. (2); ``mwp`` is used by
+    Eq. (1) only.
+
+    >>> period_counts(1, 8, 1, 2)     # Case 1: 2 computations and 4 memory periods
+    (2.0, 4.0)
+    >>> period_counts(3, 4, 2)        # Case 4: 8 computation periods and 1 memory
+    (8.0, 1.0)
+    """
+    n = check_real("n", n, 1.0)
+    periods = check_real("periods", periods, 1.0)
+    if equation == 1:
+        comp = cycles_cwp_above_mwp(0.0, periods, n, mwp, periods)
+        mem = cycles_cwp_above_mwp(periods, 0.0, n, mwp, periods)
+    elif equation == 3:
+        comp = cycles_mwp_above_cwp(0.0, periods, n)
+        mem = cycles_mwp_above_cwp(1.0, 0.0, n)
+    else:
+        raise ValueError(f"equation must be 1 or 3 (§3.2), got {equation!r}")
+    return float(comp), float(mem)
+
+
+def serial_share(
+    n: float, periods: float, mwp: float, comp_p: float, mem_p: float
+) -> float:
+    """Eq. (4)'s total over the serialised sum of every warp's periods: ``(Mem_cycles
+    + Comp_cycles + Comp_p × (MWP − 1)) / (N × (Mem_cycles + Comp_cycles))``, with
+    ``Mem_cycles = periods × mem_p`` and ``Comp_cycles = periods × comp_p`` (§3.2.3,
+    Cases 6-7). Eq. (4) holds when MWP = CWP = N, so ``mwp`` must equal ``n``.
+
+    1 when one warp runs (Case 6, "the sum of the computation and memory waiting
+    periods"); with two warps and MWP = 2 (Case 7) it is 1/2 plus ``comp_p / (2 ×
+    periods × (mem_p + comp_p))``, "roughly the half".
+
+    >>> serial_share(1, 2, 1, 100, 300), serial_share(2, 2, 2, 100, 300)
+    (1.0, 0.5625)
+    """
+    n = check_real("n", n, 1.0)
+    if check_real("mwp", mwp, 1.0) != n:
+        raise ValueError(
+            f"mwp must equal n: Eq. (4) is the total when MWP = CWP = N (§3.2.3), got "
+            f"mwp = {mwp!r} and n = {n!r}"
+        )
+    periods = check_real("periods", periods, 1.0)
+    comp_p = check_real("comp_p", comp_p, 0.0, lo_open=True)
+    mem_p = check_real("mem_p", mem_p, 0.0)
+    mem_cycles, comp_cycles = periods * mem_p, periods * comp_p
+    total = cycles_mwp_equals_n(mem_cycles, comp_cycles, mwp, periods)
+    return total / (n * (mem_cycles + comp_cycles))

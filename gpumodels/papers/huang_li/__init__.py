@@ -9,6 +9,7 @@ cache       set-associative LRU caches (texture, constant, L2)
 analysis    the K80 machine and the trace analysis (requests, caches, banks, queues)
 model       Eqs. 1–5 and 11–19, Sim et al. 2012's general model, variants, ``predict``
 events      §II-B's cosine-similarity event selection and Table I
+fig2        §III-B's addressing instructions counted from Fig. 2's SASS listings
 book        the chapter's tables
 evaluation  Figs. 5–9: the model end to end against the simulated reference (data only)
 explorer    the chapter's explorer
@@ -37,6 +38,7 @@ from gpumodels.papers.huang_li import (
     cache,
     evaluation,
     events,
+    fig2,
     model,
     queueing,
 )
@@ -53,6 +55,7 @@ __all__ = [
     "dram",
     "evaluation",
     "events",
+    "fig2",
     "k80",
     "kernels",
     "model",

@@ -10,8 +10,9 @@ from gpumodels.papers.huang_li import book
 
 
 def huang_li() -> dict[str, float]:
-    """Huang & Li (2017): Algorithm 1's latencies on the simulated K80 DRAM, addressing
-    counts, placement counts."""
+    """Huang & Li (2017): the latency variation from the measured latencies,
+    addressing counts from Fig. 2's SASS, placement counts of Table IV, c_a of an
+    exponential, the C2050 bank count and the §V-B gain identities."""
     return book.fidelity()
 
 

@@ -46,12 +46,14 @@ __all__ = [
     "bank_latency",
     "bank_stats",
     "dram_latency",
+    "exponential_cv",
     "gamma_times",
     "kingman",
     "kingman_printed",
     "lindley",
     "md1",
     "mm1",
+    "moments_cv",
     "pollaczek_khinchine",
     "saturated",
     "simulate_gg1",
@@ -144,6 +146,37 @@ def pollaczek_khinchine(rho, tau_s, c_s):
     return out(
         _stable(r, 0.5 * (1.0 + cs**2) * _ratio(r) * as_array("tau_s", tau_s, 0.0))
     )
+
+
+def moments_cv(mean, second_moment) -> float:
+    """Coefficient of variation σ/τ of a distribution from its first two raw moments
+    ``E[T]`` and ``E[T²]`` (Eq. 10's ``c_a = σ_a/τ_a``, as :attr:`BankStats.c_a`
+    computes it from a sample).
+
+    >>> moments_cv(2.0, 4.0)        # a constant time: no variation
+    0.0
+    """
+    m1 = check_real("mean", mean, 0.0, lo_open=True)
+    m2 = check_real("second_moment", second_moment, 0.0)
+    var = m2 - m1 * m1
+    if var < -1e-12 * m1 * m1:
+        raise ValueError(
+            f"second_moment must be at least mean**2 = {m1 * m1!r} (a variance is "
+            f"not negative), got {m2!r}"
+        )
+    return float(np.sqrt(max(var, 0.0)) / m1)
+
+
+def exponential_cv(rate: float = 1.0) -> float:
+    """c_a of exponential inter-arrival times (Poisson arrivals, the CPU assumption of
+    §III-C3), from the exponential distribution's raw moments ``E[T] = 1/λ`` and
+    ``E[T²] = 2/λ²``: exactly 1 for every rate.
+
+    >>> exponential_cv(), exponential_cv(4.0)
+    (1.0, 1.0)
+    """
+    lam = check_real("rate", rate, 0.0, lo_open=True)
+    return moments_cv(1.0 / lam, 2.0 / lam**2)
 
 
 # --------------------------------------------------------------------------------------

@@ -476,7 +476,7 @@ def printed_cells() -> dict[str, float]:
     """Every feature cell the paper prints, as ``{published key: ratio of the printed
     parameters}``.
 
-    Keys are those of ``data/published/published_values.csv`` (``pp.t5.*``,
+    Keys are those of the tables of ``data/published/`` (``pp.t5.*``,
     ``pp.t7.*``); the GTX 470's ``N_PPipe``, printed as "32×2.25" = 72, is compared at
     the integer precision of the paper's other ``N_PPipe`` cells.
     """

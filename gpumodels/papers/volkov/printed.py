@@ -2,16 +2,19 @@
 the function behind every printed value the book re-derives.
 
 Each producer returns ``{published key: computed value}``; keys are those of
-``data/published/published_values.csv``. Inputs come from ``data/`` through the
+the tables of ``data/published/``. Inputs come from ``data/`` through the
 package's public functions; nothing here types a printed number.
 """
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from gpumodels.engines import sim
-from gpumodels.facts import hardware, occupancy
+from gpumodels.facts import hardware, occupancy, published
+from gpumodels.ground.data import read_rows
 from gpumodels.papers import volkov
 from gpumodels.papers.volkov import experiment as ex
 from gpumodels.papers.volkov import memory_wall as mw
@@ -120,8 +123,12 @@ def table_3_1() -> dict[str, float]:
     t31 = volkov.table_3_1().set_index("instruction")
     g = hardware.get_gpu("Maxwell")
     # 128 B per coalesced load
-    pin_ipc = g.pin_bandwidth_gbs / (g.clock_ghz * g.sm_count * 128)
+    gbs_per_ipc = g.clock_ghz * g.sm_count * 128
+    pin_ipc = g.pin_bandwidth_gbs / gbs_per_ipc
     return {
+        # §3.2: the measured peak (Table 6.4's 211 GB/s) converted the same way
+        "v16.t3_1.peak_ipc.mem.GTX980": p6.table("6.4").loc["Maxwell", "peak"]
+        / gbs_per_ipc,
         "v16.t3_1.needed_concurrency.alu.GTX980": t31.loc[
             "basic_arithmetic", "needed_concurrency"
         ],
@@ -206,17 +213,39 @@ def vector_add_parameters() -> dict[str, float]:
 
 def permutation_traffic() -> dict[str, float]:
     """§3.10: traffic per diverging access, the permutation kernel's traffic ratios,
-    ≈1000 cycles."""
+    ≈1000 cycles, and the factor the vabs kernel is expected to save in occupancy."""
     cases = list(volkov.permutation_traffic().values())
     word = 4  # 4-byte words, one per thread
     per_tx = p6.latency_per_transaction()
     return {
+        "v16.s3_10.vabs_occupancy_factor": vabs_occupancy_factor(),
         "v16.s3_10.traffic_32B": 32 / word,
         "v16.s3_10.traffic_128B": 128 / word,
         "v16.s3_10.traffic_ratio_32B": cases[1] / cases[0],
         "v16.s3_10.traffic_ratio_128B": cases[2] / cases[0],
         "v16.s3_10.added_latency.GTX680": volkov.WARP_SIZE * per_tx["Kepler"],
     }
+
+
+def vabs_occupancy_factor() -> float:
+    """§3.10, vabs: the needed occupancy with all data positive (read only) over that
+    with all data negative (read and written back), by Little's law.
+
+    Needed warps = warp latency × warp throughput, and a memory-bound warp throughput is
+    the peak bytes per cycle over the bytes per warp; the text assumes the same warp
+    latency and the same peak in both cases (Maxwell's ``mem_lat`` and ``mem_thru``
+    here, which cancel), so the factor is the ratio of the bytes per thread it prints.
+    """
+    m = _p("Maxwell")
+    v = published.value
+    read, both = v("v16.s3_10.vabs_bytes.read"), v("v16.s3_10.vabs_bytes.read_write")
+    peak_bytes = m.mem_thru * 128  # bytes per cycle per SM
+
+    def warps(bytes_per_thread: float) -> float:
+        thru = peak_bytes / (volkov.WARP_SIZE * bytes_per_thread)  # warps per cycle
+        return float(volkov.littles_law(latency=m.mem_lat, throughput=thru))
+
+    return warps(read) / warps(both)
 
 
 def chapter_4() -> dict[str, float]:
@@ -358,6 +387,9 @@ def chapter_6() -> dict[str, float]:
         "v16.s6_2.occupancy_drop.GTX980": bc.loc["Maxwell", "occupancy_ratio"],
         "v16.s6_2.occupancy_drop.8800GTX": bc.loc["G80", "occupancy_ratio"],
         "v16.s6_2.occupancy_drop.GTX280": bc.loc["GT200", "occupancy_ratio"],
+        # "on the Fermi and the Kepler GPUs, the needed occupancy ... increases"
+        "v16.s6_2.occupancy_drop.GTX480": bc.loc["Fermi", "occupancy_ratio"],
+        "v16.s6_2.occupancy_drop.GTX680": bc.loc["Kepler", "occupancy_ratio"],
     }
     t64 = p6.table_6_4()
     # compared unrounded; the rows' tolerance column holds the printed half-warp step
@@ -413,6 +445,116 @@ def memory_wall() -> dict[str, float]:
     }
 
 
+STRIDE_2 = 2
+"""§4.3's stride-2 access pattern: each warp instruction spans twice the bytes of a
+coalesced one (the stride of the pattern, in words)."""
+
+
+def _successive(values: list[float]) -> list[float]:
+    return [b / a for a, b in itertools.pairwise(values)]
+
+
+def section_4_3_claims() -> dict[str, float]:
+    """§4.3's printed claims about Maxwell's memory accesses and the memory-over-
+    arithmetic occupancy ratio, each as the quantity that decides it.
+
+    * "only about 80 % of peak memory throughput is typically attained at the
+      occupancies suggested by the model": the median over the five GPUs of the refined
+      (Table 6.5) model's throughput at the linear occupancy, in % of the peak;
+    * "these are 40 and 46 warps per SM": Table 6.4's Maxwell 90 % and 95 % occupancies
+      (warps per scheduler) × the schedulers per SM;
+    * the ratio of Table 6.3's stream and add occupancies "decreases with every GPU
+      generation except the last": the largest ratio of successive ratios G80 → Kepler
+      (below 1 when each step falls) and Maxwell's over Kepler's (above 1);
+    * stride 2: "Peak throughput is 2x smaller – only 0.041 IPC/SM": the streaming peak
+      (Table 6.4's GB/s in IPC/SM) over the stride, the same bytes per cycle carried by
+      twice the bytes per instruction;
+    * random accesses: "latency increases less than 2x" (Table 6.2 random / stream) and
+      "throughput drops by more than an order of magnitude" (Table 6.1 stream / random);
+    * "in the case of unstructured accesses the same pattern also applies to other
+      GPUs": the largest Table 6.3 random / stream occupancy over the GPUs before
+      Maxwell that print a number (Fermi, Kepler; G80 and GT200 print "< 1", which the
+      data does not hold).
+    """
+    m = _p("Maxwell")
+    t64 = p6.table_6_4()
+    t61, t62, t63 = p6.table("6.1"), p6.table("6.2"), p6.table("6.3")
+    gens = list(volkov.GENERATIONS)
+    ratio = [t63.loc[g, "stream"] / t63.loc[g, "add"] for g in gens]
+    earlier = [g for g in gens[:-1] if not np.isnan(t63.loc[g, "random"])]
+    return {
+        "v16.s4_3.pct_at_estimate": float(t64.model_pct_at_linear.median()),
+        "v16.s4_3.warps_at90.GTX980": t64.loc["Maxwell", "at_90"] * m.schedulers,
+        "v16.s4_3.warps_at95.GTX980": t64.loc["Maxwell", "at_95"] * m.schedulers,
+        "v16.s4_3.ratio_falls": max(_successive(ratio[:-1])),
+        "v16.s4_3.ratio_rises_last": ratio[-1] / ratio[-2],
+        "v16.s4_3.stride2_ipc.GTX980": p6.mem_thru_from_gbs().loc[
+            "Maxwell", "from_table_6_4"
+        ]
+        / STRIDE_2,
+        "v16.s4_3.random_latency_ratio.GTX980": t62.loc["Maxwell", "random"]
+        / t62.loc["Maxwell", "stream"],
+        "v16.s4_3.random_thru_drop.GTX980": t61.loc["Maxwell", "stream"]
+        / t61.loc["Maxwell", "random"],
+        "v16.s4_3.random_fewer_warps": max(
+            t63.loc[g, "random"] / t63.loc[g, "stream"] for g in earlier
+        ),
+    }
+
+
+def coefficient_deviations() -> dict[str, list[float]]:
+    """§6.4: Table 6.5's ``a`` over the unloaded latency (Table 6.2, stream) and ``c``
+    over the peak throughput (Table 6.4), one ratio per GPU in generation order."""
+    t62, t64 = p6.table("6.2"), p6.table("6.4")
+    a, c = [], []
+    for g in volkov.GENERATIONS:
+        p = _p(g)
+        a.append(p.a / t62.loc[g, "stream"])
+        c.append(p.c / t64.loc[g, "peak"])
+    return {"a": a, "c": c}
+
+
+def chapter_6_claims() -> dict[str, float]:
+    """Chapter 6's printed claims, each as the quantity that decides it.
+
+    * §6.1, G80 shared memory, the one case below "over 99 % of the respective
+      theoretical peaks": Table 6.1's 6 ops/cycle per scheduler × schedulers over the
+      specified 16 banks / 2 cycles, in %;
+    * §6.1, Mei and Chu's 28-cycle shared-memory latency "consistent with ours": the
+      §4.7 latency when a CUDA-core instruction depends on the load (22 cycles) plus
+      the add latency of the pointer arithmetic (Table 6.2, 6 cycles);
+    * §6.3, "only 75 to 84 % of peak throughputs are attained at these occupancies":
+      the smallest and largest throughput of the refined (Table 6.5) model at the
+      linear occupancy, in % of the peak;
+    * §6.4, "coefficients a and c are similar, respectively, to unloaded memory latency
+      and peak memory throughput": the largest relative deviation of each over the
+      five GPUs (:func:`coefficient_deviations`).
+    """
+    e = volkov.worked_example_inputs()
+    g80 = _p("G80")
+    smem_to_alu = float(
+        next(
+            r["value"]
+            for r in read_rows("volkov/maxwell_s4_7.csv")
+            if r["quantity"] == "smem_lat_to_alu"
+        )
+    )
+    pct = p6.table_6_4().model_pct_at_linear
+    dev = coefficient_deviations()
+    return {
+        "v16.s6_1.g80_smem_fraction": 100
+        * p6.table("6.1").loc["G80", "smem"]
+        * g80.schedulers
+        / (e["s6_1_g80_smem_banks"] / e["s6_1_g80_smem_cycles"]),
+        "v16.s6_1.mei_chu_smem_lat.GTX980": smem_to_alu
+        + p6.table("6.2").loc["Maxwell", "add"],
+        "v16.s6_3.pct_at_linear_min": float(pct.min()),
+        "v16.s6_3.pct_at_linear_max": float(pct.max()),
+        "v16.s6_4.a_vs_latency": max(abs(x - 1) for x in dev["a"]),
+        "v16.s6_4.c_vs_peak": max(abs(x - 1) for x in dev["c"]),
+    }
+
+
 PRODUCERS = (
     chapter_2,
     littles_law_examples,
@@ -426,6 +568,8 @@ PRODUCERS = (
     memory_wall,
     chapter_5,
     chapter_6,
+    section_4_3_claims,
+    chapter_6_claims,
 )
 """Every producer of this module, collected by :mod:`gpumodels.scoreboard`. The printed
 values that follow from the prior models (§4.8 and chapter 7) are produced in
