@@ -48,16 +48,19 @@ def test_lever_captions_worked_numbers():
     # Fig. 16: CS stays at M, the height M/Z falls as 1/Z
     assert eff["Fig. 16"]["cs"] == pytest.approx(1.0)
     assert eff["Fig. 16"]["ms"] == pytest.approx(1 / 1.5)
+    # a lever other than Z moves MS and CS by one ratio: one row scores both claims
+    for fig in ("Fig. 11", "Fig. 14", "Fig. 15"):
+        assert eff[fig]["ms"] == pytest.approx(eff[fig]["cs"])
     got = tr.lever_captions()
-    assert len(got) == 12
+    assert len(got) == 9
     check_all(got)
     assert declared("li15.s2_4.fig16.ms_unchanged") == "outside"
-    assert sum(declared(k) == "reproduced" for k in got) == 11
+    assert sum(declared(k) == "reproduced" for k in got) == 8
 
 
 def test_lever_captions_flip():
     # a rise that were a drop, an unchanged height that moved by 1 %
-    assert status_of("li15.s2_4.fig14.ms_rises", 0.99) == "outside"
+    assert status_of("li15.s2_4.fig14.cs_rises", 0.99) == "outside"
     assert status_of("li15.s2_4.fig12.ms_drops", 1.01) == "outside"
     assert status_of("li15.s2_4.fig13.ms_unchanged", 1.01) == "outside"
     assert status_of("li15.s2_4.fig16.ms_unchanged", 1.0) == "reproduced"
@@ -71,16 +74,20 @@ def test_advice_rows_are_the_stated_pairs():
     got = tr.advice()
     table = tr.principles()
     stated = table[table.paper_states == "stated"]
-    assert len(got) == len(stated) == 11
+    assert len(stated) == 11 and len(got) == len(stated) - len(tr.RESTATED_ADVICE)
     check_all(got)
     for r in stated.itertuples():
+        if (r.bound, r.direction) in tr.RESTATED_ADVICE:  # scored as the caption's row
+            key = tr.RESTATED_ADVICE[(r.bound, r.direction)]
+            assert key in tr.lever_captions() and "restates" in published.record(key)["note"]
+            continue
         key = f"li15.s2_4.advice.{r.bound}.{r.direction}"
         row = published.record(key)
         assert (row["bound"] == ">") == (r.raises_cs_throughput == "yes"), key
     assert got["li15.s2_4.advice.thread.n"] == pytest.approx(1.0)
     assert got["li15.s2_4.advice.memory.R"] == pytest.approx(1.0)
     assert 0.5 < got["li15.s2_4.advice.thread.Z"] < 1.0  # L / (L + Z) share
-    assert abs(got["li15.s2_4.advice.computation.Z"]) < 1e-9
+    assert abs(tr.advice_gains()[("computation", "Z")]) < 1e-9
 
 
 def test_advice_flips_when_the_state_leaves_its_bound(monkeypatch):
@@ -155,14 +162,12 @@ def test_section_4_3_claims_worked_numbers():
     assert got["v16.s4_3.warps_at95.GTX980"] == 46
     assert got["v16.s4_3.stride2_ipc.GTX980"] == pytest.approx(211 / 2592.768 / 2)
     assert got["v16.s4_3.random_latency_ratio.GTX980"] == pytest.approx(534 / 368)
-    assert got["v16.s4_3.random_thru_drop.GTX980"] == pytest.approx(0.65 / 0.023)
     assert got["v16.s4_3.ratio_falls"] == pytest.approx((21 / 9) / (16 / 6))
     assert got["v16.s4_3.ratio_rises_last"] == pytest.approx((10 / 6) / (14 / 9))
     assert got["v16.s4_3.random_fewer_warps"] == pytest.approx(1.75 / 14)
     t = p6.table_6_4()
-    assert got["v16.s4_3.pct_at_estimate"] == pytest.approx(
-        t.model_pct_at_linear.median()
-    )
+    assert got["v16.s4_3.pct_at_estimate"] == t.pct_at_linear.median() == 80
+    assert "v16.s4_3.random_thru_drop.GTX980" not in got  # scored once, as §6.7's ratio
 
 
 def test_section_4_3_claims_flip():
@@ -170,9 +175,9 @@ def test_section_4_3_claims_flip():
     # would break "decreases with every generation"
     assert status_of("v16.s4_3.ratio_rises_last", 0.95) == "outside"
     assert status_of("v16.s4_3.ratio_falls", 1.05) == "outside"
-    assert status_of("v16.s4_3.random_thru_drop.GTX980", 9.0) == "outside"
+    assert status_of("v16.s6_7.ratio_min", 9.0) == "outside"
     assert status_of("v16.s4_3.random_latency_ratio.GTX980", 2.1) == "outside"
-    assert status_of("v16.s4_3.pct_at_estimate", 83.0) == "outside"
+    assert status_of("v16.s4_3.pct_at_estimate", 81.3) == "outside"  # the model's median
     assert status_of("v16.s4_3.stride2_ipc.GTX980", 0.0814) == "outside"
 
 
@@ -193,12 +198,11 @@ def test_chapter_6_claims_worked_numbers():
     check_all(got)
     assert got["v16.s6_1.g80_smem_fraction"] == 75.0
     assert got["v16.s6_1.mei_chu_smem_lat.GTX980"] == 28.0
-    assert got["v16.s6_3.pct_at_linear_min"] == pytest.approx(75.539, abs=1e-3)
-    assert got["v16.s6_3.pct_at_linear_max"] == pytest.approx(83.952, abs=1e-3)
+    assert (got["v16.s6_3.pct_at_linear_min"], got["v16.s6_3.pct_at_linear_max"]) == (75, 84)
     assert got["v16.s6_4.a_vs_latency"] == pytest.approx(1 - 501 / 513)
     assert got["v16.s6_4.c_vs_peak"] == pytest.approx(170 / 154 - 1)
     assert declared("v16.s6_4.c_vs_peak") == "outside"
-    assert declared("v16.s6_3.pct_at_linear_min") == "outside"
+    assert declared("v16.s6_3.pct_at_linear_min") == "reproduced"
 
 
 def test_chapter_6_claims_flip():
@@ -209,4 +213,4 @@ def test_chapter_6_claims_flip():
     assert status_of("v16.s6_4.c_vs_peak", max(abs(x - 1) for x in c)) == "reproduced"
     assert status_of("v16.s6_1.g80_smem_fraction", 99.5) == "outside"
     assert status_of("v16.s6_1.mei_chu_smem_lat.GTX980", 30.0) == "outside"
-    assert status_of("v16.s6_3.pct_at_linear_min", 75.4) == "reproduced"
+    assert status_of("v16.s6_3.pct_at_linear_min", 75.54) == "outside"  # the model's G80

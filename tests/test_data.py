@@ -81,3 +81,16 @@ def test_inputs_and_claims_are_plain():
                 assert not r["tolerance"] and not r["bound"], r["key"]
             if r["bound"]:
                 assert r["bound"] in "<>" and not r["tolerance"], r["key"]
+
+
+INPUT_KINDS = ("measured", "specified", "read from", "restates", "the book's reading", "chosen by the paper")
+
+
+def test_every_input_says_what_it_is():
+    """An input is shown and not counted; its note says why: a measurement, a
+    specification, a value read from the text or another paper, a restatement of another
+    row, the book's reading of words, or a parameter the paper chose."""
+    for p in PUBLISHED:
+        for r in _rows(p):
+            if r["status"] == "input":
+                assert r["note"].startswith(INPUT_KINDS), (r["key"], r["note"][:60])

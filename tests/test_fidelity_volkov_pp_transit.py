@@ -22,7 +22,6 @@ PP_IDENTITIES = [f"pp.t5.p.{g}" for g in ("GTS250", "GTX260", "GTX470")] + [
 ]
 PP_CLAIMS = ["pp.s4.cp_aa_near_p", "pp.s4.gmb_aa_order_below_b"]
 VOLKOV_NEW = [
-    "v16.t3_1.peak_ipc.mem.GTX980",
     "v16.s3_10.vabs_occupancy_factor",
     "v16.s6_2.occupancy_drop.GTX480",
     "v16.s6_2.occupancy_drop.GTX680",
@@ -55,36 +54,20 @@ def perturbed(monkeypatch, keys, factor=1.37):
 # ---- Perez & Piccoli --------------------------------------------------------------
 
 
-def test_p_and_b_are_the_measured_all_all_cells():
+def test_p_and_b_restate_the_measured_all_all_cells_and_are_inputs():
+    """P := Cp_All-All and B := GMb_All-All: the features table prints the measured cell
+    again, so the rows are inputs (shown, not counted) and nothing computes them."""
     measured = {
         (r["gpu"], r["parameter"]): float(r["value"])
         for r in read_rows("perez/parameters.csv")
     }
-    got = pp_printed.definitional_identities()
-    assert set(got) == set(PP_IDENTITIES)
-    for g in ("GTS250", "GTX260", "GTX470"):
-        assert got[f"pp.t5.p.{g}"] == measured[(g, "cp_aa")]
-        assert got[f"pp.t7.b.{g}"] == measured[(g, "gmb_aa")]
-    assert got["pp.t5.p.GTS250"] == 436.344289 and got["pp.t7.b.GTX470"] == 108.394003
     for k in PP_IDENTITIES:
-        assert rec(k)["status"] == "reproduced" and status_of(k, got[k]) == "reproduced"
-        assert "definitional identity" in rec(k)["note"]
-
-
-def test_p_and_b_do_not_follow_their_printed_rows(monkeypatch):
-    before = pp_printed.definitional_identities()
-    perturbed(monkeypatch, PP_IDENTITIES)
-    assert published.value("pp.t5.p.GTS250") == pytest.approx(436.344289 * 1.37)
-    assert pp_printed.definitional_identities() == before
-
-
-def test_p_follows_the_measured_table_not_the_features_table(monkeypatch):
-    real = pp.measured("GTX260")
-    fake = pp.Parameters("GTX260", **{**real.values(), "cp_aa": 600.0})
-    monkeypatch.setattr(pp, "measured", lambda g: fake if g == "GTX260" else real)
-    got = pp_printed.definitional_identities()
-    assert got["pp.t5.p.GTX260"] == 600.0
-    assert status_of("pp.t5.p.GTX260", got["pp.t5.p.GTX260"]) == "outside"
+        g = k.rsplit(".", 1)[1]
+        cell = "cp_aa" if ".p." in k else "gmb_aa"
+        assert rec(k)["printed_value"] == measured[(g, cell)]
+        assert rec(k)["status"] == "input" and rec(k)["note"].startswith("restates")
+    board = scoreboard.table("pp.").set_index("key")
+    assert (board.loc[PP_IDENTITIES, "producer"] == "").all()
 
 
 def test_measured_over_theoretical_worked_numbers():
@@ -144,29 +127,15 @@ def test_pp_claims_do_not_follow_their_printed_rows(monkeypatch):
 # ---- Volkov -------------------------------------------------------------------------
 
 
-def test_table_3_1_memory_peak_ipc():
+def test_table_3_1_memory_peak_restates_table_4_1():
+    """Table 3.1's 0.081 is Table 4.1's 0.0814 printed to fewer digits: one computation,
+    scored once (as Table 4.1's cell); the Table 3.1 cell is an input."""
     key = "v16.t3_1.peak_ipc.mem.GTX980"
-    got = v_printed.table_3_1()[key]
+    assert rec(key)["status"] == "input" and "v16.t4_1.mem_thru.GTX980" in rec(key)["note"]
+    assert key not in v_printed.table_3_1()
+    got = v_printed.chapter_4()["v16.t4_1.mem_thru.GTX980"]
     assert got == pytest.approx(211 / (1.266 * 16 * 128))  # 0.08138
-    assert round(got, 3) == 0.081
-    assert rec(key)["status"] == status_of(key, got) == "reproduced"
-    # Table 4.1 prints the same conversion to four digits
-    assert v_printed.chapter_4()["v16.t4_1.mem_thru.GTX980"] == pytest.approx(got)
-
-
-def test_table_3_1_peak_ipc_follows_table_6_4_not_table_3_1(monkeypatch):
-    real = p6.table
-
-    def table(name):
-        t = real(name).copy()
-        if name == "6.4":
-            t.loc["Maxwell", "peak"] = 190.0
-        return t
-
-    monkeypatch.setattr(p6, "table", table)
-    got = v_printed.table_3_1()["v16.t3_1.peak_ipc.mem.GTX980"]
-    assert got == pytest.approx(190 / (1.266 * 16 * 128))  # 0.0733
-    assert status_of("v16.t3_1.peak_ipc.mem.GTX980", got) == "outside"
+    assert round(got, 3) == rec(key)["printed_value"]
 
 
 def test_vabs_expected_factor_reads_the_printed_bytes(monkeypatch):
@@ -253,7 +222,7 @@ def test_mei_chu_within_about_10_pct_is_an_upper_bound():
 
 def test_new_rows_are_produced_once_on_the_scoreboard():
     board = scoreboard.table("pp.", "v16.").set_index("key")  # runs every producer
-    for k in [*PP_IDENTITIES, *PP_CLAIMS, *VOLKOV_NEW, "v16.s6_3.mei_chu_gap_pct"]:
+    for k in [*PP_CLAIMS, *VOLKOV_NEW, "v16.s6_3.mei_chu_gap_pct"]:
         assert scoreboard.producer_of(k)
         assert board.loc[k, "status"] == board.loc[k, "declared"], k
     assert board.loc["v16.s7_1.worst_overestimate.GTX280", "producer"] == ""

@@ -36,7 +36,8 @@ STATUSES = PUBLISHED_STATUSES[:3]
 """The three statuses of a scored row (reproduced, outside, not derivable)."""
 
 INPUT = PUBLISHED_STATUSES[3]
-"""The status of a printed number the book takes in: shown, not counted."""
+"""Status of a printed number the book takes in (shown on the scoreboard, not
+counted)."""
 
 FILES = tuple(f"published/{name}.csv" for name in PUBLISHED_FILES)
 """The tables of printed values, one per paper."""

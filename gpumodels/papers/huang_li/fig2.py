@@ -16,7 +16,7 @@ Two losses of the extraction are explicit, not papered over:
 
 * a panel without a load instruction (the seed keeps no SASS line of panel (b) and
   only the comment of panel (c)'s load) is counted by the forward slice of the index
-  alone (:attr:`AddressingCount.load_listed` is False);
+  alone (``AddressingCount.load_listed`` is False);
 * panel (d) repeats panel (c)'s constant-memory code where the caption puts shared
   memory, so its count raises :class:`~gpumodels.ground.errors.DataError` and the
   shared-memory count is not derivable from the seed.

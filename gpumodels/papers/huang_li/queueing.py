@@ -150,7 +150,7 @@ def pollaczek_khinchine(rho, tau_s, c_s):
 
 def moments_cv(mean, second_moment) -> float:
     """Coefficient of variation σ/τ of a distribution from its first two raw moments
-    ``E[T]`` and ``E[T²]`` (Eq. 10's ``c_a = σ_a/τ_a``, as :attr:`BankStats.c_a`
+    ``E[T]`` and ``E[T²]`` (Eq. 10's ``c_a = σ_a/τ_a``, as ``BankStats.c_a``
     computes it from a sample).
 
     >>> moments_cv(2.0, 4.0)        # a constant time: no variation

@@ -20,22 +20,6 @@ def perez_piccoli() -> dict[str, float]:
     return perfparams.printed_cells()
 
 
-def definitional_identities() -> dict[str, float]:
-    """The ``P`` and ``B`` rows of the feature tables: ``P := Cp_All-All`` (§3.2) and
-    ``B := GMb_All-All`` (§3.3).
-
-    Each is the All-All cell of a measured table (``data/perez/parameters.csv``)
-    selected by the paper's definition, not a model: the rows check that the feature
-    tables copy the measured tables.
-    """
-    out: dict[str, float] = {}
-    for g in perfparams.gpus():
-        f = perfparams.measured(g).features()
-        out[f"pp.t5.p.{g}"] = f.p
-        out[f"pp.t7.b.{g}"] = f.b
-    return out
-
-
 def measured_over_theory() -> dict[str, tuple[float, float]]:
     """``{gpu: (Cp_All-All / theoretical P, GMb_All-All / theoretical B)}`` (§4's
     formulas on the hardware table)."""
@@ -114,7 +98,6 @@ def gtx470_memory() -> dict[str, float]:
 
 PRODUCERS = (
     perez_piccoli,
-    definitional_identities,
     section_4_claims,
     feature_trend,
     gtx470_memory,

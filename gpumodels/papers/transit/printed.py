@@ -58,20 +58,27 @@ ADVICE_FACTOR = 1.01
 #: Figs. 11–16: each caption's claims about the MS and the CS throughput, as
 #: ``(figure, system, direction)`` with direction ``"up"``, ``"down"`` or ``"same"``;
 #: the figure's lever case is in :data:`gpumodels.papers.transit.figures.LEVER_CASES`.
+#: A lever other than ``Z`` moves MS and CS throughput by the same ratio (CS = Z × MS),
+#: so where a caption says both rise (Figs. 11, 14, 15) one row, the CS one, scores it.
 CAPTION_CLAIMS = (
-    ("Fig. 11", "ms", "up"),
     ("Fig. 11", "cs", "up"),
     ("Fig. 12", "cs", "up"),
     ("Fig. 12", "ms", "down"),
     ("Fig. 13", "cs", "up"),
     ("Fig. 13", "ms", "same"),
     ("Fig. 14", "cs", "up"),
-    ("Fig. 14", "ms", "up"),
     ("Fig. 15", "cs", "up"),
-    ("Fig. 15", "ms", "up"),
     ("Fig. 16", "cs", "same"),
     ("Fig. 16", "ms", "same"),
 )
+
+#: §2.4's advice that restates a caption at the same machine state and with the same
+#: lever: ``{(bound, input): caption key}``; scored once, as the caption's row.
+RESTATED_ADVICE = {
+    ("memory", "Z"): "li15.s2_4.fig13.cs_rises",
+    ("computation", "M"): "li15.s2_4.fig15.cs_rises",
+    ("computation", "Z"): "li15.s2_4.fig16.cs_unchanged",
+}
 
 
 def _dp_machine():
@@ -147,14 +154,17 @@ def advice_gains(factor: float = ADVICE_FACTOR) -> dict[tuple[str, str], float]:
 
 def advice() -> dict[str, float]:
     """§2.4.1–2.4.4: the CS gain (elasticity) of every (bound, input) pair the paper
-    states (``paper_states == "stated"`` in ``data/transit/principles.csv``); the rows
-    score a stated remedy as a gain above 0 and a stated non-remedy as a gain of 0."""
+    states (``paper_states == "stated"`` in ``data/transit/principles.csv``) except
+    those that restate a figure's caption (:data:`RESTATED_ADVICE`, scored as the
+    caption's row); the rows score a stated remedy as a gain above 0 and a stated
+    non-remedy as a gain of 0."""
     gains = advice_gains()
     table = principles()
     stated = table[table.paper_states == "stated"]
     return {
         f"li15.s2_4.advice.{r.bound}.{r.direction}": gains[(r.bound, r.direction)]
         for r in stated.itertuples()
+        if (r.bound, r.direction) not in RESTATED_ADVICE
     }
 
 
