@@ -32,3 +32,17 @@ def test_compare_rejects_bad_tolerance():
 
 def test_keys_prefix():
     assert len(published.keys("v16.t2_9.")) == 20
+
+
+def test_notes_markdown_lists_each_noted_row_and_escapes_markup():
+    from gpumodels import scoreboard
+
+    board = scoreboard.table("hl17.s3c.lat_var.K80", "hl17.s2b.placements")
+    md = published.notes_markdown(board)
+    lines = md.splitlines()
+    noted = board[board.note.str.strip() != ""]
+    assert len(lines) == len(noted) >= 1
+    assert lines[0].startswith("* `hl17.s3c.lat_var.K80` (outside): outside, explained:")
+    fake = board.iloc[:1].assign(note="a*b_c [x] <y> |z|")
+    assert published.notes_markdown(fake).endswith(r"a\*b\_c \[x\] \<y\> \|z\|")
+    assert published.notes_markdown(board.iloc[:1].assign(note="  ")) == ""

@@ -264,3 +264,26 @@ def compact(
             )
         out[name] = values
     return Table(out)
+
+
+def notes_markdown(board) -> str:
+    """The notes of a :func:`~gpumodels.scoreboard.table` table as a Markdown list, one
+    item per row that has a note (the key as code, its status, the note), in the table's
+    order; an
+    empty string when no row has one. Shown under a :func:`compact` table, so that the
+    reasons read as sentences rather than in a narrow column."""
+    items = [
+        f"* `{r.key}` ({r.status}): {_markdown_text(r.note)}"
+        for r in board.itertuples()
+        if r.note.strip()
+    ]
+    return "\n".join(items)
+
+
+def _markdown_text(text: str) -> str:
+    """``text`` with the characters Markdown would read as markup escaped."""
+    out = text.strip()
+    for ch in ("\\", "*", "_", "`", "[", "]", "<", ">", "|", "#"):
+        out = out.replace(ch, "\\" + ch)
+    return out
+
