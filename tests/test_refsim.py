@@ -185,9 +185,14 @@ def test_invalid_placements_are_rejected(kernel, placement, match):
 
 
 def test_blocks_beyond_an_sm_are_rejected():
-    tr = kernels.vecadd(n=4096, tpb=2048).trace()
+    # the builder now refuses a block larger than cc 3.7 allows (issue 38) ...
+    with pytest.raises(ValueError, match=r"^tpb .*MAX_THREADS_PER_BLOCK"):
+        kernels.vecadd(n=4096, tpb=2048)
+    # ... and a hand-made kernel with such a block still fails in kernel_streams
+    k = kernels.vecadd(n=4096, tpb=1024)
+    big = kernels.Kernel(k.name, 2, 2048, k.arrays, k.ops)
     with pytest.raises(ValueError, match="threads_per_block"):
-        refsim.kernel_streams(tr)
+        refsim.kernel_streams(big.trace())
     with pytest.raises(ValueError, match="placement must be a test name or a mapping"):
         refsim.simulate("triad", 3)
 

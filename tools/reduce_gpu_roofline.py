@@ -30,6 +30,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from gpumodels.ground.errors import DataError
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_REPO = Path("/work/.mirror/RRZE-HPC+gpu-benches/repo")
 DEFAULT_OUT = ROOT / "data" / "silicon" / "gpu_roofline"
@@ -98,13 +100,55 @@ def kernel_at(repo: Path, commit: str) -> str:
     return git(repo, "log", "-1", "--format=%H", commit, "--", KERNEL).strip()
 
 
-def parse(text: str) -> list[dict[str, str]]:
-    """The result lines of one file, as printed; build-log lines are skipped."""
+SKIPPED = re.compile(r"-- Finished Building --|[0-9]+")
+"""Lines of the files that are not results: the build log's last line and the bare
+iteration counts the benchmark prints before each sweep."""
+
+
+def _decimals(text: str) -> int:
+    return len(text.partition(".")[2])
+
+
+def parse(text: str, where: str = "gpu-roofline output") -> list[dict[str, str]]:
+    """The result lines of one file, as printed; blank lines and :data:`SKIPPED` lines
+    are skipped.
+
+    Strict: any other line that is not a whole result line (:data:`LINE`: unsigned
+    decimal numbers only, so no sign, NaN or inf), and a result whose GF/s is not its
+    Fl/B x GB/s within the printed rounding, raise
+    :class:`~gpumodels.ground.errors.DataError` naming ``where``, the line and the
+    field; so does a file without a result line.
+    """
     rows = []
-    for line in text.splitlines():
-        m = LINE.match(line.strip())
-        if m:
-            rows.append(m.groupdict())
+    for no, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or SKIPPED.fullmatch(line):
+            continue
+        m = LINE.match(line)
+        if not m:
+            raise DataError(
+                f"{where}, line {no}: not a gpu-roofline result line "
+                f"('<device> <n> blocks <its> its <x> Fl/B <x> GB/s <x> GF/s "
+                f"<x> Mhz <x> W <x> °C'), got {line!r}"
+            )
+        r = m.groupdict()
+        for key in ("fpb", "gbs", "gflops", "mhz", "w", "temp"):
+            if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", r[key]):
+                raise DataError(f"{where}, line {no}: {key} {r[key]!r} is not a number")
+        fpb, gbs, gf = (float(r[k]) for k in ("fpb", "gbs", "gflops"))
+        e_f, e_b, e_g = (
+            0.5 * 10.0 ** -_decimals(r[k]) for k in ("fpb", "gbs", "gflops")
+        )
+        lo = max(fpb - e_f, 0) * max(gbs - e_b, 0) - e_g
+        hi = (fpb + e_f) * (gbs + e_b) + e_g
+        if not lo <= gf <= hi:
+            raise DataError(
+                f"{where}, line {no}: gflops {r['gflops']} GF/s is not Fl/B x GB/s = "
+                f"{r['fpb']} x {r['gbs']} = {fpb * gbs:.4g} within the printed rounding"
+            )
+        rows.append(r)
+    if not rows:
+        raise DataError(f"{where}: no result line")
     return rows
 
 
@@ -114,7 +158,7 @@ def rows_of(repo: Path, name: str) -> list[dict[str, str]]:
     added = added_in(repo, path)
     kernel = kernel_at(repo, added)
     out = []
-    for r in parse(git(repo, "show", f"{COMMIT}:{path}")):
+    for r in parse(git(repo, "show", f"{COMMIT}:{path}"), path):
         out.append(
             {
                 "gpu": gpu,

@@ -226,6 +226,13 @@ MAX_CYCLES = 1_000_000_000
 """The most cycles one :func:`simulate` call may run (``cycles`` or ``max_cycles``)."""
 
 
+MAX_TOTAL_WARPS = 1 << 20
+"""The most warps one finite :func:`simulate` launch may hold (``total_warps``): the run
+keeps a start and an end time per warp, and every warp issues at least once, so a
+launch of 2^20 warps (65536 blocks of 16 warps) already needs millions of simulated
+issues; the book's launches hold under 1000."""
+
+
 class SimulationLimitError(RuntimeError):
     """A finite run reached ``max_cycles`` before every warp finished."""
 
@@ -276,7 +283,8 @@ def simulate(
     repeat : bool
         Loop each program forever (the synthetic workloads) or run it once.
     total_warps : int
-        Warps in the whole launch (finite runs only; ``None`` means ``n_warps``).
+        Warps in the whole launch (finite runs only; ``None`` means ``n_warps``), from
+        ``n_warps`` to :data:`MAX_TOTAL_WARPS`.
     warps_per_block, launch_latency : int
         Block size in warps and the delay before a finished block's slots are refilled.
     policy : str
@@ -422,7 +430,13 @@ def _setup(
     total = (
         n_warps
         if total_warps is None
-        else check_int("total_warps", total_warps, n_warps)
+        else check_int(
+            "total_warps",
+            total_warps,
+            n_warps,
+            MAX_TOTAL_WARPS,
+            context="a launch (at least n_warps, at most MAX_TOTAL_WARPS)",
+        )
     )
     wpb = check_int("warps_per_block", warps_per_block, 1, n_warps)
     if n_warps % wpb:

@@ -30,7 +30,7 @@ import pandas as pd
 from gpumodels.facts.occupancy import ComputeCapability, limits
 from gpumodels.ground import widgets
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.errors import DataError, InputTypeError, UnknownNameError
 from gpumodels.ground.schemas import PARAMETERS
 from gpumodels.ground.validate import check_real
 
@@ -156,15 +156,15 @@ def _gpus() -> dict[str, GPU]:
     for r in read_rows("hardware.csv"):
         gpu, par = r["gpu"], r["parameter"]
         if gpu not in meta:
-            raise ValueError(
+            raise DataError(
                 f"data/hardware.csv names GPU {gpu!r}, "
                 "which data/gpus.csv does not list"
             )
         if par not in PARAMETERS:
-            raise ValueError(f"data/hardware.csv: unknown parameter {par!r} for {gpu}")
+            raise DataError(f"data/hardware.csv: unknown parameter {par!r} for {gpu}")
         attr, unit, typ = PARAMETERS[par]
         if r["unit"] != unit:
-            raise ValueError(
+            raise DataError(
                 f"data/hardware.csv: {gpu} {par} has unit {r['unit']!r}, expected "
                 f"{unit!r}"
             )
@@ -175,6 +175,12 @@ def _gpus() -> dict[str, GPU]:
     out = {}
     for gpu, m in meta.items():
         v, s = values[gpu], srcs[gpu]
+        if "compute_capability" not in v:
+            raise DataError(
+                f"data/hardware.csv: no row for gpu={gpu!r}, "
+                "parameter='compute_capability' (required: every GPU of "
+                "data/gpus.csv has one; its limits and generation come from it)"
+            )
         cc = limits(v["compute_capability"])
         if "cuda_cores_per_sm" not in v and "cuda_cores" in v and "sm_count" in v:
             # the source's own totals first

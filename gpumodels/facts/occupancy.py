@@ -30,11 +30,13 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
 from types import MappingProxyType
 
+import numpy as np
 import pandas as pd
 
 from gpumodels.ground import widgets
@@ -133,37 +135,54 @@ def list_compute_capabilities() -> list[str]:
     return sorted(_table(), key=lambda s: tuple(int(p) for p in s.split(".")))
 
 
+CC_FORMS = "'7.5', '75', 'sm_75', 'compute_75', 7.5, 7 or (7, 5)"
+"""The spellings :func:`normalize_cc` accepts (shown for compute capability 7.5)."""
+
+_CC_DOTTED = re.compile(r"(\d{1,2})\.(\d)")
+_CC_DIGITS = re.compile(r"(?:sm_|compute_)?(\d{1,2})(\d)")
+
+
 def normalize_cc(cc) -> str:
-    """Canonical ``"X.Y"`` form of a compute capability given as ``"7.0"``, ``7.0``,
-    ``7``, ``(7, 0)`` or ``"sm_70"``."""
+    """Canonical ``"X.Y"`` form of a compute capability given as ``"7.5"``, ``"75"``,
+    ``"sm_75"``, ``"compute_75"``, ``7.5``, ``7`` (``"7.0"``) or ``(7, 5)``.
+
+    Parsing is strict (:data:`CC_FORMS`): the minor version is one digit, so ``"7.05"``
+    is an error rather than ``"7.5"``, and a float must equal its one-decimal form
+    (``8.96`` is not ``9.0``). A string of two or three digits reads as in ``sm_75``
+    (``"100"`` is 10.0); a single digit is the major version (``"7"`` is 7.0). Whether
+    the compute capability is known is :func:`limits`'s question.
+
+    >>> normalize_cc("sm_75"), normalize_cc("75"), normalize_cc(7.5), normalize_cc(7)
+    ('7.5', '7.5', '7.5', '7.0')
+    """
     if isinstance(cc, str):
         s = cc.strip().lower()
-        if s.startswith(("sm_", "compute_")):
-            digits = s.split("_", 1)[1]
-            if digits.isdigit() and len(digits) >= 2:
-                return f"{int(digits[:-1])}.{int(digits[-1])}"
-        parts = s.split(".")
-        if len(parts) == 2 and all(p.isdigit() for p in parts):
-            return f"{int(parts[0])}.{int(parts[1])}"
-        if s.isdigit():
+        m = _CC_DOTTED.fullmatch(s) or _CC_DIGITS.fullmatch(s)
+        if m:
+            return f"{int(m[1])}.{int(m[2])}"
+        if len(s) == 1 and s.isdigit():
             return f"{int(s)}.0"
     elif (
         isinstance(cc, tuple)
         and len(cc) == 2
-        and all(isinstance(p, numbers.Integral) for p in cc)
+        and all(
+            isinstance(p, numbers.Integral) and not isinstance(p, bool) for p in cc
+        )
+        and 0 <= cc[0] <= 99
+        and 0 <= cc[1] <= 9
     ):
         return f"{int(cc[0])}.{int(cc[1])}"
     elif (
         isinstance(cc, numbers.Real)
-        and not isinstance(cc, bool)
+        and not isinstance(cc, (bool, np.bool_))
         and math.isfinite(to_float(cc))
     ):
         text = f"{float(cc):.1f}"
         # 8.96 is not 9.0: never round silently
-        if float(text) == float(cc) and float(cc) >= 0:
+        if float(text) == float(cc) and 0 <= float(cc) < 100:
             return text
     raise UnknownComputeCapabilityError(
-        "cc must be a compute capability such as '7.0'; known: "
+        f"cc must be a compute capability written as {CC_FORMS}; known: "
         f"{', '.join(list_compute_capabilities())}; got {cc!r:.40}"
     )
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from gpumodels.ground.errors import DataError
-from gpumodels.ground.schemas import validate
+from gpumodels.ground.schemas import cross_validate, validate
 
 _ENV = "GPUMODELS_DATA"
 
@@ -36,12 +36,12 @@ def data_dir():
 
 
 def read_text(relpath: str) -> str:
-    """The text of ``data/<relpath>``;
-    ``DataError`` naming the file if it is missing."""
+    """The text of ``data/<relpath>``, without the UTF-8 byte-order mark a spreadsheet
+    may write in front; ``DataError`` naming the file if it is missing."""
     path = data_dir() / relpath
     if not path.is_file():
         raise DataError(f"data table {relpath!r} not found under {data_dir()}")
-    return path.read_text(encoding="utf-8")
+    return path.read_text(encoding="utf-8-sig")
 
 
 @cache
@@ -50,7 +50,8 @@ def _checked_text(relpath: str) -> str:
     (checked once per table)."""
 
     text = read_text(relpath)
-    validate(relpath, text)
+    frame = validate(relpath, text)
+    cross_validate(relpath, frame, read_text)  # rules between tables (CROSS_RULES)
     return text
 
 

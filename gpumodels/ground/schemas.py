@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -925,13 +927,430 @@ TABLES: dict[str, Table] = {
 }
 
 # --------------------------------------------------------------------------------------
+# row rules: plausibility ranges per parameter, cross-field relations and required keys
+# that pandera's column checks cannot say (each returns messages naming the line, the
+# key and the rule; an empty list when the table passes). Every range below is a
+# physical plausibility bound that all current rows pass with a margin and that a value
+# typed ten times too large or too small leaves.
+
+Rule = Callable[[pd.DataFrame], list[str]]
+
+
+def _line(i) -> str:
+    return f"line {int(i) + 2}"
+
+
+def _num(s: pd.Series) -> pd.Series:
+    return pd.to_numeric(s, errors="coerce")
+
+
+def _param_ranges(
+    ranges: dict[str, tuple[float, float]], what: str, key: str = "parameter"
+) -> Rule:
+    """Each row whose ``key`` is in ``ranges`` has a ``value`` in that range."""
+
+    def rule(df: pd.DataFrame) -> list[str]:
+        out = []
+        who = [c for c in ("gpu", "precision") if c in df and c != key]
+        for i, k, v, u in zip(df.index, df[key], _num(df["value"]), df["unit"]):
+            if k in ranges and not (ranges[k][0] <= v <= ranges[k][1]):
+                lo, hi = ranges[k]
+                row = " ".join(str(df.at[i, c]) for c in who)
+                out.append(
+                    f"  {_line(i)} ({row + ' ' if row else ''}{key} {k!r}): {v:g} {u} "
+                    f"is outside the plausible range [{lo:g}, {hi:g}] of {what} {k}"
+                )
+        return out
+
+    return rule
+
+
+def _required(cols: tuple[str, ...], keys, why: str) -> Rule:
+    """Every key of ``keys`` (values of ``cols``) has a row."""
+
+    def rule(df: pd.DataFrame) -> list[str]:
+        have = set(df[list(cols)].astype(str).itertuples(index=False, name=None))
+        return [
+            "  table: no row for "
+            + ", ".join(f"{c}={v!r}" for c, v in zip(cols, k))
+            + f" (required: {why})"
+            for k in keys
+            if tuple(k) not in have
+        ]
+
+    return rule
+
+
+# ---- data/transit/machines.csv (per SM; see gpumodels.papers.transit.machine)
+TRANSIT_PARAMETERS = ("k_delta", "R", "M", "pi_height")
+"""The four coordinates every (gpu, precision) of ``transit/machines.csv`` has."""
+
+TRANSIT_RANGES: dict[str, tuple[float, float]] = {
+    "k_delta": (32, 4096),  # threads per SM: one warp .. twice any SM's limit (2048)
+    "M": (32, 4096),
+    "R": (1, 100),  # GB/s per SM: today 8.9-18.9; an H100 SM gets 25 of its 3352
+    "pi_height": (1, 1000),  # G thread-instructions/s per SM: today 8-80
+    "fp64_lanes": (1, 128),  # results per clock per SM
+}
+"""Plausible range of each Transit machine parameter (per SM, in its unit)."""
+
+
+def _transit_rules(df: pd.DataFrame) -> list[str]:
+    out = _param_ranges(TRANSIT_RANGES, "a Transit")(df)
+    known = (*TRANSIT_PARAMETERS, "fp64_lanes")
+    for i, p in zip(df.index, df["parameter"]):
+        if p not in known:
+            out.append(
+                f"  {_line(i)}: unknown parameter {p!r} (known: {', '.join(known)})"
+            )
+    v = _num(df["value"])
+    line = {}
+    val = {}
+    for i, g, pr, p in zip(df.index, df["gpu"], df["precision"], df["parameter"]):
+        line[g, pr, p], val[g, pr, p] = i, v[i]
+    points = {(g, pr) for g, pr, p in line if p in TRANSIT_PARAMETERS}
+    for g, pr in sorted(points):
+        for p in TRANSIT_PARAMETERS:
+            if (g, pr, p) not in line:
+                out.append(
+                    f"  table: no row for gpu={g!r}, precision={pr!r}, parameter="
+                    f"{p!r} (required: a machine point needs all of "
+                    f"{', '.join(TRANSIT_PARAMETERS)})"
+                )
+    # one memory measured with 4-B and 8-B words: R(DP) within a factor 2 of R(SP)
+    # (today 1.04 on the C2075, 1.16 on the GTX 690)
+    for g in sorted({g for g, _ in points}):
+        sp, dp = val.get((g, "SP", "R")), val.get((g, "DP", "R"))
+        if sp and dp and not (0.5 <= dp / sp <= 2):
+            out.append(
+                f"  {_line(line[g, 'SP', 'R'])} and {_line(line[g, 'DP', 'R'])} "
+                f"({g} R): SP {sp:g} and DP {dp:g} GB/s per SM differ by more than a "
+                "factor 2 (rule: R(DP)/R(SP) in [0.5, 2], one memory measured with "
+                "two word sizes)"
+            )
+    return out
+
+
+# ---- data/hardware.csv
+HARDWARE_RANGES: dict[str, tuple[float, float]] = {
+    "processor_clock": (0.5, 3.0),  # GHz; today 0.706 (K20) .. 2.49 (L40)
+    "base_clock": (0.3, 3.0),  # GHz; today 0.562 .. 0.915
+    "graphics_clock": (300, 3000),  # MHz; today 575 .. 740
+    "memory_clock": (500, 5000),  # MHz; today 1100 .. 1674
+    "memory_bus_width": (64, 8192),  # bits; today 256 .. 5120
+    "year": (1999, 2100),
+}
+"""Plausible range of a GPU parameter of ``hardware.csv`` (in its unit)."""
+
+BANDWIDTH_BY_CC_MAJOR: dict[str, tuple[float, float]] = {
+    "1": (20, 250),  # Tesla (G80, GT200): today 57.6 .. 141.7 GB/s
+    "2": (50, 300),  # Fermi: 144 .. 177.4
+    "3": (50, 500),  # Kepler: 192 .. 288.4
+    "5": (50, 500),  # Maxwell: 224 .. 336.5
+    "6": (100, 1500),  # Pascal: 732
+    "7": (200, 3000),  # Volta: 900
+    "8": (200, 5000),  # Ampere, Ada: 864 .. 1555
+    "9": (1000, 12000),  # Hopper: 2000 .. 4000
+}
+"""Plausible pin bandwidth (GB/s per GPU) of a GPU of the book's class (high-end
+GeForce, Tesla) by the major version of its compute capability; a low-end part would
+need its range widened."""
+
+PIN_RATE_GBPS = (1.0, 30.0)
+"""Plausible data rate per memory pin in Gb/s, ``pin_bandwidth · 8 / bus width`` (today
+1.43, the P100's HBM2, .. 18, the L40's GDDR6)."""
+
+PIN_RATE_BY_MEMORY: dict[str, tuple[float, float]] = {
+    "GDDR5": (2.5, 10.0),  # today 3.0 (C2050, C2075) .. 6.0
+    "GDDR6": (10.0, 24.0),  # today 18 (L40)
+    "GDDR6X": (16.0, 32.0),
+    "HBM2": (0.8, 8.0),  # today 1.43 .. 2.43
+    "HBM2e": (0.8, 8.0),  # today 3.125
+    "HBM3": (0.8, 10.0),  # today 5.24
+}
+"""Plausible data rate per pin (Gb/s) by ``memory_type``, where a GPU states it."""
+
+
+def _hardware_rules(df: pd.DataFrame) -> list[str]:
+    out = _param_ranges(HARDWARE_RANGES, "a GPU's")(df)
+    line: dict[tuple[str, str], int] = {}
+    val: dict[tuple[str, str], str] = {}
+    for i, g, p, v in zip(df.index, df["gpu"], df["parameter"], df["value"]):
+        line[g, p], val[g, p] = i, v
+    gpus = list(dict.fromkeys(df["gpu"]))
+
+    def f(g, p):
+        try:
+            return float(val[g, p])
+        except (KeyError, ValueError):
+            return None
+
+    for g in gpus:
+        if (g, "compute_capability") not in line:
+            out.append(
+                f"  table: no row for gpu={g!r}, parameter='compute_capability' "
+                "(required: every GPU has one; its limits and generation come from it)"
+            )
+            continue
+        bw, bus = f(g, "pin_bandwidth"), f(g, "memory_bus_width")
+        mclk = f(g, "memory_clock")
+        major = val[g, "compute_capability"].split(".")[0]
+        if bw is not None and major in BANDWIDTH_BY_CC_MAJOR:
+            lo, hi = BANDWIDTH_BY_CC_MAJOR[major]
+            if not lo <= bw <= hi:
+                out.append(
+                    f"  {_line(line[g, 'pin_bandwidth'])} ({g} pin_bandwidth): {bw:g} "
+                    f"GB/s is outside the plausible range [{lo:g}, {hi:g}] of a "
+                    f"compute capability {major}.x GPU (BANDWIDTH_BY_CC_MAJOR)"
+                )
+        if bw is not None and bus:
+            rate = bw * 8 / bus
+            mem = val.get((g, "memory_type"), "")
+            lo, hi = PIN_RATE_BY_MEMORY.get(mem, PIN_RATE_GBPS)
+            if not lo <= rate <= hi:
+                out.append(
+                    f"  {_line(line[g, 'pin_bandwidth'])} and "
+                    f"{_line(line[g, 'memory_bus_width'])} ({g}): pin_bandwidth {bw:g}"
+                    f" GB/s over a {bus:g}-bit bus is {rate:.3g} Gb/s per pin, outside "
+                    f"[{lo:g}, {hi:g}] of {mem or 'any memory'} (rule: bandwidth = bus "
+                    "width x data rate; PIN_RATE_BY_MEMORY)"
+                )
+        if bw is not None and bus and mclk:
+            expect = 2 * mclk * bus / 8 / 1000
+            if abs(bw - expect) > 0.05 * expect:
+                lines = [line[g, p] for p in ("pin_bandwidth", "memory_clock")]
+                out.append(
+                    f"  {' and '.join(map(_line, lines))} ({g} pin_bandwidth, "
+                    f"memory_clock): {bw:g} "
+                    f"GB/s, but 2 x memory_clock {mclk:g} MHz x {bus:g} bits / 8 = "
+                    f"{expect:.4g} GB/s (rule: within 5 %, double data rate)"
+                )
+        proc = f(g, "processor_clock")
+        for p, scale in (("base_clock", 1.0), ("graphics_clock", 1e-3)):
+            x = f(g, p)
+            if proc is not None and x is not None and x * scale > proc:
+                out.append(
+                    f"  {_line(line[g, p])} ({g} {p}): {val[g, p]} is above the "
+                    f"processor clock {proc:g} GHz (rule: {p} <= processor_clock)"
+                )
+    return out
+
+
+def _gpus_vs_hardware(df: pd.DataFrame, others: dict) -> list[str]:
+    """``hardware.csv`` names only GPUs of ``gpus.csv``, and each of them."""
+    listed = list(others["gpus.csv"]["gpu"])
+    have = set(df["gpu"])
+    out = [
+        f"  {_line(i)}: GPU {g!r} is not listed in data/gpus.csv (rule: every GPU of "
+        "hardware.csv has a row there)"
+        for i, g in zip(df.index, df["gpu"])
+        if g not in set(listed)
+    ][:3]
+    out += [
+        f"  table: no rows for GPU {g!r}, which data/gpus.csv lists (required: every "
+        "listed GPU has its parameters)"
+        for g in listed
+        if g not in have
+    ]
+    return out
+
+
+# ---- data/huang_li/k80_parameters.csv
+K80_PARAMETERS = (
+    "lat_row_hit",
+    "lat_row_miss",
+    "lat_row_conflict",
+    "memory_controllers",
+    "banks_per_controller",
+    "l2_bytes",
+    "l2_assoc",
+    "l2_line_bytes",
+    "tex_sets",
+    "tex_line_bytes",
+    "tex_assoc",
+    "const_sets",
+    "const_line_bytes",
+    "const_assoc",
+    "dram_request_bytes",
+    "transaction_bytes",
+    "hit_lat",
+    "shmem_lat",
+    "departure_del_coal",
+    "departure_del_uncoal",
+    "ilp",
+    "mlp",
+    "occupancy_hit",
+    "occupancy_miss",
+    "occupancy_conflict",
+)
+"""The parameters of the K80 machine the Huang & Li model reads (each is required)."""
+
+DRAM_LATENCY_NS = (50.0, 5000.0)
+"""Plausible loaded-or-not DRAM latency of a GPU load in ns (today 352 .. 1008)."""
+
+K80_RANGES: dict[str, tuple[float, float]] = {
+    "lat_row_hit": DRAM_LATENCY_NS,
+    "lat_row_miss": DRAM_LATENCY_NS,
+    "lat_row_conflict": DRAM_LATENCY_NS,
+    "memory_controllers": (1, 64),
+    "banks_per_controller": (1, 64),
+    "hit_lat": (1, 2000),  # cycles
+    "shmem_lat": (1, 500),  # cycles
+    "occupancy_hit": (0.1, 1000),  # ns of bank busy time
+    "occupancy_miss": (0.1, 1000),
+    "occupancy_conflict": (0.1, 1000),
+}
+
+
+def _k80_rules(df: pd.DataFrame) -> list[str]:
+    out = _param_ranges(K80_RANGES, "the K80's")(df)
+    out += _required(
+        ("parameter",), [(p,) for p in K80_PARAMETERS], "the model reads it"
+    )(df)
+    v = dict(zip(df["parameter"], _num(df["value"])))
+    ln = dict(zip(df["parameter"], df.index))
+    order = ("lat_row_hit", "lat_row_miss", "lat_row_conflict")
+    for a, b in itertools.pairwise(order):
+        if a in v and b in v and not v[a] < v[b]:
+            out.append(
+                f"  {_line(ln[a])} and {_line(ln[b])}: {a} {v[a]:g} ns is not below "
+                f"{b} {v[b]:g} ns (rule: hit < miss < conflict)"
+            )
+    return out
+
+
+# the published input rows that are K80 parameters: published key -> parameter
+HUANG_LI_INPUTS = {
+    "hl17.s3c2.lat_hit.K80": "lat_row_hit",
+    "hl17.s3c2.lat_miss.K80": "lat_row_miss",
+    "hl17.s3c2.lat_conflict.K80": "lat_row_conflict",
+    "hl17.s3c1.controllers.K80": "memory_controllers",
+}
+
+
+def _published_vs_k80(df: pd.DataFrame, others: dict) -> list[str]:
+    """Each printed K80 parameter taken in (an ``input`` row) equals the value of
+    ``huang_li/k80_parameters.csv`` the model reads."""
+    k80 = others["huang_li/k80_parameters.csv"]
+    par = dict(zip(k80["parameter"], zip(k80.index, _num(k80["value"]))))
+    out = []
+    for i, key, v in zip(df.index, df["key"], _num(df["value"])):
+        p = HUANG_LI_INPUTS.get(key)
+        if p is None or p not in par:
+            continue
+        j, w = par[p]
+        if not math.isclose(v, w, rel_tol=1e-9):
+            out.append(
+                f"  {_line(i)} ({key}): {v:g}, but {_line(j)} of "
+                f"data/huang_li/k80_parameters.csv ({p}) is {w:g} (rule: a printed "
+                "input equals the parameter the model reads)"
+            )
+    return out
+
+
+# ---- Volkov's Tables 4.1 and 6.5
+def _volkov_6_5_rules(df: pd.DataFrame) -> list[str]:
+    """Table 6.5's ``latency = a + b·x/(c − x)``: ``a`` is the unloaded latency (some
+    hundred cycles), larger than ``b`` and than ``c`` (GB/s, some tens to hundreds); in
+    the one-term fit the asymptote ``c`` is above ``b`` (today by 20 to 200)."""
+    out = []
+    for i, r in df.iterrows():
+        a, b, c = r["a"], r["b"], r["c"]
+        what = f"{_line(i)} ({r['gpu']} {r['variant']} term {r['term']:g})"
+        if not (a > b and a > c):
+            out.append(
+                f"  {what}: a={a:g}, b={b:g}, c={c:g} (rule: a, the unloaded latency, "
+                "is larger than b and c; columns swapped?)"
+            )
+        elif r["variant"] == "table_6_5" and not c > b:
+            out.append(
+                f"  {what}: b={b:g}, c={c:g} (rule: in the one-term fit c > b; "
+                "columns swapped?)"
+            )
+    return out
+
+
+def _volkov_6_5_vs_peaks(df: pd.DataFrame, others: dict) -> list[str]:
+    """``a`` within 15 % of Table 4.1's memory latency of the same GPU (today 0.98 to
+    1.02); the one-term ``c`` above Table 6.4's peak and at most 1.5 times it (today
+    1.01 to 1.10); every ``c`` within [0.9, 2] times the peak (two-term: 0.96, 1.64)."""
+    t41 = others["volkov/table_4_1.csv"]
+    lat = dict(zip(t41["gpu"], _num(t41["mem_lat"])))
+    ch6 = others["volkov/chapter6_metrics.csv"]
+    pk = ch6[(ch6["table"] == "6.4") & (ch6["column"] == "peak")]
+    peak = dict(zip(pk["gpu"], _num(pk["value"])))
+    out = []
+    for i, r in df.iterrows():
+        g, a, c = r["gpu"], r["a"], r["c"]
+        what = f"{_line(i)} ({g} {r['variant']} term {r['term']:g})"
+        if g in lat and not abs(a - lat[g]) <= 0.15 * lat[g]:
+            out.append(
+                f"  {what}: a={a:g} cycles, but Table 4.1's mem_lat is {lat[g]:g} "
+                "(rule: a within 15 % of the unloaded latency, data/volkov/"
+                "table_4_1.csv)"
+            )
+        if g in peak:
+            lo, hi = (1.0, 1.5) if r["variant"] == "table_6_5" else (0.9, 2.0)
+            if not (lo * peak[g] < c <= hi * peak[g]):
+                out.append(
+                    f"  {what}: c={c:g} GB/s, but Table 6.4's peak is {peak[g]:g} "
+                    f"(rule: {lo:g} x peak < c <= {hi:g} x peak, "
+                    "data/volkov/chapter6_metrics.csv)"
+                )
+    return out
+
+
+_FIVE = [(g,) for g in VOLKOV_GPUS]
+
+RULES: dict[str, tuple[Rule, ...]] = {
+    "transit/machines.csv": (_transit_rules,),
+    "hardware.csv": (_hardware_rules,),
+    "huang_li/k80_parameters.csv": (_k80_rules,),
+    "volkov/table_4_1.csv": (_required(("gpu",), _FIVE, "one row per Volkov GPU"),),
+    "volkov/table_4_3.csv": (_required(("gpu",), _FIVE, "one row per Volkov GPU"),),
+    "volkov/transactions.csv": (_required(("gpu",), _FIVE, "one row per Volkov GPU"),),
+    "volkov/table_6_5.csv": (
+        _required(
+            ("gpu", "variant"),
+            [(g, "table_6_5") for g in VOLKOV_GPUS],
+            "Table 6.5's fit for each Volkov GPU",
+        ),
+        _volkov_6_5_rules,
+    ),
+}
+"""Row rules of a table beyond its schema's column checks,
+run by :func:`validate` after them."""
+
+CrossRule = Callable[[pd.DataFrame, dict], list[str]]
+CROSS_RULES: dict[str, tuple[tuple[tuple[str, ...], CrossRule], ...]] = {
+    "hardware.csv": ((("gpus.csv",), _gpus_vs_hardware),),
+    "published/huang_li.csv": ((("huang_li/k80_parameters.csv",), _published_vs_k80),),
+    "volkov/table_6_5.csv": (
+        (("volkov/table_4_1.csv", "volkov/chapter6_metrics.csv"), _volkov_6_5_vs_peaks),
+    ),
+}
+"""Rules between tables: ``relpath -> ((other tables, rule), ...)``; the loader
+(:mod:`gpumodels.ground.data`) runs them with the other tables as text frames
+(:func:`cross_validate`)."""
+
+PUBLISHED_ROWS: dict[str, int] = {
+    "hong_kim": 116,
+    "volkov": 296,
+    "huang_li": 68,
+    "perez_piccoli": 33,
+    "transit": 27,
+}
+"""Rows of each table of ``data/published/``: a deleted row is an error, not a
+shorter scoreboard. Update the count here when rows are added or removed."""
+
+# --------------------------------------------------------------------------------------
 # reading and validating
 
 
 def _frame(text_: str, relpath: str) -> pd.DataFrame:
     """The table as strings; a row with more or fewer fields than the header is an error
     (csv would silently drop the extra fields or fill the missing ones)."""
-    rows = list(csv.reader(io.StringIO(text_)))
+    rows = list(csv.reader(io.StringIO(text_.removeprefix("\ufeff"))))
     if not rows:
         raise DataError(f"data/{relpath}: the file is empty (no header)")
     header, body = rows[0], rows[1:]
@@ -966,6 +1385,7 @@ def validate(relpath: str, text_: str):
             "declare one"
         )
     table = TABLES[relpath]
+    _check_header(relpath, list(df.columns), list(table.columns))
     work, bad = df.copy(), []
     for name, col in table.columns.items():
         if name in work and col.coerce:  # numeric: empty cells are missing values
@@ -983,9 +1403,62 @@ def validate(relpath: str, text_: str):
             + (f"\n  ... and {len(bad) - 5} more" if len(bad) > 5 else "")
         )
     try:
-        return table.schema(relpath).validate(work, lazy=True)
+        out = table.schema(relpath).validate(work, lazy=True)
     except pa.errors.SchemaErrors as e:
         raise DataError(_message(relpath, e.failure_cases)) from None
+    bad = [m for rule in RULES.get(relpath, ()) for m in rule(out)]
+    if bad:
+        raise DataError(
+            f"data/{relpath} fails its rules:\n"
+            + "\n".join(bad[:5])
+            + (f"\n  ... and {len(bad) - 5} more" if len(bad) > 5 else "")
+        )
+    name = relpath.removeprefix("published/").removesuffix(".csv")
+    published = relpath.startswith("published/") and name in PUBLISHED_ROWS
+    if published and len(out) != PUBLISHED_ROWS[name]:
+        raise DataError(
+            f"data/{relpath} has {len(out)} rows, expected {PUBLISHED_ROWS[name]} "
+            "(a row deleted or added? the count is pinned in "
+            "gpumodels.ground.schemas.PUBLISHED_ROWS; update it with the table)"
+        )
+    return out
+
+
+def _check_header(relpath: str, header: list[str], expected: list[str]) -> None:
+    """A missing, unknown or misplaced column is an error naming it."""
+    missing = [c for c in expected if c not in header]
+    extra = [c for c in header if c not in expected]
+    why = []
+    if missing:
+        why.append(f"column(s) {', '.join(map(repr, missing))} missing")
+    if extra:
+        why.append(f"column(s) {', '.join(map(repr, extra))} not in the schema")
+    if not why and header != expected:
+        why.append("columns out of order")
+    if why:
+        raise DataError(
+            f"data/{relpath} fails its schema:\n  line 1 (header): "
+            + "; ".join(why)
+            + f" (rule: the columns are {', '.join(expected)}, in this order)"
+        )
+
+
+def cross_validate(relpath: str, df: pd.DataFrame, read: Callable[[str], str]) -> None:
+    """Run the rules of :data:`CROSS_RULES` between ``data/<relpath>`` (its validated
+    frame ``df``) and the tables it depends on (``read(relpath)`` gives their text; they
+    are parsed, not validated, so that two tables never wait on each other);
+    ``DataError`` naming both files, the lines and the rule."""
+    for others, rule in CROSS_RULES.get(relpath, ()):
+        frames = {o: _frame(read(o), o) for o in others}
+        bad = rule(df, frames)
+        if bad:
+            raise DataError(
+                f"data/{relpath} disagrees with "
+                + " and ".join(f"data/{o}" for o in others)
+                + ":\n"
+                + "\n".join(bad[:5])
+                + (f"\n  ... and {len(bad) - 5} more" if len(bad) > 5 else "")
+            )
 
 
 def _message(relpath: str, cases: pd.DataFrame) -> str:

@@ -46,7 +46,7 @@ from gpumodels.engines.refsim.trace import (
     check_space,
 )
 from gpumodels.facts.occupancy import WARP_SIZE, occupancy
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground.validate import check_int
 
 WARP = WARP_SIZE  # threads per warp (gpumodels.facts.occupancy.WARP_SIZE)
@@ -64,6 +64,42 @@ GLOBAL_BASE = (
 )  # first global allocation (the book's choice; bit 32 set, as device VAs are high)
 ALIGN = 512  # alignment of allocations (cudaMalloc guarantees at least 256 B)
 REGISTERS_PER_THREAD = 32  # the book's assumption for the occupancy calculation
+
+# ---- size bounds of the generators (bad or absurd sizes fail before any work) ----
+
+MAX_THREADS_PER_BLOCK = 1024
+"""Largest ``tpb`` (threads per block) a generator takes: the limit of compute
+capability 3.7, the simulated K80's."""
+
+MAX_BLOCKS = 1 << 16
+"""Largest block count (``blocks``, ``samples``, ``seeds``) a generator takes; the
+book's kernels use at most 1024 blocks."""
+
+MAX_ELEMENTS = 1 << 30
+"""Largest element count or image extent (``n``, ``nelr``, ``rows``, ``cols``,
+``points``, ``width``, ``height``, ``ha``, ``wa``, ``wb``, and products such as ``width
+× height``): 4 GiB of floats, a third of one K80 GPU's 12 GB."""
+
+MAX_LOOP = 1 << 12
+"""Largest per-thread loop count (``species``, ``reactions``, ``neighbors``, ``n_in``,
+``degree``, ``chunk``, ``mean_nnz``); the book's kernels use at most 64."""
+
+MAX_MEMORY_OPS = 1 << 14
+"""Most warp-level memory instructions one kernel may hold per warp (the length of
+``Kernel.ops``); the book's kernels hold at most about 300. A generator's loops run this
+often, so the bound keeps every call short."""
+
+MAX_TRACE_LANES = 1 << 24
+"""Most lane accesses one kernel may hold: memory instructions × warps × 32. Each takes
+8 bytes in ``Op.idx`` and again in the trace, so this caps a kernel at a few hundred MB
+while the book's largest (convolutionSeparable) holds 2.5 million, under a sixth."""
+
+_BOUNDS = {
+    "MAX_THREADS_PER_BLOCK": MAX_THREADS_PER_BLOCK,
+    "MAX_BLOCKS": MAX_BLOCKS,
+    "MAX_ELEMENTS": MAX_ELEMENTS,
+    "MAX_LOOP": MAX_LOOP,
+}
 
 
 @dataclass(frozen=True)
@@ -383,6 +419,51 @@ def _lanes(blocks: int, tpb: int):
     return gtid, np.where(act, tid, -1), blk, act
 
 
+def _size(name: str, value, lo: int, bound: str, why: str = "") -> int:
+    """``value`` as an ``int`` in ``[lo, hi]`` with ``hi`` the module constant named
+    ``bound``; a value out of range raises ``ValueError`` naming ``name``, the range,
+    ``bound`` and ``why`` (the reason for the lower bound)."""
+    hi = _BOUNDS[bound]
+    try:
+        return check_int(name, value, lo, hi)
+    except InputTypeError:
+        raise
+    except ValueError:
+        note = f"; {why}" if why else ""
+        raise ValueError(
+            f"{name} must be an integer in [{lo}, {hi}] (upper bound {bound}{note}), "
+            f"got {value!r:.40}"
+        ) from None
+
+
+def _budget(kernel: str, warps: int, ops: int, **args) -> None:
+    """Raise ``ValueError`` naming ``args`` if a kernel of ``warps`` warps with ``ops``
+    memory instructions each exceeds :data:`MAX_MEMORY_OPS` or
+    :data:`MAX_TRACE_LANES`; called before anything is built."""
+    shown = ", ".join(f"{k}={v}" for k, v in args.items())
+    lower = " or ".join(args)
+    if ops > MAX_MEMORY_OPS:
+        raise ValueError(
+            f"{kernel} with {shown} would hold {ops} memory instructions per warp; "
+            f"at most MAX_MEMORY_OPS = {MAX_MEMORY_OPS}: lower {lower}"
+        )
+    lanes = warps * ops * WARP
+    if lanes > MAX_TRACE_LANES:
+        raise ValueError(
+            f"{kernel} with {shown} would hold {ops} memory instructions × {warps} "
+            f"warps × {WARP} lanes = {lanes} lane accesses; at most MAX_TRACE_LANES = "
+            f"{MAX_TRACE_LANES}: lower {lower}"
+        )
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _warps(blocks: int, tpb: int) -> int:
+    return blocks * _ceil(tpb, WARP)
+
+
 def _mask(idx, cond):
     return np.where(cond, idx, -1)
 
@@ -406,9 +487,16 @@ def _kernel(name, blocks, tpb, arrays, ops, tail_alu=0, syncs=0, description="")
 
 def vecadd(n: int = 4096, tpb: int = 256) -> Kernel:
     """Fig. 2's vector addition ``v = a + b`` (float); n = 4096 so that a and b fit in
-    constant and shared memory."""
-    n = check_int("n", n, WARP)
+    constant and shared memory.
+
+    ``n`` in [32, :data:`MAX_ELEMENTS`], ``tpb`` in [1, :data:`MAX_THREADS_PER_BLOCK`].
+   
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    n = _size("n", n, WARP, "MAX_ELEMENTS")
+    tpb = _size("tpb", tpb, 1, "MAX_THREADS_PER_BLOCK")
     blocks = -(-n // tpb)
+    _budget("vecAdd", _warps(blocks, tpb), 3, n=n, tpb=tpb)
     g, *_ = _lanes(blocks, tpb)
     g = _mask(g, g < n)
     arrays = [ArraySpec("a", n), ArraySpec("b", n), ArraySpec("v", n, writable=True)]
@@ -424,7 +512,24 @@ def vecadd(n: int = 4096, tpb: int = 256) -> Kernel:
 
 def bfs(n: int = 8192, degree: int = 8, chunk: int = 4, seed: int = 1) -> Kernel:
     """SHOC BFS_kernel_warp: a warp per chunk of vertices, lanes over a frontier
-    vertex's edges."""
+    vertex's edges.
+
+    ``n`` in [1, :data:`MAX_ELEMENTS`], ``degree`` and ``chunk`` in [1,
+    :data:`MAX_LOOP`], ``seed`` ≥ 0.
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    n = _size("n", n, 1, "MAX_ELEMENTS")
+    degree = _size("degree", degree, 1, "MAX_LOOP")
+    chunk = _size("chunk", chunk, 1, "MAX_LOOP")
+    seed = check_int("seed", seed, 0)
+    _budget(
+        "BFS_kernel_warp",
+        -(-_ceil(n, chunk) // (128 // WARP)) * (128 // WARP),
+        chunk * (2 + 3 * -(-2 * degree // WARP)),
+        n=n,
+        degree=degree,
+        chunk=chunk,
+    )
     rng = np.random.default_rng(seed)
     deg = rng.integers(1, 2 * degree, n)
     offs = np.concatenate([[0], np.cumsum(deg)])
@@ -488,8 +593,14 @@ def bfs(n: int = 8192, degree: int = 8, chunk: int = 4, seed: int = 1) -> Kernel
 
 def fft(blocks: int = 256) -> Kernel:
     """SHOC FFT512_device: 64 threads per 512-point FFT, 8 points per thread, two
-    shared-memory transposes."""
+    shared-memory transposes.
+
+    ``blocks`` in [1, :data:`MAX_BLOCKS`].
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    blocks = _size("blocks", blocks, 1, "MAX_BLOCKS")
     tpb = 64
+    _budget("FFT512_device", _warps(blocks, tpb), 80, blocks=blocks)
     _g, tid, blk, _act = _lanes(blocks, tpb)
     ops = [Op("data", blk * 512 + tid + 64 * k, alu=2) for k in range(8)]
     hi, lo = tid // 8, tid % 8
@@ -533,8 +644,24 @@ def fft(blocks: int = 256) -> Kernel:
 
 def neuralnet(samples: int = 64, n_in: int = 64, n_out: int = 128) -> Kernel:
     """SHOC kernelFeedForward1: a block per sample, a thread per output neuron, weights
-    row-major by neuron."""
+    row-major by neuron.
+
+    ``samples`` in [1, :data:`MAX_BLOCKS`], ``n_in`` in [1, :data:`MAX_LOOP`], ``n_out``
+    (the threads per block) in [1, :data:`MAX_THREADS_PER_BLOCK`].
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    samples = _size("samples", samples, 1, "MAX_BLOCKS")
+    n_in = _size("n_in", n_in, 1, "MAX_LOOP")
+    n_out = _size("n_out", n_out, 1, "MAX_THREADS_PER_BLOCK")
     tpb = n_out
+    _budget(
+        "kernelFeedForward1",
+        _warps(samples, tpb),
+        2 * n_in + 1,
+        samples=samples,
+        n_in=n_in,
+        n_out=n_out,
+    )
     g, tid, blk, act = _lanes(samples, tpb)
     ops = []
     for i in range(n_in):
@@ -574,9 +701,26 @@ def _tree(ops, arr, tid, tpb, alu=1):
 
 def reduction(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
     """SHOC reduce: grid-stride pairs into a register, then a shared-memory tree per
-    block."""
-    _g, tid, blk, _act = _lanes(blocks, tpb)
+    block.
+
+    ``blocks`` in [1, :data:`MAX_BLOCKS`], ``tpb`` in [1,
+    :data:`MAX_THREADS_PER_BLOCK`], ``n`` in [2 × blocks × tpb, :data:`MAX_ELEMENTS`]
+    (at least one pass of the grid).
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    blocks = _size("blocks", blocks, 1, "MAX_BLOCKS")
+    tpb = _size("tpb", tpb, 1, "MAX_THREADS_PER_BLOCK")
     grid = blocks * tpb * 2
+    n = _size("n", n, grid, "MAX_ELEMENTS", "n must cover the grid, 2 × blocks × tpb")
+    _budget(
+        "reduce",
+        _warps(blocks, tpb),
+        2 * (n // grid) + 2 + 3 * (tpb.bit_length() - 1),
+        n=n,
+        blocks=blocks,
+        tpb=tpb,
+    )
+    _g, tid, blk, _act = _lanes(blocks, tpb)
     ops = []
     for it in range(n // grid):
         i = blk * (2 * tpb) + tid + it * grid
@@ -603,9 +747,26 @@ def reduction(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
 
 def scan_reduce(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
     """SHOC scan's reduce kernel: each block sums one contiguous chunk, then a
-    shared-memory tree."""
-    _g, tid, blk, _act = _lanes(blocks, tpb)
+    shared-memory tree.
+
+    ``blocks`` in [1, :data:`MAX_BLOCKS`], ``tpb`` in [1,
+    :data:`MAX_THREADS_PER_BLOCK`], ``n`` in [blocks × tpb, :data:`MAX_ELEMENTS`] (each
+    block reads at least ``tpb`` elements).
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    blocks = _size("blocks", blocks, 1, "MAX_BLOCKS")
+    tpb = _size("tpb", tpb, 1, "MAX_THREADS_PER_BLOCK")
+    n = _size("n", n, blocks * tpb, "MAX_ELEMENTS", "n must be at least blocks × tpb")
     chunk = n // blocks
+    _budget(
+        "scan_reduce",
+        _warps(blocks, tpb),
+        chunk // tpb + 2 + 3 * (tpb.bit_length() - 1),
+        n=n,
+        blocks=blocks,
+        tpb=tpb,
+    )
+    _g, tid, blk, _act = _lanes(blocks, tpb)
     ops = [
         Op("g_idata", blk * chunk + tid + it * tpb, alu=3) for it in range(chunk // tpb)
     ]
@@ -631,9 +792,18 @@ def scan_reduce(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
 
 def sort(n: int = 1 << 16, tpb: int = 128, seed: int = 2) -> Kernel:
     """SHOC reorderData: scatter keys and values to their radix-digit buckets using
-    per-block offsets."""
+    per-block offsets.
+
+    ``tpb`` in [1, :data:`MAX_THREADS_PER_BLOCK`], ``n`` in [2 × tpb,
+    :data:`MAX_ELEMENTS`] (a block sorts 2 × tpb keys), ``seed`` ≥ 0.
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    tpb = _size("tpb", tpb, 1, "MAX_THREADS_PER_BLOCK")
+    n = _size("n", n, 2 * tpb, "MAX_ELEMENTS", "n must be at least 2 × tpb")
+    seed = check_int("seed", seed, 0)
     rng = np.random.default_rng(seed)
     blocks = n // (2 * tpb)
+    _budget("reorderData", _warps(blocks, tpb), 12, n=n, tpb=tpb)
     _g, tid, blk, _act = _lanes(blocks, tpb)
     ops = [
         Op("blockOffsets", np.where(tid < 16, blk * 16 + tid, -1), alu=2),
@@ -670,10 +840,18 @@ def sort(n: int = 1 << 16, tpb: int = 128, seed: int = 2) -> Kernel:
 
 def stencil2d(width: int = 256, height: int = 128) -> Kernel:
     """SHOC StencilKernel: 9-point stencil, one thread per interior point, reads
-    straight from data."""
+    straight from data.
+
+    ``width`` and ``height`` in [3, :data:`MAX_ELEMENTS`] with ``width × height`` in
+    [256, :data:`MAX_ELEMENTS`] (at least one block of 256 threads).
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    width = _size("width", width, 3, "MAX_ELEMENTS", "the stencil needs an interior")
+    height = _size("height", height, 3, "MAX_ELEMENTS", "the stencil needs an interior")
     tpb = 256
-    n = width * height
+    n = _size("width × height", width * height, tpb, "MAX_ELEMENTS", "one block")
     blocks = n // tpb
+    _budget("StencilKernel", _warps(blocks, tpb), 10, width=width, height=height)
     g, *_ = _lanes(blocks, tpb)
     x, y = g % width, g // width
     inside = (x > 0) & (x < width - 1) & (y > 0) & (y < height - 1)
@@ -704,7 +882,15 @@ def stencil2d(width: int = 256, height: int = 128) -> Kernel:
 
 def md5hash(blocks: int = 64, tpb: int = 256) -> Kernel:
     """SHOC FindKeyWithDigest_Kernel: about 600 integer instructions per key; one thread
-    writes foundKey."""
+    writes foundKey.
+
+    ``blocks`` in [1, :data:`MAX_BLOCKS`], ``tpb`` in [1,
+    :data:`MAX_THREADS_PER_BLOCK`].
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    blocks = _size("blocks", blocks, 1, "MAX_BLOCKS")
+    tpb = _size("tpb", tpb, 1, "MAX_THREADS_PER_BLOCK")
+    _budget("FindKeyWithDigest_Kernel", _warps(blocks, tpb), 8, blocks=blocks, tpb=tpb)
     g, _tid, _blk, _act = _lanes(blocks, tpb)
     hit = g == (blocks * tpb) // 3
     ops = [
@@ -725,9 +911,25 @@ def md5hash(blocks: int = 64, tpb: int = 256) -> Kernel:
 
 def s3d(n: int = 1 << 14, species: int = 22, reactions: int = 8) -> Kernel:
     """SHOC S3D gr_base: per grid point, read pressure, temperature and 22 mass
-    fractions; write rates."""
+    fractions; write rates.
+
+    ``n`` in [128, :data:`MAX_ELEMENTS`] (one block of 128 threads), ``species`` and
+    ``reactions`` in [1, :data:`MAX_LOOP`].
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
     tpb = 128
+    n = _size("n", n, tpb, "MAX_ELEMENTS", "one block of 128 points")
+    species = _size("species", species, 1, "MAX_LOOP")
+    reactions = _size("reactions", reactions, 1, "MAX_LOOP")
     blocks = n // tpb
+    _budget(
+        "gr_base",
+        _warps(blocks, tpb),
+        2 + species + reactions,
+        n=n,
+        species=species,
+        reactions=reactions,
+    )
     g, *_ = _lanes(blocks, tpb)
     ops = [Op("gpu_t", g, alu=2), Op("gpu_p", g, alu=1)]
     ops += [Op("gpu_y", g + k * n, alu=12) for k in range(species)]
@@ -754,6 +956,22 @@ def _convolution(rows: bool, width: int = 1024, height: int = 64) -> Kernel:
     R, steps, halo = 8, 8, 1
     bx, by = (16, 4) if rows else (16, 8)
     tpb = bx * by
+    # one block covers (steps·bx) × by pixels (rows) or bx × (steps·by) (columns)
+    min_w, min_h = (steps * bx, by) if rows else (bx, steps * by)
+    width = _size("width", width, min_w, "MAX_ELEMENTS", f"one block is {min_w} wide")
+    height = _size(
+        "height", height, min_h, "MAX_ELEMENTS", f"one block is {min_h} high"
+    )
+    _size("width × height", width * height, 1, "MAX_ELEMENTS")
+    blocks = (width // min_w) * (height // min_h)
+    tile = steps + 2 * halo
+    _budget(
+        "convolutionRowsKernel" if rows else "convolutionColumnsKernel",
+        _warps(blocks, tpb),
+        2 * tile + steps * (2 * (2 * R + 1) + 1),
+        width=width,
+        height=height,
+    )
     if rows:
         gx, gy = width // (steps * bx), height // by
     else:
@@ -823,21 +1041,46 @@ def _convolution(rows: bool, width: int = 1024, height: int = 64) -> Kernel:
 
 def convolution_rows(width: int = 1024, height: int = 64) -> Kernel:
     """CUDA SDK convolutionRowsKernel: a shared tile with halo, 17 taps from
-    c_Kernel."""
+    c_Kernel.
+
+    ``width`` in [128, :data:`MAX_ELEMENTS`], ``height`` in [4, :data:`MAX_ELEMENTS`]
+    (one block), ``width × height`` at most :data:`MAX_ELEMENTS`.
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
     return _convolution(True, width, height)
 
 
 def convolution_columns(width: int = 256, height: int = 256) -> Kernel:
-    """CUDA SDK convolutionColumnsKernel (Table I's convo2): the same along columns."""
+    """CUDA SDK convolutionColumnsKernel (Table I's convo2): the same along columns.
+
+    ``width`` in [16, :data:`MAX_ELEMENTS`], ``height`` in [64, :data:`MAX_ELEMENTS`]
+    (one block), ``width × height`` at most :data:`MAX_ELEMENTS`.
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
     return _convolution(False, width, height)
 
 
 def md(n: int = 4096, neighbors: int = 32, seed: int = 3) -> Kernel:
     """SHOC compute_lj_force: per atom, neighbour indices (column-major list) and float4
-    position gathers."""
-    rng = np.random.default_rng(seed)
+    position gathers.
+
+    ``n`` in [128, :data:`MAX_ELEMENTS`] (one block of 128 atoms), ``neighbors`` in [1,
+    :data:`MAX_LOOP`], ``seed`` ≥ 0.
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
     tpb = 128
+    n = _size("n", n, tpb, "MAX_ELEMENTS", "one block of 128 atoms")
+    neighbors = _size("neighbors", neighbors, 1, "MAX_LOOP")
+    seed = check_int("seed", seed, 0)
     blocks = n // tpb
+    _budget(
+        "compute_lj_force",
+        _warps(blocks, tpb),
+        2 * neighbors + 2,
+        n=n,
+        neighbors=neighbors,
+    )
+    rng = np.random.default_rng(seed)
     g, *_ = _lanes(blocks, tpb)
     nl = (np.arange(n)[None, :] + rng.integers(-256, 256, (neighbors, n))) % n
     ops = [Op("d_position", g, alu=3)]
@@ -865,10 +1108,24 @@ def md(n: int = 4096, neighbors: int = 32, seed: int = 3) -> Kernel:
 
 def matrixmul(ha: int = 128, wa: int = 128, wb: int = 64) -> Kernel:
     """CUDA SDK matrixMul: 16 × 16 tiles of A and B through shared memory (As, Bs stay
-    shared)."""
+    shared).
+
+    ``ha``, ``wa`` and ``wb`` in [16, :data:`MAX_ELEMENTS`] (one 16 × 16 tile), the
+    products ``ha × wa`` and ``wa × wb`` at most :data:`MAX_ELEMENTS`.
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
     B = 16
+    why = "one 16 × 16 tile"
+    ha = _size("ha", ha, B, "MAX_ELEMENTS", why)
+    wa = _size("wa", wa, B, "MAX_ELEMENTS", why)
+    wb = _size("wb", wb, B, "MAX_ELEMENTS", why)
+    _size("ha × wa", ha * wa, 1, "MAX_ELEMENTS")
+    _size("wa × wb", wa * wb, 1, "MAX_ELEMENTS")
     tpb = B * B
     gx, gy = wb // B, ha // B
+    _budget(
+        "matrixMul", _warps(gx * gy, tpb), 36 * (wa // B) + 1, ha=ha, wa=wa, wb=wb
+    )
     blocks = gx * gy
     _g, tid, blk, _act = _lanes(blocks, tpb)
     tx, ty = tid % B, tid // B
@@ -907,7 +1164,26 @@ def spmv(
     rows: int = 2048, cols: int = 2048, mean_nnz: int = 32, seed: int = 4
 ) -> Kernel:
     """SHOC spmv_csr_vector_kernel: a warp per row; lanes stride over the row's
-    nonzeros, gather d_vec."""
+    nonzeros, gather d_vec.
+
+    ``rows`` a multiple of 4 (a block of 128 threads holds 4 rows) in [4,
+    :data:`MAX_ELEMENTS`], ``cols`` in [1, :data:`MAX_ELEMENTS`], ``mean_nnz`` in [1,
+    :data:`MAX_LOOP`], ``seed`` ≥ 0.
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    rows = _size("rows", rows, 4, "MAX_ELEMENTS", "a block holds 4 rows")
+    if rows % 4:
+        raise ValueError(f"rows must be a multiple of 4 (a block holds 4), got {rows}")
+    cols = _size("cols", cols, 1, "MAX_ELEMENTS")
+    mean_nnz = _size("mean_nnz", mean_nnz, 1, "MAX_LOOP")
+    seed = check_int("seed", seed, 0)
+    _budget(
+        "spmv_csr_vector_kernel",
+        rows,
+        3 * _ceil(3 * mean_nnz // 2, WARP) + 13,
+        rows=rows,
+        mean_nnz=mean_nnz,
+    )
     rng = np.random.default_rng(seed)
     nnz = rng.integers(mean_nnz // 2, 3 * mean_nnz // 2 + 1, rows)
     offs = np.concatenate([[0], np.cumsum(nnz)])
@@ -960,8 +1236,23 @@ def spmv(
 
 
 def transpose(width: int = 512, height: int = 512) -> Kernel:
-    """CUDA SDK transposeNaive: coalesced reads of idata, strided writes of odata."""
+    """CUDA SDK transposeNaive: coalesced reads of idata, strided writes of odata.
+
+    ``width`` and ``height`` in [16, :data:`MAX_ELEMENTS`] (one 16 × 16 block), ``width
+    × height`` at most :data:`MAX_ELEMENTS`.
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
     B = 16
+    width = _size("width", width, B, "MAX_ELEMENTS", "one 16 × 16 block")
+    height = _size("height", height, B, "MAX_ELEMENTS", "one 16 × 16 block")
+    _size("width × height", width * height, 1, "MAX_ELEMENTS")
+    _budget(
+        "transposeNaive",
+        _warps((width // B) * (height // B), B * B),
+        2,
+        width=width,
+        height=height,
+    )
     tpb = B * B
     gx = width // B
     blocks = gx * (height // B)
@@ -989,10 +1280,18 @@ def transpose(width: int = 512, height: int = 512) -> Kernel:
 
 def cfd(nelr: int = 8192, seed: int = 5) -> Kernel:
     """Rodinia cfd cuda_compute_flux: per cell, 5 variables of itself and of 4
-    neighbours (structure of arrays)."""
-    rng = np.random.default_rng(seed)
+    neighbours (structure of arrays).
+
+    ``nelr`` in [128, :data:`MAX_ELEMENTS`] (one block of 128 cells), ``seed`` ≥ 0.
+   
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
     tpb = 128
+    nelr = _size("nelr", nelr, tpb, "MAX_ELEMENTS", "one block of 128 cells")
+    seed = check_int("seed", seed, 0)
     blocks = nelr // tpb
+    _budget("cuda_compute_flux", _warps(blocks, tpb), 46, nelr=nelr)
+    rng = np.random.default_rng(seed)
     g, *_ = _lanes(blocks, tpb)
     nb = (np.arange(nelr)[None, :] + rng.integers(-64, 65, (4, nelr))) % nelr
     nb = np.where(rng.random((4, nelr)) < 0.05, -1, nb)
@@ -1029,8 +1328,16 @@ def cfd(nelr: int = 8192, seed: int = 5) -> Kernel:
 
 def triad(n: int = 12288, tpb: int = 128) -> Kernel:
     """SHOC triad ``C = A + s·B``; n chosen so that B (48 KB) fits in shared memory for
-    B→S."""
+    B→S.
+
+    ``tpb`` in [1, :data:`MAX_THREADS_PER_BLOCK`], ``n`` in [tpb, :data:`MAX_ELEMENTS`]
+    (one block).
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    tpb = _size("tpb", tpb, 1, "MAX_THREADS_PER_BLOCK")
+    n = _size("n", n, tpb, "MAX_ELEMENTS", "n must be at least tpb")
     blocks = n // tpb
+    _budget("triad", _warps(blocks, tpb), 3, n=n, tpb=tpb)
     g, *_ = _lanes(blocks, tpb)
     ops = [Op("A", g, alu=2), Op("B", g), Op("C", g, store=True, alu=1)]
     arrays = [ArraySpec("A", n), ArraySpec("B", n), ArraySpec("C", n, writable=True)]
@@ -1040,7 +1347,26 @@ def triad(n: int = 12288, tpb: int = 128) -> Kernel:
 
 
 def qtc(points: int = 512, seeds: int = 256, tpb: int = 64) -> Kernel:
-    """SHOC QTC_device: a block per seed point scans its row of the distance matrix."""
+    """SHOC QTC_device: a block per seed point scans its row of the distance matrix.
+
+    ``tpb`` in [1, :data:`MAX_THREADS_PER_BLOCK`], ``seeds`` in [1,
+    :data:`MAX_BLOCKS`], ``points`` in [max(tpb, seeds), :data:`MAX_ELEMENTS`] (one pass
+    of the block; each seed is a point) with ``points²`` at most :data:`MAX_ELEMENTS`.
+    The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
+    """
+    tpb = _size("tpb", tpb, 1, "MAX_THREADS_PER_BLOCK")
+    seeds = _size("seeds", seeds, 1, "MAX_BLOCKS")
+    why = "points must be at least tpb and seeds (each seed is a point)"
+    points = _size("points", points, max(tpb, seeds), "MAX_ELEMENTS", why)
+    _size("points × points", points * points, 1, "MAX_ELEMENTS")
+    _budget(
+        "QTC_device",
+        _warps(seeds, tpb),
+        2 * (points // tpb) + 1,
+        points=points,
+        seeds=seeds,
+        tpb=tpb,
+    )
     _g, tid, blk, _act = _lanes(seeds, tpb)
     ops = []
     for it in range(points // tpb):

@@ -76,7 +76,7 @@ from gpumodels.engines.refsim.kernels import (
 from gpumodels.engines.refsim.placements import parse_moves
 from gpumodels.engines.refsim.placements import tests as _placement_tests
 from gpumodels.engines.refsim.trace import SPACES, shared_conflict_replays_batch
-from gpumodels.engines.sim import rate_between, trip_starts
+from gpumodels.engines.sim import MAX_ALPHA, rate_between, trip_starts
 from gpumodels.facts.param_sets import params as volkov_params
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import InputTypeError, UnknownNameError
@@ -133,6 +133,31 @@ N_COUNTERS = len(COUNTERS)
 ) = range(N_COUNTERS)
 
 
+MAX_WARPS = 1 << 20
+"""The most warps one run may hold (:class:`Streams`' ``blocks × warps_per_block``):
+the compiled core keeps eleven arrays per warp; the book's kernels hold at most 8192
+warps (transpose) and :func:`alpha_ipc` 64."""
+
+MAX_MACHINE_CYCLES = 1e9
+"""Upper bound of every latency, pipeline delay and DRAM time of a :class:`RefMachine`
+in cycles (or ns for ``lat_ns`` and ``occupancy_ns``), as
+:data:`gpumodels.engines.sim.MAX_CYCLES`: the K80's are at most about 1000."""
+
+MAX_MACHINE_COUNT = 1 << 10
+"""Upper bound of a :class:`RefMachine`'s counts of units (``sm_count``,
+``schedulers``, ``issue_per_scheduler``, cache ways) and of its per-cycle throughputs;
+the K80 has 13 SMs and 24-way texture caches."""
+
+MAX_CACHE_LINES = 1 << 20
+"""Most lines one simulated cache may hold (``sets × assoc``, times ``sm_count`` for the
+per-SM caches): three 8-byte words per line, 24 MB; the K80's L2 has 12288."""
+
+MAX_ALPHA_RECORDS = 1 << 21
+"""Most stream records one :func:`alpha_ipc` call may build, ``n × (alpha + 1) ×
+(window[1] + 10)``: about 2 million, some seconds; the book's largest check (n = 64,
+α = 64) builds 166400."""
+
+
 @cache
 def _param_rows() -> dict[str, dict[str, str]]:
     return {r["parameter"]: r for r in read_rows("huang_li/refsim_parameters.csv")}
@@ -177,9 +202,77 @@ class RefMachine:
         default_factory=dict, compare=False, hash=False, repr=False
     )
 
+    def __post_init__(self):
+        """Check every numeric field: finite, in range, named in the error."""
+        cyc, cnt = MAX_MACHINE_CYCLES, MAX_MACHINE_COUNT
+        ctx = "RefMachine"
+        for name in ("sm_count", "schedulers", "issue_per_scheduler"):
+            check_int(name, getattr(self, name), 1, cnt, context=ctx)
+        check_real("clock_ghz", self.clock_ghz, 0.0, 1000.0, ctx, lo_open=True)
+        for name in ("alu_thru", "lsu_thru"):
+            check_real(name, getattr(self, name), 0.0, cnt, ctx, lo_open=True)
+        for name in (
+            "alu_lat",
+            "shmem_lat",
+            "tex_hit_lat",
+            "const_hit_lat",
+            "l2_front",
+            "l2_back",
+            "l2_to_dram",
+            "fixed_mem_lat",
+        ):
+            check_real(name, getattr(self, name), 0.0, cyc, ctx)
+        for name in ("lat_ns", "occupancy_ns"):
+            v = getattr(self, name)
+            if not isinstance(v, (tuple, list)) or len(v) != 3:
+                raise InputTypeError(
+                    f"{name} must be three times in ns (row hit, miss, conflict) for "
+                    f"{ctx}, got {v!r:.60}"
+                )
+            for i, x in enumerate(v):
+                check_real(f"{name}[{i}]", x, 0.0, cyc, ctx)
+        check_real(
+            "pin_bandwidth_gbs", self.pin_bandwidth_gbs, 0.0, 1e6, ctx, lo_open=True
+        )
+        for cache_, per_sm in (("l2", 1), ("tex", self.sm_count), ("const", 0)):
+            sets = check_int(
+                f"{cache_}_sets",
+                getattr(self, f"{cache_}_sets"),
+                1,
+                MAX_CACHE_LINES,
+                context=ctx,
+            )
+            ways = check_int(
+                f"{cache_}_assoc", getattr(self, f"{cache_}_assoc"), 1, cnt, context=ctx
+            )
+            lines = sets * ways * (per_sm or self.sm_count)
+            if lines > MAX_CACHE_LINES:
+                raise ValueError(
+                    f"{cache_}_sets × {cache_}_assoc"
+                    + (" × sm_count" if cache_ != "l2" else "")
+                    + f" must be at most MAX_CACHE_LINES = {MAX_CACHE_LINES} for "
+                    f"{ctx}, got {lines}"
+                )
+        check_int("const_line_bytes", self.const_line_bytes, 1, 1 << 20, context=ctx)
+        check_int("tex_tile_bytes", self.tex_tile_bytes, 1, 1 << 20, context=ctx)
+        check_int("tex_tile_rows", self.tex_tile_rows, 1, 1 << 20, context=ctx)
+        check_int("launch_jitter", self.launch_jitter, 0, 1 << 20, context=ctx)
+        try:
+            address_map(self.mapping)
+        except UnknownNameError as e:
+            raise UnknownNameError(
+                str(e).replace("preset", "mapping", 1) + f" for {ctx}"
+            ) from None
+
     def with_(self, **changes) -> RefMachine:
         """A copy with some parameters changed (e.g. ``fixed_mem_lat=301`` or
-        ``sm_count=1``)."""
+        ``sm_count=1``); each is checked as at construction."""
+        known = [f for f in self.__dataclass_fields__ if f != "sources"]
+        for k in changes:
+            if k not in known:
+                raise UnknownNameError(
+                    f"parameter must be one of {', '.join(known)}, got {k!r}"
+                )
         return replace(self, **changes)
 
 
@@ -283,6 +376,10 @@ def streams_from_records(
             addrs.extend(int(a) for a in ad)
         wrec.append(len(kinds))
     n_w = len(records_per_warp)
+    if n_w > MAX_WARPS:
+        raise ValueError(
+            f"the number of warps must be at most MAX_WARPS = {MAX_WARPS}, got {n_w}"
+        )
     wpb = check_int("warps_per_block", warps_per_block, 1)
     if n_w % wpb:
         raise ValueError(
@@ -1473,7 +1570,15 @@ def run_streams(st: Streams, rm: RefMachine | None = None, seed: int = 0) -> Res
 
     rm = rm or machine()
     seed = check_int("seed", seed, 0)
-    check_real("fixed_mem_lat", rm.fixed_mem_lat, 0.0)
+    if not isinstance(st, Streams):
+        raise InputTypeError(f"st must be a Streams record, got {st!r:.60}")
+    n_warps = check_int("blocks × warps_per_block", st.n_warps, 1, MAX_WARPS)
+    if st.warp_rec.size != n_warps + 1:
+        raise ValueError(
+            f"st holds {st.warp_rec.size - 1} warps' records but blocks × "
+            f"warps_per_block is {n_warps}"
+        )
+    check_int("resident_blocks_per_sm", st.resident_blocks_per_sm, 1, MAX_WARPS)
     amap = address_map(rm.mapping)
     ghz = rm.clock_ghz
     front = rm.l2_front + rm.l2_to_dram  # cycles from issue to the bank
@@ -1742,12 +1847,26 @@ def alpha_ipc(
 
     ``params``: a :func:`gpumodels.facts.param_sets.params` record (default Kepler).
     Every warp runs ``window[1] + 10`` trips; the rate is :func:`window_ipc` over warp
-    0's trips ``window``.
+    0's trips ``window``. ``n`` is in [1, 64], ``alpha`` in [0,
+    :data:`gpumodels.engines.sim.MAX_ALPHA`], and the run at most
+    :data:`MAX_ALPHA_RECORDS` records (``n × (alpha + 1) × (window[1] + 10)``), so
+    that no call runs for minutes.
     """
 
     p = params or volkov_params("Kepler")
     n = check_int("n", n, 1, 64)
-    alpha = check_int("alpha", alpha, 0)
+    alpha = check_int("alpha", alpha, 0, MAX_ALPHA)
+    if not isinstance(window, tuple) or len(window) != 2:
+        raise InputTypeError(f"window must be a pair (k1, k2), got {window!r:.60}")
+    k1 = check_int("window[0]", window[0], 0)
+    k2 = check_int("window[1]", window[1], k1 + 1, MAX_ALPHA_RECORDS)
+    records = n * (alpha + 1) * (k2 + 10)
+    if records > MAX_ALPHA_RECORDS:
+        raise ValueError(
+            f"alpha_ipc with n={n}, alpha={alpha}, window={window} would build "
+            f"n × (alpha + 1) × (window[1] + 10) = {records} stream records; at most "
+            f"MAX_ALPHA_RECORDS = {MAX_ALPHA_RECORDS}: lower alpha, n or window[1]"
+        )
     rm = machine().with_(
         sm_count=1,
         schedulers=int(p.schedulers),
@@ -1758,7 +1877,6 @@ def alpha_ipc(
         fixed_mem_lat=float(p.mem_lat),
         launch_jitter=0,
     )
-    k1, k2 = window
     trips = k2 + 10
     body = [(LDG, 1, True, 1.0, [])] + [(ALU, 1, True, 1.0, [])] * alpha
     st = streams_from_records([body * trips] * n, warps_per_block=n)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -50,7 +51,12 @@ from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.facts.param_sets import params as volkov_params
 from gpumodels.ground import plotting
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import OutsideDomainError, UnknownNameError
+from gpumodels.ground.errors import (
+    DataError,
+    InputTypeError,
+    OutsideDomainError,
+    UnknownNameError,
+)
 from gpumodels.ground.validate import check_real, finite_result
 
 PARAMETERS = (
@@ -311,119 +317,186 @@ def parse_bench(text: str) -> tuple[dict[str, str], list[dict]]:
     """Parse the output of ``perfparams_bench``: the device line and one dict per
     measurement.
 
-    Strict, so that damaged output never becomes "measured" rows: the device line is CSV
-    (a quoted name may hold commas; an unquoted one is read up to its ``cc`` field),
-    ``cc`` must look like ``9.0`` and ``sms`` be a positive integer; a measurement
-    repeated, a time or value that is not positive, a number not printed in the
-    program's format (``%.6f``: a row cut short) or output that stops in the middle of a
-    line raise ``ValueError`` naming the problem.
+    Strict, so that damaged output never becomes "measured" rows; each of these raises
+    :class:`~gpumodels.ground.errors.DataError` (a ``ValueError``) naming the line and
+    the field: a device line that is not CSV ``# device,<name>,cc,<X.Y>,sms,<n>`` (a
+    quoted name may hold commas; an unquoted one is read up to its ``cc`` field) or is
+    given twice, a header other than ``kind,shape,blocks,threads,ms,work,value,unit``,
+    a line with too few or too many fields, an unknown kind, shape or unit, a
+    measurement repeated, ``blocks`` and ``threads`` that are not positive integers
+    (``threads`` at most 1024) or do not match the shape (§3.1: ``o`` = one), ``work``
+    not printed as an integer (``%.0f``) or not a whole number of operations (compute:
+    32 flops x iterations x blocks x threads; memory: 8 bytes per word), ``ms`` or
+    ``value`` not printed as ``%.6f`` (a row cut short; this also refuses NaN, inf and
+    signs), a ``value`` that is not ``work / ms / 1e6`` within the printed rounding,
+    fewer than the eight measurements, or output that stops in the middle of a line.
     """
+    if not isinstance(text, str):
+        raise InputTypeError(f"text must be the program's output (str), got {text!r}")
     device: dict[str, str] = {}
     rows: list[dict] = []
     header = None
-    seen: set[tuple[str, str]] = set()
-    for line in text.splitlines():
+    seen: dict[tuple[str, str], int] = {}
+    for no, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line:
             continue
         if line.startswith("# device,"):
-            device = _device_line(line)
+            if device:
+                raise DataError(f"line {no}: a second '# device,' line: {line!r}")
+            device = _device_line(line, no)
         elif header is None:
-            header = _bench_header(line)
+            header = _bench_header(line, no)
         else:
-            rows.append(_bench_row(header, line, seen))
+            rows.append(_bench_row(header, line, seen, no))
     if not device or header is None:
-        raise ValueError(
+        raise DataError(
             "perfparams_bench output must contain its '# device,' line and CSV header"
         )
     if not text.endswith("\n"):
-        raise ValueError(
+        raise DataError(
             "perfparams_bench output stops in the middle of its last line (cut short?)"
+        )
+    missing = [p for p in PARAMETERS if p not in {r["parameter"] for r in rows}]
+    if missing:
+        raise DataError(
+            f"perfparams_bench output ends after {len(rows)} of its 8 measurements "
+            f"(missing {', '.join(missing)}): cut short?"
         )
     return device, rows
 
 
-def _bench_header(line: str) -> list[str]:
-    """The column names from ``perfparams_bench``'s CSV header line; ``ValueError``
-    unless it starts ``kind,shape``."""
+_BENCH_HEADER = ["kind", "shape", "blocks", "threads", "ms", "work", "value", "unit"]
+
+
+def _bench_header(line: str, no: int = 0) -> list[str]:
+    """The column names from ``perfparams_bench``'s CSV header line; ``DataError``
+    unless it is exactly ``kind,shape,blocks,threads,ms,work,value,unit``."""
     cells = line.split(",")
-    if cells[:2] != ["kind", "shape"]:
-        raise ValueError(
-            f"perfparams_bench output must start with its CSV header, got {line!r}"
+    if cells != _BENCH_HEADER:
+        raise DataError(
+            f"line {no}: perfparams_bench output must start with its CSV header "
+            f"{','.join(_BENCH_HEADER)!r}, got {line!r}"
         )
     return cells
 
 
-def _bench_row(header: list[str], line: str, seen: set[tuple[str, str]]) -> dict:
+def _bench_row(
+    header: list[str], line: str, seen: dict[tuple[str, str], int], no: int = 0
+) -> dict:
     """One measurement line as a dict (numbers converted, ``parameter`` added).
 
-    ``seen`` holds the (kind, shape) pairs already read and is updated here;
-    ``ValueError`` for a wrong field count, an unknown kind or shape, a repeated
-    measurement, or a wrong unit, and (from :func:`_bench_numbers`) for badly printed
-    or non-positive numbers.
+    ``seen`` maps the (kind, shape) pairs already read to their line and is updated
+    here; ``DataError`` for a wrong field count, an unknown kind or shape, a repeated
+    measurement, or a wrong unit, and (from :func:`_bench_numbers`) for badly printed,
+    out-of-range or inconsistent numbers.
     """
     cells = line.split(",")
     if len(cells) != len(header):
-        raise ValueError(
-            f"perfparams_bench line has {len(cells)} fields, expected "
+        raise DataError(
+            f"line {no}: perfparams_bench line has {len(cells)} fields, expected "
             f"{len(header)}: {line!r}"
         )
     r = dict(zip(header, cells))
     if r["kind"] not in ("compute", "memory") or r["shape"] not in SHAPES:
-        raise ValueError(f"unknown kind or shape in perfparams_bench line: {line!r}")
-    if (r["kind"], r["shape"]) in seen:
-        raise ValueError(
-            f"measurement {r['kind']},{r['shape']} appears twice: {line!r}"
+        raise DataError(
+            f"line {no}: unknown kind or shape in perfparams_bench line: {line!r}"
         )
-    seen.add((r["kind"], r["shape"]))
+    if (r["kind"], r["shape"]) in seen:
+        raise DataError(
+            f"line {no}: measurement {r['kind']},{r['shape']} appears twice (first "
+            f"on line {seen[r['kind'], r['shape']]}): {line!r}"
+        )
+    seen[r["kind"], r["shape"]] = no
     unit = "GFLOP/s" if r["kind"] == "compute" else "GB/s"
     if r.get("unit") != unit:
-        raise ValueError(
-            f"a {r['kind']} row must be in {unit}, got {r.get('unit')!r}: {line!r}"
+        raise DataError(
+            f"line {no}: a {r['kind']} row must be in {unit}, got field unit "
+            f"{r.get('unit')!r}: {line!r}"
         )
-    _bench_numbers(r, line)
+    _bench_numbers(r, line, no)
     r["parameter"] = ("cp_" if r["kind"] == "compute" else "gmb_") + r["shape"]
     return r
 
 
-def _bench_numbers(r: dict, line: str) -> None:
+def _bench_numbers(r: dict, line: str, no: int = 0) -> None:
     """Convert a row's numeric fields in place (``blocks``, ``threads``: int; ``ms``,
-    ``work``, ``value``: float); ``ValueError`` if ``ms`` or ``value`` is not printed
-    as ``%.6f`` (a row cut short) or any of them is not positive."""
-    for c in ("ms", "value"):
-        if not re.fullmatch(r"\d+\.\d{6}", r[c]):
-            raise ValueError(
-                f"{c} must be printed as %.6f by perfparams_bench (a row cut "
-                f"short?), got {r[c]!r}: {line!r}"
+    ``work``, ``value``: float) and check them against each other; ``DataError``
+    naming the line and the field otherwise (see :func:`parse_bench`)."""
+    for c, pattern, fmt in (
+        ("blocks", r"[0-9]+", "%d"),
+        ("threads", r"[0-9]+", "%d"),
+        ("ms", r"[0-9]+\.[0-9]{6}", "%.6f"),
+        ("work", r"[0-9]+", "%.0f"),
+        ("value", r"[0-9]+\.[0-9]{6}", "%.6f"),
+    ):
+        if not re.fullmatch(pattern, r[c]):
+            raise DataError(
+                f"line {no}: {c} must be printed as {fmt} by perfparams_bench (a row "
+                f"cut short?), got {r[c]!r}: {line!r}"
             )
     for c in ("blocks", "threads"):
         r[c] = int(r[c])
+    work = int(r["work"])
     for c in ("ms", "work", "value"):
         r[c] = float(r[c])
     if min(r["blocks"], r["threads"]) < 1 or not (
         r["ms"] > 0 and r["work"] > 0 and r["value"] > 0
     ):
-        raise ValueError(
-            f"blocks, threads, ms, work and value must be positive: {line!r}"
+        raise DataError(
+            f"line {no}: blocks, threads, ms, work and value must be positive: {line!r}"
+        )
+    if r["threads"] > 1024:
+        raise DataError(
+            f"line {no}: threads must be at most 1024 (a block's limit), got "
+            f"{r['threads']}: {line!r}"
+        )
+    for c, want in zip(("blocks", "threads"), SHAPES[r["shape"]]):
+        if (want == 1) != (r[c] == 1):
+            raise DataError(
+                f"line {no}: shape {r['shape']} launches "
+                f"{'one' if want == 1 else 'many'} {c[:-1]}"
+                f"{'' if want == 1 else 's'}, but field {c} is {r[c]}: {line!r}"
+            )
+    per = 32 * r["blocks"] * r["threads"] if r["kind"] == "compute" else 8
+    if work % per:
+        what = "32 x blocks x threads flops" if r["kind"] == "compute" else "8 bytes"
+        raise DataError(
+            f"line {no}: work {work} is not a whole number of {what} ({per}): {line!r}"
+        )
+    # value = work / ms / 1e6 with ms and value printed to 6 decimals, work to 1
+    ms, half = r["ms"], 5e-7
+    lo = (work - 0.5) / (ms + half) / 1e6 - half
+    hi = (work + 0.5) / (ms - half) / 1e6 + half if ms > half else math.inf
+    if not lo * (1 - 1e-9) <= r["value"] <= hi * (1 + 1e-9):
+        raise DataError(
+            f"line {no}: value {r['value']:.6f} is not work / ms / 1e6 = "
+            f"{work / ms / 1e6:.6f} (work {work}, ms {ms:.6f}): {line!r}"
         )
 
 
-def _device_line(line: str) -> dict[str, str]:
+def _device_line(line: str, no: int = 0) -> dict[str, str]:
     """``# device,<name>,cc,<X.Y>,sms,<n>``; the name may be quoted, or unquoted with
     commas."""
-    parts = next(csv.reader(io.StringIO(line[2:])))
+    try:
+        parts = next(csv.reader(io.StringIO(line[2:])))
+    except csv.Error as e:
+        raise DataError(f"line {no}: device line is not CSV ({e}): {line!r}") from None
     if len(parts) >= 6 and parts[-4] == "cc" and parts[-2] == "sms":
         parts = [parts[0], ",".join(parts[1:-4]), *parts[-4:]]
     d = dict(zip(parts[0::2], parts[1::2]))
-    if set(d) != {"device", "cc", "sms"} or not d["device"].strip():
-        raise ValueError(
-            f"device line must read '# device,<name>,cc,<X.Y>,sms,<n>', got {line!r}"
+    if len(parts) != 6 or set(d) != {"device", "cc", "sms"} or not d["device"].strip():
+        raise DataError(
+            f"line {no}: device line must read '# device,<name>,cc,<X.Y>,sms,<n>', "
+            f"got {line!r}"
         )
-    if not re.fullmatch(r"\d+\.\d+", d["cc"]):
-        raise ValueError(f"device line: cc must look like '9.0', got {d['cc']!r}")
-    if not (d["sms"].isdigit() and int(d["sms"]) >= 1):
-        raise ValueError(
-            f"device line: sms must be a positive integer, got {d['sms']!r}"
+    if not re.fullmatch(r"[0-9]+\.[0-9]+", d["cc"]):
+        raise DataError(
+            f"line {no}: device line: cc must look like '9.0', got {d['cc']!r}"
+        )
+    if not (re.fullmatch(r"[0-9]+", d["sms"]) and int(d["sms"]) >= 1):
+        raise DataError(
+            f"line {no}: device line: sms must be a positive integer, got {d['sms']!r}"
         )
     return d
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from gpumodels.facts import hardware
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import DataError, UnknownNameError
 from gpumodels.ground.validate import as_array, check_real, out
 from gpumodels.papers.transit.model import Equilibrium, equilibrium
 
@@ -186,6 +186,14 @@ def _machines() -> dict[tuple[str, str], Machine]:
         if row["parameter"] in _PARAMS:
             values.setdefault(key, {})[row["parameter"]] = float(row["value"])
             sources.setdefault(key, {})[row["parameter"]] = row["source"]
+    for key, v in values.items():
+        lost = [p for p in _PARAMS if p not in v]
+        if lost:
+            raise DataError(
+                f"data/{_FILE}: no row for gpu={key[0]!r}, precision={key[1]!r}, "
+                + ", ".join(f"parameter={p!r}" for p in lost)
+                + f" (required: a machine point needs all of {', '.join(_PARAMS)})"
+            )
     return {
         key: Machine(key[0], key[1], sources=MappingProxyType(sources[key]), **v)
         for key, v in values.items()

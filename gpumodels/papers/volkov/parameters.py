@@ -28,7 +28,7 @@ import pandas as pd
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.facts.param_sets import GENERATIONS, params
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import DataError, UnknownNameError
 from gpumodels.ground.validate import as_array, broadcast, check_real
 from gpumodels.papers.volkov.bounds import measured_metrics
 from gpumodels.papers.volkov.synthetic import (
@@ -42,13 +42,39 @@ load, the same with 2-way bank conflicts, streaming global load, unstructured (f
 diverging) global load."""
 
 
+_EXPECTED = {
+    "6.1": COLUMNS,
+    "6.2": COLUMNS,
+    "6.3": COLUMNS,
+    "6.4": ("peak", "at_90", "at_95", "pct_at_linear"),
+}
+"""The cells each of Tables 6.1–6.4 has for every GPU of ``GENERATIONS``..."""
+
+_NOT_PRINTED = {("6.3", "G80", "random"), ("6.3", "GT200", "random")}
+"""... except these, where Table 6.3 prints "< 1" (no row in the data)."""
+
+
 def table(name: str):
     """One of Tables 6.1–6.4 (``"6.1"`` …) as a wide DataFrame, one row per GPU
-    (measured values)."""
+    (measured values); ``DataError`` naming the file and the cell if one of Tables
+    6.1–6.4 lacks a row it prints."""
     df = measured_metrics(name)
     if df.empty:
         raise UnknownNameError(
             f"name must be one of '6.1', '6.2', '6.3', '6.4', '6.6', got {name!r}"
+        )
+    have = set(zip(df["gpu"], df["column"]))
+    missing = [
+        f"gpu={g!r}, table={name!r}, column={c!r}"
+        for g in GENERATIONS
+        for c in _EXPECTED.get(name, ())
+        if (g, c) not in have and (name, g, c) not in _NOT_PRINTED
+    ]
+    if missing:
+        raise DataError(
+            "data/volkov/chapter6_metrics.csv: no row for "
+            + "; ".join(missing[:5])
+            + f" (required: Table {name} prints a value for every GPU)"
         )
     wide = df.pivot(index="gpu", columns="column", values="value")
     order = [c for c in COLUMNS if c in wide.columns] + [
