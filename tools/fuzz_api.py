@@ -612,8 +612,12 @@ def _limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
 
-def collect(found, jobs, limit, watchdog):
-    modules = [m for m, items in found if any(not skip for _, _, skip in items)]
+def collect(found, jobs, limit, watchdog, only=()):
+    modules = [
+        m
+        for m, items in found
+        if any(not skip for _, _, skip in items) and (not only or m.startswith(only))
+    ]
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         futures = {m: pool.submit(run_module, m, limit, watchdog) for m in modules}
         return {m: futures[m].result() for m in modules}
@@ -714,6 +718,12 @@ def main(argv=None):
         default=30.0,
         help="seconds without output before a worker is killed",
     )
+    parser.add_argument(
+        "--modules",
+        nargs="*",
+        default=(),
+        help="fuzz only the modules whose dotted names start with one of these",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -724,7 +734,7 @@ def main(argv=None):
         return 0
     began = time.monotonic()
     found = discover()
-    events = collect(found, args.jobs, args.limit, args.watchdog)
+    events = collect(found, args.jobs, args.limit, args.watchdog, tuple(args.modules))
     rows, based, unbased, lost = rows_of(events)
     _lost_rows(lost, rows)
     if args.details:
