@@ -33,7 +33,8 @@ from gpumodels import comparisons, papers
 from gpumodels.facts import published
 from gpumodels.facts.published import STATUSES
 from gpumodels.ground import plotting
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.validate import check_flag
 
 
 def paper_packages() -> list[ModuleType]:
@@ -105,6 +106,8 @@ def computed() -> dict[str, float]:
 def producer_of(key: str) -> str:
     """The dotted name of the function that computes ``key``; ``UnknownNameError`` if
     none does."""
+    if not isinstance(key, str):
+        raise InputTypeError(f"key must be a published key (a string), got {key!r:.40}")
     origin = _run()[1]
     if key not in origin:
         raise UnknownNameError(f"no function computes {key!r}")
@@ -158,6 +161,12 @@ def table(*prefixes: str, inputs: bool = True):
     only the keys that start with one of them, in file order; ``inputs=False`` leaves
     the input rows out.
     """
+    inputs = check_flag("inputs", inputs)
+    for pre in prefixes:
+        if not isinstance(pre, str):
+            raise InputTypeError(
+                f"prefixes must be strings (key prefixes), got {pre!r:.40}"
+            )
     values = computed()
     rows = []
     for key, r in published.rows().items():
@@ -214,7 +223,7 @@ def counts(board=None):
     :data:`COUNT_COLUMNS`: ``total`` counts the scored rows (reproduced, outside, not
     derivable; inputs are not scored) and ``derivable`` the reproduced and outside ones.
     """
-    board = table() if board is None else board
+    board = table() if board is None else _check_board(board)
     t = board.groupby(["paper", "status"]).size().unstack(fill_value=0)
     t = t.reindex(
         index=[p for p in PAPERS if p in t.index],
@@ -226,9 +235,26 @@ def counts(board=None):
     return t
 
 
+def _check_board(board):
+    """``board`` if it is a :func:`table` frame (a DataFrame with ``paper`` and
+    ``status`` columns); ``InputTypeError`` or ``ValueError`` naming it otherwise."""
+    if not isinstance(board, pd.DataFrame):
+        raise InputTypeError(
+            f"board must be a DataFrame from scoreboard.table(), got "
+            f"{type(board).__name__} {board!r:.40}"
+        )
+    missing = [c for c in ("paper", "status") if c not in board.columns]
+    if missing:
+        raise ValueError(
+            f"board must have the columns paper and status of scoreboard.table(); "
+            f"it lacks {missing}"
+        )
+    return board
+
+
 def section_label(paper: str) -> str:
     """The label of ``paper``'s section on the scoreboard page (``book/scoreboard``)."""
-    if paper not in CHAPTERS:
+    if not isinstance(paper, str) or paper not in CHAPTERS:
         raise UnknownNameError(f"unknown paper {paper!r}; known: {', '.join(PAPERS)}")
     return "scoreboard-" + _PACKAGES[paper].replace("_", "-")
 
@@ -246,8 +272,21 @@ def front_page_markdown(board=None, chapters: Mapping[str, str] | None = None) -
     not derivable, the share reproduced of all scored values, and the printed numbers
     taken in as inputs (not scored).
     """
+    if chapters is not None and not (
+        isinstance(chapters, Mapping)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in chapters.items())
+    ):
+        raise InputTypeError(
+            "chapters must be a mapping of paper -> chapter (strings), got "
+            f"{chapters!r:.60}"
+        )
     t = counts(board)
     chapters = CHAPTERS if chapters is None else dict(chapters)
+    if t.empty or (t["total"] == 0).any():
+        empty = list(t.index[t["total"] == 0]) or "every paper"
+        raise ValueError(
+            f"board must have scored rows for each paper it holds; none for {empty}"
+        )
     unknown = set(chapters) - set(t.index)
     if unknown:
         raise UnknownNameError(

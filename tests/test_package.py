@@ -5,7 +5,7 @@ import ast
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parent.parent / "gpumodels"
-SHARED_PRIVATE = {"_data", "_validate"}     # private modules every subpackage may use
+SHARED_PRIVATE = {"_data", "_validate", "_checks", "_fields"}  # private helper modules of a package (argument and field checks)
 
 
 def _modules():

@@ -79,8 +79,9 @@ HOSTILE_NAMES = (
     "'abc'",
     "[1, 2]",
 )
+# private modules (a last component starting with "_") are helpers, not public API
 SKIP_MODULE = re.compile(
-    r"(^gpumodels\.__main__|explorer|^gpumodels\.ground\.widgets$)"
+    r"(^gpumodels\.__main__|explorer|^gpumodels\.ground\.widgets$|\._[a-z]\w*$)"
 )
 SKIP_NAME = re.compile(r"(^explorer$|_explorer$)")
 PLOT_PARAMS = {"ax", "axes", "fig", "a1", "a2"}

@@ -13,7 +13,7 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from gpumodels.comparisons import prior
+from gpumodels.comparisons import _checks, prior
 
 # The parameter sets of modern GPUs (facts), re-exported so that the chapter reads one
 # module.
@@ -158,6 +158,8 @@ def label(model: str) -> str:
 
 
 def _check_model(model: str) -> None:
+    if not isinstance(model, str):
+        raise UnknownNameError(f"model must be one of {MODELS}, got {model!r:.40}")
     if model in EXCLUDED:
         raise ValueError(
             f"model {model!r} is not evaluated on modern GPUs: {EXCLUDED[model]}"
@@ -210,6 +212,7 @@ def needed_occupancy(
     CUDA guide at α = 0).
     """
     p = check_params(p)
+    _check_model(model)
 
     f = check_fraction("fraction", fraction)
     a = np.atleast_1d(as_array("alpha", alpha, allow_inf=True)).ravel()
@@ -265,7 +268,9 @@ def needed_band(model: str, name: str, fraction: float = 0.9) -> dict[str, np.nd
     """:func:`needed_occupancy` over :data:`CUSP_ALPHAS` (``alpha``) for the default
     parameters (``value``) and its smallest and largest over every sourced latency ×
     bandwidth pair (``lo``, ``hi``; ``nan`` where some variant has no peak)."""
-    default, every = _needed_grid(model, gpu_name(name), float(fraction))
+    _check_model(model)
+    fraction = check_fraction("fraction", fraction)
+    default, every = _needed_grid(model, gpu_name(name), fraction)
     return {
         "alpha": CUSP_ALPHAS.copy(),
         "value": default.copy(),
@@ -281,6 +286,11 @@ def model_table(names=GPUS, models=MODELS, fraction: float = 0.9) -> list[dict]:
     every sourced latency × bandwidth pair (``*_lo``, ``*_hi``). A model that cannot run
     on a GPU (an input the data lack) gives a row whose ``note`` says why, without
     numbers."""
+    names = _checks.names_of("names", names)
+    models = _checks.names_of("models", models)
+    for m in models:
+        _check_model(m)
+    fraction = check_fraction("fraction", fraction)
     rows = []
     for name in names:
         g = gpu_name(name)
@@ -472,6 +482,7 @@ def littles_law(names=GPUS + AMD) -> list[dict]:
     is the random-chase plateau (:func:`~gpumodels.facts.modern.chase_plateau`, median
     over sources), the bandwidths the best gpu-benches stream rows (median over
     sources); the unit counts come from ``data/modern/amd.csv``."""
+    names = _checks.names_of("names", names)
     rows = []
     for name in names:
         g = any_gpu(name)
@@ -535,6 +546,9 @@ def other_latencies(names=GPUS):
     and sources are in :func:`~gpumodels.facts.modern.measurements`). A GPU with several
     rows of one quantity gets their median; a quantity nobody measured on a GPU stays
     empty (``nan``), never filled in."""
+    names = _checks.names_of("names", names)
+    if not names:
+        raise ValueError("names must name at least one GPU, got an empty list")
 
     table = {}
     for name in names:

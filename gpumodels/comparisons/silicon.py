@@ -56,6 +56,7 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
+from gpumodels.comparisons import _checks
 from gpumodels.comparisons.prior import compare
 from gpumodels.comparisons.prior.estimate import ModelValidityWarning
 from gpumodels.engines import mwp_cwp
@@ -67,6 +68,7 @@ from gpumodels.facts.profile import read as profile_reader
 from gpumodels.ground import plotting
 from gpumodels.ground.data import data_dir, read_rows
 from gpumodels.ground.errors import InputTypeError, OutsideDomainError, UnknownNameError
+from gpumodels.ground.validate import check_real
 from gpumodels.papers.volkov import synthetic as vk
 
 BYTES_PER_MEMORY_INSTRUCTION = 128
@@ -98,6 +100,14 @@ class Model:
     label: str
     paper: str
     reading: str
+
+    def __post_init__(self):
+        for name in ("key", "label", "paper", "reading"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value:
+                raise InputTypeError(
+                    f"Model.{name} must be a non-empty string, got {value!r:.40}"
+                )
 
 
 MODELS: dict[str, Model] = {
@@ -254,14 +264,31 @@ def measured_launches(kernels=None, gpus_=None) -> list[KernelProfile]:
     the files, e.g. ``"calculate_temp"``, ``"GTX-680"``). The profile reader checks
     every value; the files' full schemas are checked by the test suite
     (``tests/test_schemas.py``), not on every read."""
+    files = _reduced_files()
+    if kernels is not None:
+        kernels = _checks.names_of("kernels", kernels, sorted({k for _, k, _ in files}))
+        if not kernels:
+            raise ValueError("kernels must name at least one kernel (None for all)")
+    if gpus_ is not None:
+        gpus_ = _checks.names_of("gpus_", gpus_, sorted({g for _, _, g in files}))
+        if not gpus_:
+            raise ValueError("gpus_ must name at least one GPU (None for all)")
     out = []
-    for file, kernel, gpu in _reduced_files():
+    for file, kernel, gpu in files:
         if (kernels and kernel not in kernels) or (gpus_ and gpu not in gpus_):
             continue
-        for q in profile_reader(data_dir() / GPUPERFPREDICT / file):
-            line = q.source.rsplit(":", 1)[1]  # sources relative to data/, everywhere
-            out.append(q.replace(source=f"data/{GPUPERFPREDICT}/{file}:{line}"))
+        out.extend(_launches(file))
     return out
+
+
+@cache
+def _launches(file: str) -> tuple[KernelProfile, ...]:
+    """The launches of one reduced file (read once: the profiles are immutable)."""
+    out = []
+    for q in profile_reader(data_dir() / GPUPERFPREDICT / file):
+        line = q.source.rsplit(":", 1)[1]  # sources relative to data/, everywhere
+        out.append(q.replace(source=f"data/{GPUPERFPREDICT}/{file}:{line}"))
+    return tuple(out)
 
 
 def _reduced_files() -> list[tuple[str, str, str]]:
@@ -376,6 +403,10 @@ def _require(p: KernelProfile, names: tuple[str, ...]) -> None:
 def resolve_gpu(p: KernelProfile, gpu: str | None = None) -> hardware.GPU:
     """The GPU record of a launch: the profile's GPU where it names one, else ``gpu``;
     an error naming the source if neither does or the name is unknown."""
+    if not isinstance(p, KernelProfile):
+        raise InputTypeError(f"p must be a KernelProfile, got {type(p).__name__}")
+    if gpu is not None and not isinstance(gpu, str):
+        raise InputTypeError(f"gpu must be a GPU name (a string), got {gpu!r:.40}")
     name = p.gpu or gpu
     if not name:
         raise ProfileError(
@@ -977,6 +1008,7 @@ def implied_clocks(min_duration_s: float = 1e-3) -> pd.DataFrame:
     imply: ``elapsed_cycles_sm`` (summed over the SMs) / (SMs × duration), median over
     the launches longer than ``min_duration_s``, beside the hardware table's clock the
     models use. A diagnosis from the measured run; no model reads it."""
+    min_duration_s = check_real("min_duration_s", min_duration_s, 0.0)
     cols = ["gpu_name", "duration", "elapsed_cycles_sm"]
     rows = [  # the files' schemas are checked by the test suite
         pd.read_csv(data_dir() / GPUPERFPREDICT / file, usecols=cols)
@@ -984,6 +1016,11 @@ def implied_clocks(min_duration_s: float = 1e-3) -> pd.DataFrame:
     ]
     d = pd.concat(rows, ignore_index=True)
     d = d[d["duration"] > min_duration_s]
+    if d.empty:
+        raise ValueError(
+            f"min_duration_s must be below the longest launch's duration, got "
+            f"{min_duration_s!r} s: no launch is longer"
+        )
     out = []
     for name, g in d.groupby("gpu_name"):
         rec = hardware.get_gpu(name)

@@ -72,13 +72,20 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
+from gpumodels.comparisons import _checks
 from gpumodels.facts import modern
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.facts.params import Params, check_params
 from gpumodels.ground import plotting
 from gpumodels.ground.data import read_frame
-from gpumodels.ground.errors import UnknownNameError
-from gpumodels.ground.validate import as_array, check_choice, check_fraction, out
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.validate import (
+    as_array,
+    check_choice,
+    check_fraction,
+    check_real,
+    out,
+)
 from gpumodels.papers.volkov import synthetic as volkov
 
 __all__ = [
@@ -211,6 +218,11 @@ def warps_per_sm(blocks, sm_count, block_size=256):
         as_array("block_size", block_size, lo=1.0),
     )
     per_sm = b / sms
+    if np.any(sms > b):
+        raise ValueError(
+            "sm_count must be at most blocks (one full wave), got "
+            f"{sms[sms > b].flat[0]:g} SMs for {b[sms > b].flat[0]:g} blocks"
+        )
     if np.any(per_sm != np.round(per_sm)):
         bad = per_sm != np.round(per_sm)
         raise ValueError(
@@ -225,7 +237,13 @@ def at_clock(p: Params, clock_ghz: float) -> Params:
     ``mem_lat``, ``a`` and the latency terms' ``b`` (cycles) scale by ``f/f_rec`` and
     ``mem_thru`` (IPC/SM) by ``f_rec/f``; ALU fields stay in cycles."""
     p = check_params(p)
-    s = float(clock_ghz) / p.clock_ghz
+    clock_ghz = check_real("clock_ghz", clock_ghz, 0.0, lo_open=True)
+    s = clock_ghz / p.clock_ghz
+    if not 1e-6 < s < 1e6:
+        raise ValueError(
+            f"clock_ghz must be within a factor 1e6 of the record's "
+            f"{p.clock_ghz} GHz, got {clock_ghz!r}"
+        )
     if s == 1.0:
         return p
     return p.replace(
@@ -298,6 +316,7 @@ def model_knee(p: Params, n: float, model: str = "volkov") -> float:
     """
     p = check_params(p)
     check_choice("model", model, _ALL_MODELS)
+    n = check_real("n", n, 0.0, lo_open=True)
     if model == "roofline":
         return peak_gflops(p) / peak_gbs(p)
     a_corner = volkov.cusp_exact(p)[0]
@@ -327,11 +346,13 @@ def refined_status() -> pd.DataFrame:
 
 def _check_points(df) -> pd.DataFrame:
     if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"points must be a DataFrame from points(), got {type(df)}")
+        raise InputTypeError(
+            f"points_ must be a DataFrame from points(), got {type(df).__name__}"
+        )
     need = {"gpu", "book_gpu", "blocks", "block_size", "flop_per_byte", "clock_mhz"}
     missing = need - set(df.columns)
     if missing:
-        raise ValueError(f"points lacks the columns {sorted(missing)}")
+        raise ValueError(f"points_ lacks the columns {sorted(missing)}")
     for g in df["gpu"].unique():
         _sweep_name(g, modelled_only=True)
     return df
@@ -352,7 +373,7 @@ def predict(points_=None, clock: str = "measured", models=MODELS) -> pd.DataFram
     check_choice("clock", clock, CLOCKS)
     if isinstance(models, str):
         models = (models,)
-    models = tuple(check_choice("models", m, _ALL_MODELS) for m in models)
+    models = _checks.names_of("models", models, _ALL_MODELS)
     if points_ is None:
         return _predict_all(clock, models).copy()
     return _predict(_check_points(points_).reset_index(drop=True).copy(), clock, models)

@@ -39,6 +39,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from gpumodels.facts import _fields
 from gpumodels.facts.hardware import GPU, get_gpu
 from gpumodels.facts.occupancy import limits, occupancy
 from gpumodels.ground.data import read_rows
@@ -186,6 +187,7 @@ class Machine:
                 "Machine.uncoal_per_mw", self.uncoal_per_mw, 1.0, context=ctx
             )
             object.__setattr__(self, "uncoal_per_mw", v)
+        _fields.mappings(self, ("sources",), str)
 
     def replace(self, **changes) -> Machine:
         """A copy with some fields changed, checked like a new record; the changed
@@ -511,6 +513,7 @@ def cycles_mwp_equals_n(
     (MWP = CWP = N). The paper prints the same formula again as Eq. (22); it is written
     once, in :func:`cycles_eq22`."""
     mwp = check_real("mwp", mwp, 1.0)
+    mem_cycles = check_real("mem_cycles", mem_cycles, 0.0)
     return float(
         cycles_eq22(mem_cycles, comp_cycles, comp_p(comp_cycles, mem_insts), mwp)
     )
@@ -518,6 +521,21 @@ def cycles_mwp_equals_n(
 
 # --------------------------------------------------------------------------------------
 # Equations 5–31
+
+
+_PREDICTION_INTS = (
+    "threads_per_block",
+    "blocks",
+    "active_sms",
+    "active_blocks_per_sm",
+    "warps_per_block",
+    "n",
+)
+_PREDICTION_UNBOUNDED = frozenset(
+    {"mwp_without_bw_full", "mwp_without_bw", "mwp_peak_bw", "n_pw", "cwp_full"}
+)
+"""The fields of :class:`Prediction` that may be ``inf`` (a limit that does not bind:
+no memory instructions, no computation, no bandwidth limit)."""
 
 
 @dataclass(frozen=True)
@@ -574,6 +592,30 @@ class Prediction:
     issue_bound_cycles: float
     bandwidth_bound_cycles: float
     max_warps_per_sm: int | None = None
+
+    def __post_init__(self):
+        _fields.ints(self, _PREDICTION_INTS)
+        if self.max_warps_per_sm is not None:
+            _fields.ints(self, ("max_warps_per_sm",), 1)
+        if self.equation not in (22, 23, 24):
+            raise ValueError(
+                f"Prediction.equation must be 22, 23 or 24, got {self.equation!r:.40}"
+            )
+        for f in dataclasses.fields(self):
+            if f.name in _PREDICTION_INTS or f.name in (
+                "equation",
+                "max_warps_per_sm",
+            ):
+                continue
+            v = getattr(self, f.name)
+            if f.name in _PREDICTION_UNBOUNDED:  # inf: that limit does not bind
+                if not _fields.is_real(v) or not v >= 0:  # NaN fails too
+                    raise (InputTypeError if not _fields.is_real(v) else ValueError)(
+                        f"Prediction.{f.name} must be a number in [0, inf], got "
+                        f"{v!r:.40}"
+                    )
+            else:
+                check_real(f"Prediction.{f.name}", v, 0.0)
 
     @property
     def time_ms(self) -> float:
@@ -820,7 +862,8 @@ class Inputs:
         given = self.uncoal_per_mw is not None or m.uncoal_per_mw is not None
         if self.uncoal_mem_insts > 0 and not given:
             raise ValueError(
-                "uncoal_per_mw must be given for uncoalesced loads on "
+                "uncoal_per_mw must be given for uncoalesced loads "
+                f"(uncoal_mem_insts = {self.uncoal_mem_insts!r:.24} > 0) on "
                 f"{m.gpu or 'this machine'} (Inputs.uncoal_per_mw or "
                 "Machine.uncoal_per_mw; Hong & Kim print it only for cc < 1.3; "
                 "see coalescing.transactions_cc13)"

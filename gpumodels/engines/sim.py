@@ -51,9 +51,17 @@ from itertools import islice
 import numpy as np
 import pandas as pd
 
+from gpumodels.facts import _fields
 from gpumodels.facts.params import check_params
 from gpumodels.ground.errors import InputTypeError
-from gpumodels.ground.validate import check_flag, check_int, check_real
+from gpumodels.ground.validate import (
+    as_array,
+    broadcast,
+    check_flag,
+    check_int,
+    check_real,
+    to_float,
+)
 
 _EPS = 1e-9
 
@@ -67,6 +75,17 @@ class Op:
     dst: str | None = None
     srcs: tuple[str, ...] = ()
     label: str = ""
+
+    def __post_init__(self):
+        _fields.texts(self, ("unit", "label"))
+        if self.dst is not None:
+            _fields.texts(self, ("dst",))
+        if not isinstance(self.srcs, tuple) or not all(
+            isinstance(r, str) for r in self.srcs
+        ):
+            raise InputTypeError(
+                f"Op.srcs must be a tuple of register names, got {self.srcs!r:.60}"
+            )
 
 
 @dataclass(frozen=True)
@@ -103,8 +122,20 @@ class SM:
     window: int = 512
 
     def __post_init__(self):
+        if not isinstance(self.units, Mapping) or not all(
+            isinstance(k, str) and isinstance(u, Unit) for k, u in self.units.items()
+        ):
+            raise InputTypeError(
+                "units must be a mapping of unit name -> Unit for SM, got "
+                f"{self.units!r:.60}"
+            )
         if not self.units:
             raise ValueError("units must name at least one Unit")
+        if not isinstance(self.dependent_latency, Mapping):
+            raise InputTypeError(
+                "dependent_latency must be a mapping of (producer, consumer) -> "
+                f"latency for SM, got {self.dependent_latency!r:.60}"
+            )
         check_int("schedulers", self.schedulers, 1, context="SM")
         if self.issue_per_scheduler is not None:
             check_int("issue_per_scheduler", self.issue_per_scheduler, 1, context="SM")
@@ -140,6 +171,22 @@ class Trace:
     cycles: int
     warp_start: np.ndarray
     warp_end: np.ndarray
+
+    def __post_init__(self):
+        for name in ("warp", "seq", "occupancy"):
+            _fields.array(self, name, lo=0, ndim=1, integer=True)
+        for name in ("issue", "ready", "warp_start"):
+            _fields.array(self, name, lo=0.0, ndim=1)
+        _fields.array(self, "warp_end", lo=0.0, ndim=1, allow_nan=True)
+        _fields.of_type(self, "unit", np.ndarray, "a numpy array of unit names")
+        _fields.ints(self, ("cycles",))
+        n = len(self.warp)
+        for name in ("seq", "unit", "issue", "ready"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(
+                    f"Trace.{name} must have one entry per issued instruction ({n}), "
+                    f"got {len(getattr(self, name))}"
+                )
 
     def throughput(
         self, unit: str | None = None, start: int = 0, stop: int | None = None
@@ -187,6 +234,16 @@ class Trace:
         return (self.warp_end - self.warp_start)[done]
 
 
+def _bound(name: str, value) -> float:
+    """A cycle bound: a real number, ``-inf`` or ``inf`` allowed, NaN not."""
+    if not _fields.is_real(value):
+        raise InputTypeError(f"{name} must be a number of cycles, got {value!r:.60}")
+    v = to_float(value)
+    if math.isnan(v):
+        raise ValueError(f"{name} must be a number of cycles, got nan")
+    return v
+
+
 def trip_starts(
     warp,
     seq,
@@ -205,7 +262,17 @@ def trip_starts(
     window of cycles does not.
     """
     b = check_int("body", body, 1)
-    warp, seq, issue = np.asarray(warp), np.asarray(seq), np.asarray(issue, dtype=float)
+    w = check_int("w", w, 0)
+    start, stop = _bound("start", start), _bound("stop", stop)
+    warp, seq = as_array("warp", warp), as_array("seq", seq)
+    issue = as_array("issue", issue)
+    for name, a in (("warp", warp), ("seq", seq), ("issue", issue)):
+        if a.ndim > 1:
+            raise ValueError(f"{name} must be a 1-d array, got shape {a.shape}")
+    warp, seq, issue = broadcast(warp=warp, seq=seq, issue=issue)
+    for name, a in (("warp", warp), ("seq", seq)):
+        if np.any(a != np.floor(a)):
+            raise ValueError(f"{name} must hold integers, got {a[a != np.floor(a)][0]}")
     sel = (warp == w) & (seq % b == 0) & (issue >= start) & (issue <= stop)
     return np.sort(issue[sel])
 
@@ -243,6 +310,11 @@ def alpha_program(alpha: int, other: str = "mem", alu: str = "alu") -> tuple[Op,
     All ops read and write the same register, so they are back-to-back dependent.
     """
     alpha = check_int("alpha", alpha, 0, MAX_ALPHA)
+    for name, unit in (("other", other), ("alu", alu)):
+        if not isinstance(unit, str):
+            raise InputTypeError(
+                f"{name} must be a unit name (a string), got {unit!r:.60}"
+            )
     return (Op(other, "r", ("r",), "LD"),) + tuple(
         Op(alu, "r", ("r",), "FADD") for _ in range(alpha)
     )
@@ -702,6 +774,7 @@ def volkov_sm(
     """
     p = check_params(p)
     issue, contention = check_flag("issue", issue), check_flag("contention", contention)
+    mem_issue = check_int("mem_issue", mem_issue, 1)
     if contention:
         cap = 0.999 * min(
             c for _, c in p.latency_terms

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
 from types import MappingProxyType
 
 import pandas as pd
 
+from gpumodels.facts import _fields
 from gpumodels.facts.occupancy import ComputeCapability, limits
 from gpumodels.ground import widgets
 from gpumodels.ground.data import read_rows
@@ -97,6 +98,21 @@ class GPU:
         default_factory=dict, compare=False, hash=False, repr=False
     )
 
+    def __post_init__(self):
+        _fields.texts(self, ("name", "full_name", "compute_capability", "generation"))
+        if not isinstance(self.aliases, tuple) or not all(
+            isinstance(a, str) for a in self.aliases
+        ):
+            raise InputTypeError(
+                f"GPU.aliases must be a tuple of strings, got {self.aliases!r:.60}"
+            )
+        _fields.optional_ints(self, _GPU_INTS)
+        _fields.optional_reals(self, _GPU_REALS, lo_open=True)
+        if self.memory_type is not None:
+            _fields.texts(self, ("memory_type",))
+        _fields.ints(self, ("gpus_per_board",), 1)
+        _fields.mappings(self, ("sources", "notes"), str)
+
     @property
     def cc_limits(self) -> ComputeCapability:
         """The per-compute-capability limits (:mod:`gpumodels.facts.occupancy`)
@@ -132,11 +148,51 @@ class GPU:
     def source(self, attribute: str) -> str:
         """Where ``attribute`` came from
         (a paper's table, a vendor document, or a derivation)."""
-        if attribute not in {f.name for f in fields(self)}:
+        names = {f.name for f in fields(self)}
+        if not isinstance(attribute, str) or attribute not in names:
             raise ValueError(
                 f"attribute must be a GPU field such as 'sm_count', got {attribute!r}"
             )
         return self.sources.get(attribute, "")
+
+
+_GPU_INTS = (
+    "sm_count",
+    "cuda_cores_per_sm",
+    "sfu_per_sm",
+    "warp_schedulers_per_sm",
+    "issue_cycles",
+    "issue_width",
+    "max_warps_per_sm",
+    "max_blocks_per_sm",
+    "registers_per_sm",
+    "shared_mem_per_sm",
+    "smem_banks",
+    "smem_bank_width_bits",
+    "smem_cycles_per_access",
+    "memory_bus_width_bits",
+    "cuda_cores",
+    "year",
+)
+_GPU_REALS = (
+    "clock_ghz",
+    "base_clock_ghz",
+    "graphics_clock_mhz",
+    "memory_clock_mhz",
+    "pin_bandwidth_gbs",
+)
+
+
+def _names(name: str, values) -> list:
+    """``values`` as a list of GPU names (one string is one name)."""
+    if isinstance(values, str):
+        return [values]
+    if isinstance(values, Mapping) or not isinstance(values, Iterable):
+        raise InputTypeError(
+            f"{name} must be a list of GPU names, got {values!r:.60} "
+            f"({type(values).__name__})"
+        )
+    return list(values)
 
 
 def _norm(name: str) -> str:
@@ -262,7 +318,7 @@ def table(gpus: list[str] | None = None):
 
     units = {attr: unit for attr, unit, _ in PARAMETERS.values()}
     rows = []
-    for name in gpus or list_gpus():
+    for name in (_names("gpus", gpus) if gpus is not None else []) or list_gpus():
         g = get_gpu(name)
         for f in fields(GPU):
             if f.name in ("name", "full_name", "aliases", "sources", "notes"):
@@ -298,8 +354,11 @@ def summary(
     display).
     """
 
+    if missing is not None and not isinstance(missing, str):
+        raise InputTypeError(f"missing must be a string or None, got {missing!r:.60}")
+    check_real("flops_per_core_cycle", flops_per_core_cycle, 0.0, None, lo_open=True)
     rows = []
-    for name in gpus or list_gpus():
+    for name in (_names("gpus", gpus) if gpus is not None else []) or list_gpus():
         g = get_gpu(name)
         peak = g.peak_gflops(flops_per_core_cycle)
         bw = g.pin_bandwidth_gbs
@@ -330,6 +389,10 @@ def generation_tables(generation: str):
     attributes it supplies.
     """
 
+    if not isinstance(generation, str):
+        raise InputTypeError(
+            f"generation must be a string such as 'Kepler', got {generation!r:.60}"
+        )
     full = table()
     t = full[full["generation"] == generation]
     if t.empty:

@@ -38,6 +38,7 @@ the refined model raises a ``ValueError`` saying why.
 
 from __future__ import annotations
 
+import math
 import statistics
 from functools import cache
 from itertools import product
@@ -45,9 +46,11 @@ from itertools import product
 import numpy as np
 
 from gpumodels.facts import hardware
+from gpumodels.facts._fields import is_real
 from gpumodels.facts.params import BYTES_PER_LOAD, Params, without_latency_fit
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.validate import as_array, to_float
 
 GPUS = ("V100PCIe", "A100", "A100-80", "H100PCIe", "H100", "GH200", "L40")
 """The modern GPUs with a parameter set, by their records in ``data/gpus.csv``."""
@@ -143,8 +146,16 @@ def chase_plateau(gpu: str, window_mb: tuple[float, float] = WINDOW_MB) -> list[
     """The random-chase plateau per gpu-benches source:
     median cycles over footprints in ``window_mb``."""
     g = any_gpu(gpu)
-    lo, hi = (float(x) for x in window_mb)
-    if not 0 < lo < hi:
+    if (
+        not isinstance(window_mb, (tuple, list))
+        or len(window_mb) != 2
+        or not all(is_real(x) for x in window_mb)
+    ):
+        raise InputTypeError(
+            f"window_mb must be a pair (lo, hi) of numbers in MB, got {window_mb!r:.60}"
+        )
+    lo, hi = (to_float(x) for x in window_mb)
+    if not (0 < lo < hi < math.inf):
         raise ValueError(
             f"window_mb must be (lo, hi) with 0 < lo < hi in MB, got {window_mb!r}"
         )
@@ -241,7 +252,7 @@ def mem_thru(bandwidth_gbs, gpu: str):
     """``BW / (SMs × clock × 128 B)``: GB/s to loads per cycle per SM (IPC/SM), the
     book's conversion (§4.1)."""
     g = hardware.get_gpu(gpu)
-    return np.asarray(bandwidth_gbs, dtype=float) / (
+    return as_array("bandwidth_gbs", bandwidth_gbs) / (
         g.sm_count * g.clock_ghz * BYTES_PER_LOAD
     )
 

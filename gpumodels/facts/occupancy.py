@@ -39,9 +39,10 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 
+from gpumodels.facts import _fields
 from gpumodels.ground import widgets
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground.validate import check_int, to_float
 
 WARP_SIZE = 32
@@ -92,6 +93,18 @@ class ComputeCapability:
     sources: Mapping[str, str] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
+
+    def __post_init__(self):
+        _fields.texts(self, _TEXT_FIELDS)
+        _fields.ints(
+            self,
+            (
+                f.name
+                for f in fields(self)
+                if f.name not in _TEXT_FIELDS and f.name != "sources"
+            ),
+        )
+        _fields.mappings(self, ("sources",))
 
     @property
     def max_threads_per_sm(self) -> int:
@@ -223,6 +236,34 @@ class Occupancy:
     limits: Mapping[str, int | None]
     allocated_registers_per_block: int
     allocated_shared_mem_per_block: int
+
+    def __post_init__(self):
+        _fields.texts(self, ("cc", "limiter"))
+        _fields.ints(
+            self,
+            (
+                "threads_per_block",
+                "registers_per_thread",
+                "shared_mem_per_block",
+                "warps_per_block",
+                "blocks_per_sm",
+                "warps_per_sm",
+                "allocated_registers_per_block",
+                "allocated_shared_mem_per_block",
+            ),
+        )
+        _fields.reals(self, ("occupancy",), 0.0, 1.0)
+        if not isinstance(self.limiters, tuple) or not all(
+            x in RESOURCES for x in self.limiters
+        ):
+            raise InputTypeError(
+                f"Occupancy.limiters must be a tuple of resources among "
+                f"{', '.join(RESOURCES)}, got {self.limiters!r:.60}"
+            )
+        _fields.mappings(self, ("limits",))
+        for k, v in self.limits.items():
+            if v is not None:
+                check_int(f"Occupancy.limits[{k!r}]", v, 0)
 
     @property
     def threads_per_sm(self) -> int:
@@ -451,22 +492,45 @@ def sweep(
     return pd.DataFrame(rows)
 
 
+def _parameter_names() -> list[str]:
+    return [
+        f.name for f in fields(ComputeCapability) if f.name not in ("cc", "sources")
+    ]
+
+
+def _as_names(name: str, values, numbers_too: bool = False) -> list:
+    """``values`` as a list (one string is one value); ``InputTypeError`` naming
+    ``name`` for something that is not a sequence."""
+    if isinstance(values, str) or (numbers_too and _fields.is_real(values)):
+        return [values]
+    if isinstance(values, Mapping) or not isinstance(values, Iterable):
+        raise InputTypeError(
+            f"{name} must be a sequence of names, got {values!r:.60} "
+            f"({type(values).__name__})"
+        )
+    return list(values)
+
+
+def _check_parameters(parameters, names: list[str]) -> list[str]:
+    params = _as_names("parameters", parameters)
+    unknown = [p for p in params if not isinstance(p, str) or p not in names]
+    if unknown:
+        raise UnknownNameError(
+            f"parameters must be among {', '.join(names)}; unknown: {unknown!r:.80}"
+        )
+    return params
+
+
 def limits_table(
     ccs: Iterable[str] | None = None, parameters: Iterable[str] | None = None
 ):
     """Per-compute-capability limits as a ``pandas.DataFrame``: one row per parameter,
     one column per cc."""
 
-    ccs = [limits(c).cc for c in (ccs or list_compute_capabilities())]
-    names = [
-        f.name for f in fields(ComputeCapability) if f.name not in ("cc", "sources")
-    ]
-    params = list(parameters) if parameters is not None else names
-    unknown = [p for p in params if p not in names]
-    if unknown:
-        raise ValueError(
-            f"parameters must be among {', '.join(names)}; unknown: {unknown}"
-        )
+    names = _parameter_names()
+    given = _as_names("ccs", ccs, True) if ccs is not None else []
+    ccs = [limits(c).cc for c in given or list_compute_capabilities()]
+    params = names if parameters is None else _check_parameters(parameters, names)
     return pd.DataFrame(
         {c: [getattr(limits(c), p) for p in params] for c in ccs}, index=params
     )
@@ -475,11 +539,10 @@ def limits_table(
 def limits_sources(parameters: Iterable[str] | None = None):
     """The distinct sources of each per-cc parameter, with the ccs each one covers."""
 
-    names = [
-        f.name for f in fields(ComputeCapability) if f.name not in ("cc", "sources")
-    ]
+    names = _parameter_names()
+    params = names if parameters is None else _check_parameters(parameters, names)
     rows = []
-    for p in parameters or names:
+    for p in params:
         by_src: dict[str, list[str]] = {}
         for c in list_compute_capabilities():
             by_src.setdefault(limits(c).sources[p], []).append(c)

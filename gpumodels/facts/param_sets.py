@@ -74,7 +74,16 @@ def _s47(quantity: str) -> float:
     return float(next(r["value"] for r in read_rows(_S47) if r["quantity"] == quantity))
 
 
-@cache
+def _check_text(name: str, value, optional: bool = False) -> None:
+    """``InputTypeError`` naming ``name`` unless ``value`` is a string (or ``None``
+    when ``optional``)."""
+    if not isinstance(value, str) and not (optional and value is None):
+        raise InputTypeError(
+            f"{name} must be a string{' or None' if optional else ''}, got "
+            f"{value!r:.60} ({type(value).__name__})"
+        )
+
+
 def params(
     name: str,
     latency_model: str = "table_6_5",
@@ -108,7 +117,21 @@ def params(
     >>> round(p.mem_thru_gbs)
     211
     """
+    _check_text("name", name)
+    _check_text("latency_model", latency_model)
+    _check_text("method", method, optional=True)
+    _check_text("bandwidth", bandwidth)
+    return _params(name, latency_model, method=method, bandwidth=bandwidth)
 
+
+@cache
+def _params(
+    name: str,
+    latency_model: str = "table_6_5",
+    *,
+    method: str | None = None,
+    bandwidth: str = "read",
+) -> Params:
     try:
         gen = _generation(name)
     except ValueError:
@@ -174,7 +197,6 @@ def params(
     )
 
 
-@cache
 def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
     """Parameters of the §4.7 mixes:
     adds with SFU instructions or with shared-memory loads.
@@ -190,7 +212,13 @@ def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
     ``kind="memory"`` returns :func:`params` (optionally with §4.12's 8 issue cycles per
     load on Maxwell).
     """
-    issue_costs = check_flag("issue_costs", issue_costs)
+    _check_text("name", name)
+    _check_text("kind", kind)
+    return _mix_params(name, kind, check_flag("issue_costs", issue_costs))
+
+
+@cache
+def _mix_params(name: str, kind: str, issue_costs: bool) -> Params:
     if kind not in KINDS:
         raise UnknownNameError(f"kind must be one of {KINDS}, got {kind!r}")
     base = params(name)
@@ -224,3 +252,11 @@ def mix_params(name: str, kind: str, issue_costs: bool = False) -> Params:
         mem_issue=issue,
         sources={**base.sources, "mem_lat": src, "mem_thru": src},
     )
+
+
+# the public functions check their arguments, then read the caches: clearing them stays
+# as it was (``params.cache_clear()``)
+params.cache_clear = _params.cache_clear  # type: ignore[attr-defined]
+params.cache_info = _params.cache_info  # type: ignore[attr-defined]
+mix_params.cache_clear = _mix_params.cache_clear  # type: ignore[attr-defined]
+mix_params.cache_info = _mix_params.cache_info  # type: ignore[attr-defined]

@@ -189,6 +189,8 @@ def loaded_latency(p: Params, x_gbs: np.ndarray) -> np.ndarray:
     """Memory latency (cycles) at throughput ``x_gbs`` (GB/s, an array) by Table 6.5's
     terms ``a + Σ b·x/(c − x)``; ``inf`` from the smallest ``c`` on (unchecked: see
     :meth:`Params.memory_latency`)."""
+    p = check_params(p)
+    x_gbs = as_array("x_gbs", x_gbs, allow_inf=True)
     lat = np.full(np.shape(x_gbs), p.a, dtype=float)
     c_min = min(c for _, c in p.latency_terms)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -241,6 +241,13 @@ class KernelProfile:
             hi = 1.0 if name in FRACTIONS else None
             positive = name in ("duration_s", "sm_clock_hz")
             set_(self, name, _number(name, v, where, lo=0.0, hi=hi, positive=positive))
+        if not isinstance(self.metrics, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in self.metrics.items()
+        ):
+            raise InputTypeError(
+                f"{where}: metrics must be a mapping of field name -> metric name "
+                f"(strings), got {self.metrics!r:.60}"
+            )
         set_(self, "metrics", MappingProxyType(dict(self.metrics)))
 
     # ---- launch ----

@@ -27,10 +27,10 @@ from functools import cache
 import pandas as pd
 
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import DataError, UnknownNameError
+from gpumodels.ground.errors import DataError, InputTypeError, UnknownNameError
 from gpumodels.ground.schemas import PUBLISHED_FILES, PUBLISHED_STATUSES
 from gpumodels.ground.tables import Table, decimals, number, significant_places
-from gpumodels.ground.validate import check_real
+from gpumodels.ground.validate import check_flag, check_real
 
 STATUSES = PUBLISHED_STATUSES[:3]
 """The three statuses of a scored row (reproduced, outside, not derivable)."""
@@ -62,14 +62,39 @@ def rows() -> dict[str, dict[str, str]]:
     return _rows()
 
 
+def _check_str(name: str, value) -> str:
+    if not isinstance(value, str):
+        raise InputTypeError(
+            f"{name} must be a string (a key of data/published/), got {value!r:.60} "
+            f"({type(value).__name__})"
+        )
+    return value
+
+
+def _check_board(name: str, board, columns: tuple[str, ...]):
+    if not isinstance(board, pd.DataFrame):
+        raise InputTypeError(
+            f"{name} must be a pandas DataFrame, got {type(board).__name__}"
+        )
+    missing = [c for c in columns if c not in board.columns]
+    if missing:
+        raise ValueError(
+            f"{name} must have the columns {', '.join(columns)}; missing "
+            f"{', '.join(missing)}"
+        )
+    return board
+
+
 def keys(prefix: str = "") -> list[str]:
     """Keys of published values, in file order, that start with ``prefix``."""
+    _check_str("prefix", prefix)
     return [k for k in _rows() if k.startswith(prefix)]
 
 
 def value(key: str) -> float:
     """The printed number stored under ``key``; an unknown key raises ``KeyError`` with
     close matches."""
+    _check_str("key", key)
     rows = _rows()
     if key not in rows:
         stem = key.rsplit(".", 1)[0]
@@ -98,11 +123,16 @@ def compare(computed: Mapping[str, float], rtol: float = 0.0, atol: float = 0.0)
 
     rtol = check_real("rtol", rtol, 0.0)
     atol = check_real("atol", atol, 0.0)
+    if not isinstance(computed, Mapping):
+        raise InputTypeError(
+            "computed must be a mapping of published key -> computed number, got "
+            f"{type(computed).__name__}"
+        )
     out = []
     for key, comp in computed.items():
         rec = record(key)
         pub = float(rec["value"])
-        c = float(comp)
+        c = check_real(f"computed[{key!r}]", comp)
         diff = c - pub
         out.append(
             {
@@ -132,6 +162,17 @@ def check(table, expect_outside: tuple[str, ...] = ()) -> None:
     in the text); the check then also fails if such a row *starts* matching, so the text
     stays true.
     """
+    if not isinstance(table, pd.DataFrame):
+        raise InputTypeError(
+            f"table must be a pandas DataFrame, got {type(table).__name__}"
+        )
+    if not isinstance(expect_outside, (tuple, list, set, frozenset)) or not all(
+        isinstance(k, str) for k in expect_outside
+    ):
+        raise InputTypeError(
+            "expect_outside must be a tuple of published keys, got "
+            f"{expect_outside!r:.60}"
+        )
     if "declared" in table.columns:  # a scoreboard: each row as its data row declares
         wrong = table[table["status"] != table["declared"]]
         if len(wrong):
@@ -143,6 +184,7 @@ def check(table, expect_outside: tuple[str, ...] = ()) -> None:
                 )
             )
         return
+    _check_board("table", table, ("key", "within_tolerance"))
     outside = tuple(table.loc[~table["within_tolerance"], "key"])
     if set(outside) != set(expect_outside):
         raise AssertionError(
@@ -189,6 +231,19 @@ COMPACT_COLUMNS = (
 )
 """The columns of :func:`compact`, status first."""
 
+_BOARD_COLUMNS = (
+    "key",
+    "status",
+    "quantity",
+    "unit",
+    "printed",
+    "printed_text",
+    "computed",
+    "difference",
+    "tolerance",
+)
+"""The scoreboard columns :func:`compact` reads."""
+
 
 def _exact_places(x: float) -> int:
     """Decimals of the shortest exact writing of ``x`` (0.25 -> 2, 50 -> 0)."""
@@ -211,6 +266,13 @@ def compact(
     (the table must still fit the column); ``extra`` adds columns (name -> values, one
     per row, shown as given).
     """
+    note = check_flag("note", note)
+    _check_board("board", board, _BOARD_COLUMNS + (("note",) if note else ()))
+    if extra is not None and not isinstance(extra, Mapping):
+        raise InputTypeError(
+            f"extra must be a mapping of column name -> values, got "
+            f"{type(extra).__name__}"
+        )
     rows = []
     for r in board.itertuples():
         bound = getattr(r, "bound", "")
@@ -256,7 +318,13 @@ def compact(
         out = out.drop(columns=["difference", "tolerance"])
         out["note"] = list(board["note"])
     for name, values in (extra or {}).items():
-        values = list(values)
+        try:
+            values = list(values)
+        except TypeError:
+            raise InputTypeError(
+                f"extra[{name!r}] must be a sequence of values, one per row, got "
+                f"{type(values).__name__}"
+            ) from None
         if len(values) != len(out):
             raise ValueError(
                 f"extra column {name!r} must have one value per row ({len(out)}), got "
@@ -272,6 +340,7 @@ def notes_markdown(board) -> str:
     order; an
     empty string when no row has one. Shown under a :func:`compact` table, so that the
     reasons read as sentences rather than in a narrow column."""
+    _check_board("board", board, ("key", "status", "note"))
     items = [
         f"* `{r.key}` ({r.status}): {_markdown_text(r.note)}"
         for r in board.itertuples()

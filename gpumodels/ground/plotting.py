@@ -243,7 +243,7 @@ def smallest_font(fig) -> float:
 def generation_color(generation: str) -> str:
     """The colour of a GPU generation (``"Kepler"`` -> blue);
     unknown names raise ``ValueError``."""
-    if generation not in _GEN_COLORS:
+    if not isinstance(generation, str) or generation not in _GEN_COLORS:
         raise UnknownNameError(
             f"generation must be one of {', '.join(GENERATIONS)}, got {generation!r}"
         )

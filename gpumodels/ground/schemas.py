@@ -24,13 +24,13 @@ import csv
 import io
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 import pandas as pd
 import pandera.pandas as pa
 
-from gpumodels.ground.errors import DataError
+from gpumodels.ground.errors import DataError, InputTypeError
 
 # parameter in data/hardware.csv -> (GPU field, unit, type)
 PARAMETERS: dict[str, tuple[str, str, type]] = {
@@ -66,10 +66,28 @@ PARAMETERS: dict[str, tuple[str, str, type]] = {
 # column kinds
 
 
+def _check_names(name: str, value, optional: bool = False) -> None:
+    """``InputTypeError`` naming ``name`` unless ``value`` is a list or tuple of
+    strings (or ``None`` when ``optional``)."""
+    if optional and value is None:
+        return
+    if isinstance(value, (str, bytes)) or not isinstance(value, Collection):
+        ok = False
+    else:
+        ok = all(isinstance(v, str) for v in value)
+    if not ok:
+        raise InputTypeError(
+            f"{name} must be a list of column names (strings), got {value!r:.40}"
+        )
+
+
 def text(*, optional: bool = False, isin=None, regex: str | None = None):
     """A string column; non-empty unless ``optional``; one of ``isin`` or matching
     ``regex`` if given."""
     checks = []
+    _check_names("isin", isin, optional=True)
+    if regex is not None and not isinstance(regex, str):
+        raise InputTypeError(f"regex must be a string or None, got {regex!r:.40}")
     if isin is not None:
         allowed = list(isin) + ([""] if optional else [])
         checks.append(pa.Check.isin(allowed))
@@ -289,6 +307,16 @@ def long_table(
 ) -> Table:
     """A long table: ``key`` columns, ``value``, ``unit``, any ``after_unit`` columns,
     ``source`` (and ``note``)."""
+    _check_names("key", key)
+    if after_unit is not None and not isinstance(after_unit, dict):
+        raise InputTypeError(
+            "after_unit must be a dict of column schemas or None, got "
+            f"{after_unit!r:.40}"
+        )
+    if checks is not None and not isinstance(checks, (list, tuple)):
+        raise InputTypeError(
+            f"checks must be a list of checks or None, got {checks!r:.40}"
+        )
     cols = {k: text() for k in key}
     cols["value"] = text()
     cols["unit"] = text(optional=True)
@@ -313,6 +341,23 @@ class Table:
     unique: list[str] | None = None
     checks: list = field(default_factory=list)
     why_no_key: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.columns, dict):
+            raise InputTypeError(
+                f"columns must be a dict of column schemas for Table, got "
+                f"{self.columns!r:.40}"
+            )
+        if self.unique is not None:
+            _check_names("unique", self.unique)
+        if not isinstance(self.checks, (list, tuple)):
+            raise InputTypeError(
+                f"checks must be a list of checks for Table, got {self.checks!r:.40}"
+            )
+        if not isinstance(self.why_no_key, str):
+            raise InputTypeError(
+                f"why_no_key must be a string for Table, got {self.why_no_key!r:.40}"
+            )
 
     def schema(self, name: str):
         return pa.DataFrameSchema(
@@ -1448,6 +1493,8 @@ def cross_validate(relpath: str, df: pd.DataFrame, read: Callable[[str], str]) -
     frame ``df``) and the tables it depends on (``read(relpath)`` gives their text; they
     are parsed, not validated, so that two tables never wait on each other);
     ``DataError`` naming both files, the lines and the rule."""
+    if not isinstance(relpath, str):
+        raise InputTypeError(f"relpath must be a string, got {relpath!r:.40}")
     for others, rule in CROSS_RULES.get(relpath, ()):
         frames = {o: _frame(read(o), o) for o in others}
         bad = rule(df, frames)

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import math
 import re
+from numbers import Real as _Real
+
+import numpy as np
 
 from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.validate import check_int, to_float
 
 
 class Table:
@@ -67,8 +71,9 @@ def decimals(text: str) -> int | None:
 
 def significant_places(x: float, digits: int) -> int:
     """Decimal places that show ``x`` to ``digits`` significant digits (0 for NaN, inf
-    or 0)."""
-    x = abs(float(x))
+    or 0); ``digits`` an integer in [1, 100]."""
+    x = abs(_real("x", x))
+    digits = check_int("digits", digits, 1, 100)
     if not math.isfinite(x) or x == 0:
         return 0
     return max(0, digits - 1 - math.floor(math.log10(x)))
@@ -76,8 +81,9 @@ def significant_places(x: float, digits: int) -> int:
 
 def number(x: float, places: int, *, signed: bool = False) -> str:
     """``x`` with ``places`` decimals (a minus sign, never ``-0``); "—" for NaN; an
-    exact zero as ``0``."""
-    x = float(x)
+    exact zero as ``0``; ``places`` an integer in [0, 100]."""
+    x = _real("x", x)
+    places = check_int("places", places, 0, 100)
     if math.isnan(x):
         return "—"
     if math.isinf(x):
@@ -93,7 +99,20 @@ def number(x: float, places: int, *, signed: bool = False) -> str:
 def numbers(values, places: int, *, signed: bool = False) -> list[str]:
     """:func:`number` for each of ``values`` (a column formatted for a
     :class:`Table`)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise InputTypeError(
+            f"values must be a list or array of numbers, got {values!r:.40}"
+        )
+    places = check_int("places", places, 0, 100)
     return [number(v, places, signed=signed) for v in values]
+
+
+def _real(name: str, x) -> float:
+    """``x`` as a float (NaN and infinities kept, an integer beyond the float range read
+    as infinite); ``InputTypeError`` naming ``name`` for anything but a real number."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, _Real):
+        raise InputTypeError(f"{name} must be a real number, got {x!r:.40}")
+    return to_float(x)
 
 
 def formatted(frame, fmt="{:.2f}", columns=None, *, na: str = "–", index: bool = True):

@@ -29,6 +29,24 @@ def to_float(value) -> float:
         return float(value)
     except OverflowError:
         return math.inf if value > 0 else -math.inf
+    except (TypeError, ValueError):
+        raise InputTypeError(
+            f"value must be a real number, got {value!r:.40}"
+        ) from None
+
+
+def _bounds(lo, hi, lo_required: bool = False) -> None:
+    """``InputTypeError`` unless the bounds a checker is given are numbers (or None),
+    ``ValueError`` if ``lo > hi``."""
+    if lo_required and lo is None:
+        raise InputTypeError("lo must be a number, got None")
+    for bname, b in (("lo", lo), ("hi", hi)):
+        if b is not None and (
+            isinstance(b, (bool, np.bool_)) or not isinstance(b, numbers.Real)
+        ):
+            raise InputTypeError(f"{bname} must be a number or None, got {b!r:.40}")
+    if lo is not None and hi is not None and lo > hi:
+        raise ValueError(f"lo must be <= hi, got lo={lo!r:.40} and hi={hi!r:.40}")
 
 
 def _where(context: str | None) -> str:
@@ -44,6 +62,7 @@ def check_int(
     Booleans are rejected (``True`` is not a thread count). Integral floats such as
     ``256.0`` are accepted; ``256.5`` is not.
     """
+    _bounds(lo, hi, lo_required=True)
     rng = f"[{lo}, {hi}]" if hi is not None else f"[{lo}, inf)"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InputTypeError(
@@ -84,6 +103,7 @@ def check_real(
     ``-0.0`` is returned as ``0.0`` (so that nothing downstream divides by a negative
     zero).
     """
+    _bounds(lo, hi)
     lo_b = "(" if lo_open else "["
     rng = f"{lo_b}{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
@@ -118,6 +138,7 @@ def as_array(
     refused rather than converted, an integer too large for a float is refused, and
     ``-0.0`` becomes ``0.0``.
     """
+    _bounds(lo, None, lo_required=True)
     what = f"{name} must be a number or an array of numbers"
     if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
         raise InputTypeError(f"{what}, got {value!r}")
@@ -159,7 +180,7 @@ def broadcast(**arrays) -> list[np.ndarray]:
 
 def out(x: np.ndarray):
     """Return a 0-d result as a Python float and anything else as an array."""
-    return float(x) if np.ndim(x) == 0 else x
+    return to_float(x) if np.ndim(x) == 0 else x
 
 
 def check_fraction(name: str, value) -> float:
@@ -199,7 +220,13 @@ def finite_result(what: str, value, **inputs):
     """``value`` if every number in it is finite; ``OutsideDomainError`` naming ``what``
     and the ``inputs`` otherwise (valid inputs whose result leaves the floating-point
     range, e.g. a latency of 1e300 cycles times a throughput of 1e300)."""
-    arr = np.asarray(value, dtype=float)
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise InputTypeError(
+            f"value must be a number or an array of numbers for {what}, got "
+            f"{value!r:.40}"
+        ) from None
     if not np.all(np.isfinite(arr)):
         shown = ", ".join(f"{k}={v!r:.24}" for k, v in inputs.items())
         raise OutsideDomainError(
@@ -207,3 +234,78 @@ def finite_result(what: str, value, **inputs):
             f"floating-point range of the model"
         )
     return value
+
+
+# ---- record fields and other package types (added for issue 38, round 2) ----
+
+
+def _type_names(types) -> str:
+    types = types if isinstance(types, tuple) else (types,)
+    return " or ".join(getattr(t, "__name__", str(t)) for t in types)
+
+
+def check_type(name: str, value, types, context: str | None = None):
+    """Return ``value`` if it is an instance of ``types`` (a type or a tuple of types);
+    ``InputTypeError`` naming ``name``, the expected type(s) and the type given
+    otherwise. A boolean never passes for a number type."""
+    types_t = types if isinstance(types, tuple) else (types,)
+    is_bool = isinstance(value, (bool, np.bool_)) and not any(
+        t in (bool, np.bool_, object) for t in types_t
+    )
+    if is_bool or not isinstance(value, types_t):
+        raise InputTypeError(
+            f"{name} must be a {_type_names(types)}{_where(context)}, got "
+            f"{type(value).__name__} {value!r:.60}"
+        )
+    return value
+
+
+def check_text(name: str, value, context: str | None = None) -> str:
+    """Return ``value`` if it is a string; ``InputTypeError`` naming ``name``
+    otherwise."""
+    return check_type(name, value, str, context)
+
+
+def check_sequence(name: str, value, context: str | None = None):
+    """Return ``value`` if it is a list or tuple (not a string); ``InputTypeError``
+    naming ``name`` otherwise."""
+    return check_type(name, value, (tuple, list), context)
+
+
+def check_numbers(
+    name: str,
+    value,
+    lo: float | None = 0.0,
+    context: str | None = None,
+    allow_inf: bool = False,
+) -> np.ndarray:
+    """Return ``value`` if it is a numpy array of real numbers, none NaN, none below
+    ``lo`` (``None``: no bound) and, unless ``allow_inf``, none infinite; the array
+    itself is returned unchanged. ``InputTypeError`` for anything but a numeric array,
+    ``ValueError`` naming ``name`` and the first bad number otherwise."""
+    if not isinstance(value, np.ndarray) or value.dtype.kind not in "iuf":
+        raise InputTypeError(
+            f"{name} must be a numpy array of numbers{_where(context)}, got "
+            f"{type(value).__name__} {value!r:.60}"
+        )
+    arr = value.astype(float)
+    bad = np.isnan(arr)
+    if lo is not None:
+        bad |= arr < lo
+    if not allow_inf:
+        bad |= np.isinf(arr)
+    if np.any(bad):
+        rng = f"[{'-inf' if lo is None else lo}, inf{']' if allow_inf else ')'}"
+        raise ValueError(
+            f"{name} must hold numbers in {rng}{_where(context)}, got "
+            f"{arr[bad].flat[0]!r}"
+        )
+    return value
+
+
+def check_mapping(name: str, value, context: str | None = None):
+    """Return ``value`` if it is a mapping (a dict or alike); ``InputTypeError`` naming
+    ``name`` otherwise."""
+    import collections.abc
+
+    return check_type(name, value, collections.abc.Mapping, context)

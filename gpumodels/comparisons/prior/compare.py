@@ -22,6 +22,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from gpumodels.comparisons import _checks
 from gpumodels.comparisons.prior import reference
 from gpumodels.comparisons.prior.baghsorkhi_2010 import baghsorkhi2010
 from gpumodels.comparisons.prior.estimate import (
@@ -61,7 +62,7 @@ MAX_GRID_POINTS = 100_000
 def _volkov(fn_adds, fn_mem, label):
     def model(p: Params, n, alpha) -> Estimate:
         n_, a_ = grid(n, alpha)
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(invalid="ignore", divide="ignore", under="ignore"):
             ipc = np.where(
                 a_ == 0,
                 fn_mem(p, n_, a_),
@@ -172,7 +173,7 @@ def evaluate(model: str, p: Params, n, alpha) -> Estimate:
     """``MODELS[model](p, n, alpha)``; an unknown key raises ``ValueError`` listing the
     known ones."""
     p = check_params(p)
-    if model not in MODELS:
+    if not isinstance(model, str) or model not in MODELS:
         raise UnknownNameError(f"model must be one of {sorted(MODELS)}, got {model!r}")
     return MODELS[model](p, n, alpha)
 
@@ -183,6 +184,9 @@ def errors(model: str, p: Params, alphas=reference.ALPHAS):
     n_at_min, n_at_max, flagged`` (``flagged``: estimates at those points the model
     itself flags as impossible)."""
     p = check_params(p)
+    if not isinstance(model, str) or model not in MODELS:
+        raise UnknownNameError(f"model must be one of {sorted(MODELS)}, got {model!r}")
+    alphas = _checks.numbers_list("alphas", alphas)
 
     ns = reference.occupancies(p)
     out = []
@@ -207,8 +211,13 @@ def summary(models=None, gpus=GENERATIONS, alphas=reference.ALPHAS):
     """One row per model and GPU: the quotient range over all α and occupancies, and the
     worst factor ``max(q_max, 1/q_min)`` — the book's side-by-side comparison."""
 
+    models = (
+        list(MODELS) if models is None else _checks.names_of("models", models, MODELS)
+    )
+    gpus = _checks.names_of("gpus", gpus, GENERATIONS)
+    alphas = _checks.numbers_list("alphas", alphas)
     rows = []
-    for m in list(MODELS) if models is None else models:
+    for m in models:
         for g in gpus:
             e = errors(m, params(g), alphas)
             i, j = e.q_min.idxmin(), e.q_max.idxmax()
@@ -252,7 +261,11 @@ def cusp_occupancy(
         check_choice("model", model, sorted(MODELS))
     fraction = check_fraction("fraction", fraction)
     step = check_real("step", step, 0.0, lo_open=True)
-    n_max = check_real("n_max", n_max, step)
+    n_max = check_real("n_max", n_max, 0.0, lo_open=True)
+    if n_max < step:
+        raise ValueError(
+            f"n_max must be at least step, got n_max={n_max!r}, step={step!r}"
+        )
     if n_max / step > MAX_GRID_POINTS:
         raise ValueError(
             f"n_max / step must be at most {MAX_GRID_POINTS} grid points, got "
@@ -279,11 +292,15 @@ def curves(models, p: Params, alpha, n=None):
     curves (Zhang & Owens) are evaluated at the reference occupancies only.
     """
     p = check_params(p)
+    models = _checks.names_of("models", models, MODELS)
+    if not models:
+        raise ValueError("models must name at least one model, got an empty list")
+    alpha = _checks.checked_alpha("alpha", alpha)
 
     fine = (
         np.arange(0.25, p.max_warps_per_sm + 0.125, 0.25)
         if n is None
-        else np.asarray(n, dtype=float)
+        else np.atleast_1d(grid(n, 0.0)[0])
     )
     frames = []
     for m in models:
@@ -323,7 +340,7 @@ def plot_panel(
     """
     with_reference = check_flag("with_reference", with_reference)
     p = check_params(p)
-    a = float(alpha)
+    a = _checks.checked_alpha("alpha", alpha)
     table = curves(models, p, a)
     scale, unit, what = (
         (p.gbs_per_ipc, "GB/s", "memory throughput")
@@ -378,6 +395,8 @@ def plot_pair(models, p: Params, alpha, title: str):
     model (right) at one ``alpha``, both against the simulated reference
     (:func:`plot_panel`), with one legend below the panels. Returns the figure."""
     p = check_params(p)
+    models = _checks.names_of("models", models, MODELS)
+    alpha = _checks.checked_alpha("alpha", alpha)
     fig, axes = plotting.figure(1, 2, height=3.6, sharey=True)
     for ax, ms, side, first in zip(
         axes, (models, ["volkov_basic"]), ("prior", "Volkov"), (0, len(models))

@@ -30,7 +30,8 @@ import pandas as pd
 from gpumodels.facts import hardware
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.facts.params import Params, check_params
-from gpumodels.ground.validate import as_array, broadcast
+from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.validate import as_array, broadcast, check_real
 
 _RTOL = 1e-9
 
@@ -78,6 +79,38 @@ class Estimate:
     regime: np.ndarray
     flags: np.ndarray
 
+    def __post_init__(self):
+        for name in ("model", "gpu"):
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                raise InputTypeError(
+                    f"Estimate.{name} must be a string, got {value!r:.40}"
+                )
+        n = as_array("Estimate.n", self.n, lo=0.0, lo_open=True)
+        a = as_array("Estimate.alpha", self.alpha, allow_inf=True)
+        ipc = _numbers("Estimate.ipc", self.ipc)
+        regime = _strings("Estimate.regime", self.regime)
+        flags = _strings("Estimate.flags", self.flags)
+        shapes = {
+            "n": n.shape,
+            "alpha": a.shape,
+            "ipc": ipc.shape,
+            "regime": regime.shape,
+            "flags": flags.shape,
+        }
+        if len(set(shapes.values())) > 1:
+            raise ValueError(
+                f"Estimate.n, alpha, ipc, regime and flags must have one shape, got "
+                f"{shapes}"
+            )
+        with np.errstate(invalid="ignore"):
+            unflagged = (~np.isfinite(ipc) | (ipc < 0)) & (flags == "")
+        if np.any(unflagged):
+            raise ValueError(
+                "Estimate.ipc must be finite and >= 0 where Estimate.flags is empty "
+                f"(flags name every impossible output), got {ipc[unflagged].flat[0]!r}"
+            )
+
     @property
     def adds(self) -> np.ndarray:
         """The adds per cycle per SM, 32 per add instruction, ``32 · α/(α+1) · ipc``."""
@@ -111,8 +144,34 @@ class Estimate:
         )
 
 
+def _numbers(name: str, value) -> np.ndarray:
+    """``value`` as a float array of real numbers (NaN, inf and negatives allowed: the
+    flags name them); ``InputTypeError`` naming ``name`` for anything else."""
+    if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
+        raise InputTypeError(f"{name} must be numbers, got {value!r:.40}")
+    try:
+        raw = np.asarray(value)
+        if raw.dtype.kind not in "iuf":
+            raise TypeError
+        return raw.astype(float)
+    except (TypeError, ValueError, OverflowError):
+        raise InputTypeError(f"{name} must be numbers, got {value!r:.40}") from None
+
+
+def _strings(name: str, value) -> np.ndarray:
+    """``value`` as an array of strings; ``InputTypeError`` naming ``name`` if not."""
+    arr = np.asarray(value)
+    if arr.dtype.kind == "U":
+        return arr
+    arr = np.asarray(value, dtype=object)
+    if not all(isinstance(x, str) for x in arr.flat):
+        raise InputTypeError(f"{name} must be strings, got {value!r:.40}")
+    return arr
+
+
 def add_fraction(alpha) -> np.ndarray:
     """``α/(α+1)``, the fraction of instructions that are adds; 1 at ``alpha = inf``."""
+    as_array("alpha", alpha, allow_inf=True)
     a = np.asarray(alpha, dtype=float)
     with np.errstate(invalid="ignore"):
         return np.where(np.isinf(a), 1.0, a / (a + 1.0))
@@ -121,6 +180,7 @@ def add_fraction(alpha) -> np.ndarray:
 def load_fraction(alpha) -> np.ndarray:
     """``1/(α+1)``, the fraction of instructions that are loads;
     0 at ``alpha = inf``."""
+    as_array("alpha", alpha, allow_inf=True)
     return 1.0 / (np.asarray(alpha, dtype=float) + 1.0)
 
 
@@ -140,7 +200,13 @@ def pin_bandwidth(p: Params) -> float:
 def grid(n, alpha, n_lo: float = 0.0):
     """Check and broadcast ``n`` (warps per SM, > ``n_lo``) and ``alpha``
     (>= 0, may be inf)."""
-    n_ = as_array("n", n, lo=n_lo, lo_open=True)
+    n_lo = check_real("n_lo", n_lo, 0.0)
+    try:
+        n_ = as_array("n", n, lo=n_lo, lo_open=True)
+    except ValueError as e:
+        if n_lo == 0.0 or isinstance(e, InputTypeError):
+            raise
+        raise ValueError(f"{e} (n must exceed n_lo = {n_lo!r})") from None
     a_ = as_array("alpha", alpha, allow_inf=True)
     return broadcast(n=n_, alpha=a_)
 
@@ -169,8 +235,19 @@ def make(
     ``extra`` maps further reasons to boolean masks (model-specific warnings).
     """
     p = check_params(p)
-    ipc = np.asarray(ipc, dtype=float)
-    shape = np.broadcast(n, alpha, ipc).shape
+    if not isinstance(model, str):
+        raise InputTypeError(f"model must be a string (a label), got {model!r:.40}")
+    n = as_array("n", n, lo=0.0, lo_open=True)
+    alpha = as_array("alpha", alpha, allow_inf=True)
+    ipc = _numbers("ipc", ipc)
+    regime = _strings("regime", regime).astype(str)
+    if extra is not None and not isinstance(extra, dict):
+        raise InputTypeError(
+            f"extra must be a dict of reason -> boolean mask, got {extra!r:.40}"
+        )
+    if pin_gbs is not None:
+        pin_gbs = check_real("pin_gbs", pin_gbs, 0.0, lo_open=True)
+    shape = broadcast(n=n, alpha=alpha, ipc=ipc, regime=regime)[0].shape
     n, alpha, ipc = (np.broadcast_to(x, shape).astype(float) for x in (n, alpha, ipc))
     regime = np.broadcast_to(np.asarray(regime, dtype=str), shape).copy()
     flags = np.full(shape, "", dtype=object)

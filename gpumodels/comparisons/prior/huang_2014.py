@@ -172,6 +172,13 @@ def _bandwidth_delay(n, cores, mem_lat, s, k):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         queue = lam * s * s / (2.0 * (1.0 - rho))
     # the singularity: approached from above ρ = 1 it is −∞
+    finite_result(
+        "the queueing delay λ·s²/(2·(1 − ρ))",
+        np.where(rho == 1.0, 0.0, queue),
+        s=s,
+        mem_lat=mem_lat,
+        cores=cores,
+    )
     queue = np.where(rho == 1.0, -np.inf, queue)
     return np.minimum(queue, s * k * n * cores / 2.0), rho
 

@@ -25,6 +25,7 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
+from gpumodels.comparisons import _checks
 from gpumodels.comparisons.prior.estimate import add_fraction, load_fraction
 from gpumodels.engines import sim
 from gpumodels.facts.params import Params, check_params
@@ -59,6 +60,7 @@ def window(p: Params, alpha: float, n: int | None = None) -> tuple[int, int]:
     whole story (tested against Little's law).
     """
     p = check_params(p)
+    alpha = _checks.checked_alpha("alpha", alpha)
     trip = p.alu_lat if np.isinf(alpha) else p.mem_lat + alpha * p.alu_lat
     trips = 3.0 if n is None else max(3.0, 120.0 * p.schedulers / check_int("n", n, 1))
     start = int(max(2000, 2 * trip))
@@ -88,7 +90,7 @@ def measure(p: Params, n: int, alpha: float) -> tuple[float, float, int]:
     """
     p = check_params(p)
     n = check_int("n", n, 1, p.max_warps_per_sm, context=p.gpu)
-    a = float(alpha)
+    a = _checks.checked_alpha("alpha", alpha)
     if not (np.isinf(a) or (a >= 0 and a == int(a))):
         raise ValueError(
             f"alpha must be a whole number >= 0 or inf for the simulator, got {alpha!r}"
@@ -163,7 +165,7 @@ def ipc(p: Params, n, alpha) -> np.ndarray:
     """Cached simulated IPC per SM at occupancies ``n`` (must be among
     :func:`occupancies`) and one ``alpha``."""
     p = check_params(p)
-    alpha = float(as_array("alpha", alpha, allow_inf=True))
+    alpha = _checks.checked_alpha("alpha", alpha)
     cache = _cache()
     n_arr = np.atleast_1d(as_array("n", n))
     missing = [x for x in n_arr.ravel() if (p.gpu, float(x), float(alpha)) not in cache]

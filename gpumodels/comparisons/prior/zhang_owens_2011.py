@@ -35,6 +35,7 @@ from gpumodels.comparisons.prior.estimate import (
     make,
 )
 from gpumodels.facts.params import Params, check_params
+from gpumodels.ground.errors import InputTypeError
 from gpumodels.papers.volkov import synthetic as vk
 
 MODEL = "Zhang & Owens 2011"
@@ -85,6 +86,15 @@ def zhang_owens2011(
     if merge not in ("overlap", "add"):
         raise ValueError(f"merge must be 'overlap' or 'add', got {merge!r}")
     n_, a_ = grid(n, alpha)
+    if curves is not None and not (
+        isinstance(curves, (tuple, list))
+        and len(curves) == 2
+        and all(callable(c) for c in curves)
+    ):
+        raise InputTypeError(
+            "curves must be an (alu, mem) pair of functions of n, got "
+            f"{curves!r:.60}"
+        )
     alu, mem = model_curves(p) if curves is None else curves
     alu_ipc = np.broadcast_to(np.asarray(alu(n_), dtype=float), n_.shape)
     mem_ipc = np.broadcast_to(np.asarray(mem(n_), dtype=float), n_.shape)

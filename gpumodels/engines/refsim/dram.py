@@ -26,8 +26,9 @@ from functools import cache
 
 import numpy as np
 
+from gpumodels.facts import _fields
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground.validate import as_array, broadcast, check_int, check_real
 
 HIT, MISS, CONFLICT = 0, 1, 2
@@ -134,7 +135,7 @@ def address_map(preset: str) -> AddressMap:
     ((8, 9, 10), (30, 31, 32), 20)
     """
     rows = _map_rows()
-    if preset not in rows:
+    if not isinstance(preset, str) or preset not in rows:
         raise UnknownNameError(
             f"preset must be one of {', '.join(rows)}, got {preset!r}"
         )
@@ -199,6 +200,26 @@ class DetectedMapping:
     other_bits: tuple[int, ...]
     latencies: dict[str, float]
     per_bit: dict[int, float]
+
+    def __post_init__(self):
+        for name in ("column_bits", "row_bits", "other_bits"):
+            bits = getattr(self, name)
+            if not isinstance(bits, tuple):
+                raise InputTypeError(
+                    f"DetectedMapping.{name} must be a tuple of bit positions, got "
+                    f"{bits!r:.60}"
+                )
+            for b in bits:
+                check_int(f"DetectedMapping.{name}", b, 0, 63)
+        _fields.mappings(self, ("latencies", "per_bit"))
+        for k, v in self.latencies.items():  # NaN: an empty group
+            if not _fields.is_real(v) or v < 0 or v == float("inf"):
+                raise ValueError(
+                    f"DetectedMapping.latencies[{k!r}] must be a finite latency >= 0 "
+                    f"(or NaN for an empty group), got {v!r:.40}"
+                )
+        for k, v in self.per_bit.items():
+            check_real(f"DetectedMapping.per_bit[{k!r}]", v, 0.0)
 
     def as_map(self, name: str = "detected") -> AddressMap:
         """An :class:`AddressMap` with the detected groups (the "other" bits identify
@@ -304,7 +325,11 @@ class SimulatedDRAM:
     _open: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
-        self._rng = np.random.default_rng(self.seed)
+        _fields.of_type(self, "mapping", AddressMap, "an AddressMap")
+        _fields.reals(self, ("lat_hit", "lat_miss", "lat_conflict", "noise"), 0.0)
+        seed = check_int("SimulatedDRAM.seed", self.seed, 0)
+        _fields.of_type(self, "_open", dict)
+        self._rng = np.random.default_rng(seed)
 
     def reset(self) -> None:
         self._open.clear()

@@ -45,9 +45,10 @@ from gpumodels.engines.refsim.trace import (
     check_dtype,
     check_space,
 )
+from gpumodels.facts import _fields
 from gpumodels.facts.occupancy import WARP_SIZE, occupancy
 from gpumodels.ground.errors import InputTypeError, UnknownNameError
-from gpumodels.ground.validate import check_int
+from gpumodels.ground.validate import check_int, check_real
 
 WARP = WARP_SIZE  # threads per warp (gpumodels.facts.occupancy.WARP_SIZE)
 CONSTANT_LIMIT = 64 * 1024  # CUDA C Programming Guide, cc 3.x: 64 KB of constant memory
@@ -120,9 +121,19 @@ class ArraySpec:
     dims: tuple[int, int] | None = None
 
     def __post_init__(self):
+        _fields.texts(self, ("name",))
         check_dtype(self.dtype)
         check_space(self.space)
         check_int(f"{self.name}.n", self.n, 1)
+        _fields.flags(self, ("writable", "per_block"))
+        if self.dims is not None:
+            if not isinstance(self.dims, tuple) or len(self.dims) != 2:
+                raise InputTypeError(
+                    f"ArraySpec.dims must be None or a pair (width, height), got "
+                    f"{self.dims!r:.60}"
+                )
+            for d in self.dims:
+                check_int("ArraySpec.dims", d, 1)
 
     @property
     def elem_bytes(self) -> int:
@@ -150,6 +161,15 @@ class Op:
     alu: object = 0
     guarded: bool = False
 
+    def __post_init__(self):
+        _fields.texts(self, ("array",))
+        _fields.array(self, "idx", integer=True)  # negative: an inactive lane
+        _fields.flags(self, ("store", "guarded"))
+        if isinstance(self.alu, np.ndarray):
+            _fields.array(self, "alu", lo=0)
+        else:
+            check_real("Op.alu", self.alu, 0.0)
+
 
 @dataclass(frozen=True)
 class Kernel:
@@ -164,6 +184,18 @@ class Kernel:
     tail_alu: int = 0
     syncs: int = 0
     description: str = ""
+
+    def __post_init__(self):
+        _fields.texts(self, ("name", "description"))
+        _fields.ints(self, ("blocks", "threads_per_block"), 1)
+        _fields.ints(self, ("tail_alu", "syncs"))
+        _fields.mappings(self, ("arrays",), ArraySpec)
+        if not isinstance(self.ops, tuple) or not all(
+            isinstance(o, Op) for o in self.ops
+        ):
+            raise InputTypeError(
+                f"Kernel.ops must be a tuple of Op records, got {self.ops!r:.60}"
+            )
 
     @property
     def warps_per_block(self) -> int:
@@ -271,6 +303,28 @@ class Trace:
     shared_bytes_per_block: int
     copy_bytes: int = 0
     bases: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self):
+        _fields.of_type(self, "kernel", Kernel, "a Kernel")
+        _fields.mappings(self, ("placement",), str)
+        _fields.mappings(self, ("bases",))
+        if not isinstance(self.array_names, tuple) or not all(
+            isinstance(a, str) for a in self.array_names
+        ):
+            raise InputTypeError(
+                f"Trace.array_names must be a tuple of strings, got "
+                f"{self.array_names!r:.60}"
+            )
+        for name in ("warp", "pos", "array", "space", "word_bytes", "addressing"):
+            _fields.array(self, name, lo=0, ndim=1, integer=True)
+        for name in ("block", "executed"):
+            _fields.array(self, name, lo=0, ndim=1, integer=True)
+        _fields.array(self, "addr", lo=-1, ndim=2, integer=True)  # -1: inactive
+        if not isinstance(self.store, np.ndarray) or self.store.dtype != np.bool_:
+            raise InputTypeError(
+                f"Trace.store must be a numpy array of booleans, got {self.store!r:.60}"
+            )
+        _fields.ints(self, ("shared_bytes_per_block", "copy_bytes"))
 
     @property
     def n_ops(self) -> int:
@@ -1417,10 +1471,19 @@ GENERATORS: dict[str, Callable[[], Kernel]] = {
 default sizes."""
 
 
-@cache
 def kernel(benchmark: str) -> Kernel:
     """The default-size synthetic kernel of a benchmark (cached; see
     :data:`GENERATORS`)."""
+    if not isinstance(benchmark, str):
+        raise InputTypeError(
+            f"benchmark must be one of {', '.join(GENERATORS)}, got {benchmark!r:.60} "
+            f"({type(benchmark).__name__})"
+        )
+    return _default_kernel(benchmark)
+
+
+@cache
+def _default_kernel(benchmark: str) -> Kernel:
     if benchmark not in GENERATORS:
         raise UnknownNameError(
             f"benchmark must be one of {', '.join(GENERATORS)}, got {benchmark!r}"
@@ -1484,3 +1547,7 @@ def simplifications():
             }
         )
     return pd.DataFrame(rows)
+
+
+kernel.cache_clear = _default_kernel.cache_clear  # type: ignore[attr-defined]
+kernel.cache_info = _default_kernel.cache_info  # type: ignore[attr-defined]

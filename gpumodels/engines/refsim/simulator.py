@@ -77,7 +77,9 @@ from gpumodels.engines.refsim.placements import parse_moves
 from gpumodels.engines.refsim.placements import tests as _placement_tests
 from gpumodels.engines.refsim.trace import SPACES, shared_conflict_replays_batch
 from gpumodels.engines.sim import MAX_ALPHA, rate_between, trip_starts
+from gpumodels.facts import _fields
 from gpumodels.facts.param_sets import params as volkov_params
+from gpumodels.facts.params import check_params
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground.schemas import REFSIM_COUNTERS
@@ -343,6 +345,23 @@ class Streams:
     warps_per_block: int
     resident_blocks_per_sm: int
 
+    def __post_init__(self):
+        for name in ("kind", "count", "req0", "req1", "req_addr", "warp_rec"):
+            _fields.array(self, name, lo=0, ndim=1, integer=True)
+        _fields.array(self, "lsu", lo=0.0, ndim=1)
+        if not isinstance(self.dep, np.ndarray) or self.dep.dtype != np.bool_:
+            raise InputTypeError(
+                f"Streams.dep must be a numpy array of booleans, got {self.dep!r:.60}"
+            )
+        n = len(self.kind)
+        for name in ("count", "dep", "lsu", "req0", "req1"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(
+                    f"Streams.{name} must have one entry per record ({n}), got "
+                    f"{len(getattr(self, name))}"
+                )
+        _fields.ints(self, ("blocks", "warps_per_block", "resident_blocks_per_sm"), 1)
+
     @property
     def n_warps(self) -> int:
         return self.blocks * self.warps_per_block
@@ -447,7 +466,7 @@ def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
     wider than 4 B are read as one access per lane (``word_bytes`` ≤ 16 never spans two
     32-B sectors in these kernels, which align every array).
     """
-    rm = rm or machine()
+    rm = machine() if rm is None else _check_machine(rm)
     addr = block_linear(tr, rm)
     sp = tr.space
     n = tr.n_ops
@@ -1550,6 +1569,18 @@ class Result:
     placement: Mapping[str, str] = field(default_factory=dict)
     seed: int = 0
 
+    def __post_init__(self):
+        _fields.reals(self, ("time_ns", "cycles"))
+        _fields.mappings(self, ("counters", "placement"))
+        for k, v in self.counters.items():
+            check_real(f"Result.counters[{k!r}]", v, 0.0)
+        for name in ("record_issue", "record_done"):  # -1: an arithmetic run
+            _fields.array(self, name, lo=-1, ndim=1)
+        _fields.array(self, "warp_finish", lo=0, ndim=1)
+        _fields.texts(self, ("kernel",))
+        _fields.ints(self, ("seed",))
+        _fields.of_type(self, "dram_log", pd.DataFrame, "a pandas DataFrame")
+
     def per_warp(self, n_warps: int) -> dict[str, float]:
         """``inst_executed`` and ``inst_issued`` per warp (what
         :func:`gpumodels.papers.huang_li.model.profile` takes)."""
@@ -1568,7 +1599,7 @@ def run_streams(st: Streams, rm: RefMachine | None = None, seed: int = 0) -> Res
     """Run :class:`Streams` on the simulated GPU ``rm`` (default :func:`machine`) and
     collect the result."""
 
-    rm = rm or machine()
+    rm = machine() if rm is None else _check_machine(rm)
     seed = check_int("seed", seed, 0)
     if not isinstance(st, Streams):
         raise InputTypeError(f"st must be a Streams record, got {st!r:.60}")
@@ -1764,6 +1795,17 @@ def simulate(kernel: str, placement=None, seed: int = 0, **options) -> Result:
     )
 
 
+def _check_machine(rm, name: str = "rm") -> RefMachine:
+    """``rm`` if it is a :class:`RefMachine`; ``InputTypeError`` naming ``name``
+    otherwise."""
+    if not isinstance(rm, RefMachine):
+        raise InputTypeError(
+            f"{name} must be a RefMachine (e.g. refsim.simulator.machine()), got "
+            f"{type(rm).__name__} {rm!r:.40}"
+        )
+    return rm
+
+
 def second_access_latency(
     addr0: int, addr1: int, rm: RefMachine | None = None
 ) -> float:
@@ -1772,7 +1814,7 @@ def second_access_latency(
     (:func:`gpumodels.engines.refsim.dram.detect_mapping`) runs against."""
     a0 = check_int("addr0", addr0, 0)
     a1 = check_int("addr1", addr1, 0)
-    rm = rm or machine()
+    rm = machine() if rm is None else _check_machine(rm)
     st = streams_from_records(
         [[(LDU, 1, False, 1.0, [a0 - a0 % 32]), (LDU, 1, True, 1.0, [a1 - a1 % 32])]]
     )
@@ -1853,7 +1895,7 @@ def alpha_ipc(
     that no call runs for minutes.
     """
 
-    p = params or volkov_params("Kepler")
+    p = volkov_params("Kepler") if params is None else check_params(params, "params")
     n = check_int("n", n, 1, 64)
     alpha = check_int("alpha", alpha, 0, MAX_ALPHA)
     if not isinstance(window, tuple) or len(window) != 2:

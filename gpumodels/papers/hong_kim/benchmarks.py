@@ -25,7 +25,7 @@ from gpumodels.engines.mwp_cwp import (
 )
 from gpumodels.facts.occupancy import occupancy
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground.validate import check_flag, check_int, check_real
 from gpumodels.papers.hong_kim.coalescing import transactions_cc13
 from gpumodels.papers.hong_kim.model import divergent_counts
@@ -471,6 +471,21 @@ DEPENDENCE_WARPS = tuple(range(1, 17))
 to 512 threads, the largest block of the evaluated CUDA programs, §5.2)."""
 
 
+def _sequence(name: str, value, what: str) -> list:
+    """``value`` as a non-empty list; ``InputTypeError`` naming ``name`` unless it is a
+    list, tuple or other sequence (not a string)."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(
+        value, (Sequence, pd.Series, pd.Index)
+    ):
+        raise InputTypeError(
+            f"{name} must be a non-empty list of {what}, got "
+            f"{type(value).__name__} {value!r:.40}"
+        )
+    if len(value) == 0:
+        raise ValueError(f"{name} must be a non-empty list of {what}, got {value!r}")
+    return list(value)
+
+
 def dependence_ratio(warps: Sequence[int] = DEPENDENCE_WARPS):
     """§6.1 (Figure 26) in the model: the INDEP stand-in's time over the DEP one's for
     each number of warps per SM, both with ``N_pw`` (MODEL_PW), beside the memory
@@ -483,6 +498,7 @@ def dependence_ratio(warps: Sequence[int] = DEPENDENCE_WARPS):
     >>> d.ind_over_dep.round(3).tolist(), round(float(d.mwp_limit.iloc[0]), 2)
     ([0.05, 1.0], 11.67)
     """
+    warps = _sequence("warps", warps, "warp counts")
     dep = dependence_sweep(warps, independent=False)
     ind = dependence_sweep(warps, independent=True)
     return pd.DataFrame(
@@ -617,7 +633,7 @@ def merge_mean_occupancy(gpus: Sequence[str] | None = None):
     §5.2's "from 4 to 512"; the tiles of ``MAT_TILES`` for Mat. (tiled)). A DataFrame,
     benchmarks by GPUs. The paper does not print the block sizes it averaged.
     """
-    gpus = machines() if gpus is None else list(gpus)
+    gpus = machines() if gpus is None else _sequence("gpus", gpus, "GPU names")
     names = list(merge_benchmarks().benchmark)
     sweep = pd.concat(
         [merge_sweep(b, g) for g in gpus for b in names], ignore_index=True
@@ -640,7 +656,7 @@ def merge_means(gpus: Sequence[str] | None = None):
     >>> round(float(m.loc[("SVM", "FX5600"), "cpi"]), 2)
     9.84
     """
-    gpus = machines() if gpus is None else list(gpus)
+    gpus = machines() if gpus is None else _sequence("gpus", gpus, "GPU names")
     names = list(merge_benchmarks().benchmark)
     sweep = pd.concat(
         [merge_sweep(b, g) for g in gpus for b in names], ignore_index=True

@@ -91,6 +91,10 @@ class Transactions:
     count: int
     size: int
 
+    def __post_init__(self):
+        check_int("count", self.count, 0, context="Transactions")
+        check_int("size", self.size, 1, context="Transactions")
+
     @property
     def per_warp(self) -> int:
         return 2 * self.count

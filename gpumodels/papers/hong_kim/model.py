@@ -13,7 +13,11 @@ import pandas as pd
 
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
-from gpumodels.ground.validate import check_real
+from gpumodels.ground.validate import (
+    check_mapping,
+    check_real,
+    check_sequence,
+)
 
 # --------------------------------------------------------------------------------------
 # §6.2-6.3: long-latency instructions and divergent branches
@@ -80,6 +84,18 @@ class Divergence:
     paths: tuple[tuple[str, ...], ...]
     path_counts: tuple[dict, ...]
     all_paths: dict
+
+    def __post_init__(self):
+        ctx = "Divergence"
+        check_sequence("paths", self.paths, ctx)
+        for p in self.paths:
+            check_sequence("paths entries", p, ctx)
+        check_sequence("path_counts", self.path_counts, ctx)
+        for i, counts in enumerate((*self.path_counts, self.all_paths)):
+            name = "all_paths" if i == len(self.path_counts) else f"path_counts[{i}]"
+            check_mapping(name, counts, ctx)
+            for k, v in counts.items():
+                check_real(f"{name}[{k!r}]", v, 0.0, context=ctx)
 
 
 _COUNT_KEYS = ("comp_insts", "coal_mem_insts", "uncoal_mem_insts", "synch_insts")

@@ -24,7 +24,13 @@ from gpumodels.engines.mwp_cwp import (
     cycles_mwp_equals_n,
 )
 from gpumodels.engines.sim import SM, Op, Trace, Unit, simulate
-from gpumodels.ground.validate import check_int, check_real
+from gpumodels.ground.validate import (
+    check_choice,
+    check_int,
+    check_real,
+    check_text,
+    check_type,
+)
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,18 @@ class Case:
     mem_l: float
     mwp: int
     equation: int
+
+    def __post_init__(self):
+        ctx = "Case"
+        check_int("number", self.number, 1, context=ctx)
+        check_text("figure", self.figure, ctx)
+        check_text("title", self.title, ctx)
+        check_int("n", self.n, 1, context=ctx)
+        check_int("periods", self.periods, 1, context=ctx)
+        check_real("comp_p", self.comp_p, 0.0, context=ctx, lo_open=True)
+        check_real("mem_l", self.mem_l, 0.0, context=ctx, lo_open=True)
+        check_int("mwp", self.mwp, 1, context=ctx)
+        check_choice("equation", self.equation, (1, 3, 4))
 
     @property
     def comp_cycles(self) -> float:
@@ -119,6 +137,12 @@ class CaseRun:
     trace: Trace
     total_cycles: float
     predicted: float
+
+    def __post_init__(self):
+        check_type("case", self.case, Case, "CaseRun")
+        check_type("trace", self.trace, Trace, "CaseRun")
+        check_real("total_cycles", self.total_cycles, 0.0, context="CaseRun")
+        check_real("predicted", self.predicted, 0.0, context="CaseRun")
 
 
 def run_case(case: int | Case) -> CaseRun:

@@ -56,8 +56,14 @@ from gpumodels.engines.refsim.trace import (
 from gpumodels.facts.hardware import get_gpu
 from gpumodels.facts.param_sets import params as volkov_params
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import check_choice, check_real
+from gpumodels.ground.validate import check_choice, check_int, check_real
 from gpumodels.papers.huang_li import queueing
+from gpumodels.papers.huang_li._checks import (
+    check_kind,
+    check_map,
+    check_real_or_nan,
+    check_str,
+)
 from gpumodels.papers.huang_li.cache import Cache
 
 
@@ -107,9 +113,54 @@ class Machine:
         default_factory=dict, compare=False, hash=False, repr=False
     )
 
+    def __post_init__(self):
+        f = lambda k: f"Machine.{k}"
+        check_str(f("name"), self.name)
+        for k in (
+            "sm_count",
+            "cores_per_sm",
+            "max_warps_per_sm",
+            "controllers",
+            "banks_per_controller",
+            "request_bytes",
+            "transaction_bytes",
+        ):
+            check_int(f(k), getattr(self, k), 1, 1 << 20)
+        for k in (
+            "clock_ghz",
+            "bandwidth_gbs",
+            "avg_inst_lat",
+            "lat_hit",
+            "lat_miss",
+            "lat_conflict",
+            "ilp",
+            "mlp",
+        ):
+            check_real(f(k), getattr(self, k), 0.0, lo_open=True)
+        for k in (
+            "hit_lat",
+            "shmem_lat",
+            "occupancy_hit",
+            "occupancy_miss",
+            "occupancy_conflict",
+            "departure_del_coal",
+            "departure_del_uncoal",
+        ):
+            check_real(f(k), getattr(self, k), 0.0)
+        for k in ("tex", "const", "l2"):
+            check_kind(f(k), getattr(self, k), Cache, "a huang_li.cache.Cache")
+        check_map(f("sources"), self.sources, "str")
+
     @property
     def physical_banks(self) -> int:
         return self.controllers * self.banks_per_controller
+
+
+def _check_machine(machine, name: str = "machine", none: bool = False):
+    """``machine`` if it is a :class:`Machine` (or None where ``none``)."""
+    if none and machine is None:
+        return machine
+    return check_kind(name, machine, Machine, "a huang_li.analysis.Machine")
 
 
 def k80(clock: str = "boost") -> Machine:
@@ -191,6 +242,7 @@ def itilp(machine: Machine, n_warps: float) -> float:
     SIMD_width is the SM's lane count (192 on Kepler), so ITILP_max = 9 × 6 = 54 on the
     K80.
     """
+    _check_machine(machine)
     n = check_real("n_warps", n_warps, 0.0, lo_open=True)
     itilp_max = machine.avg_inst_lat / (32.0 / machine.cores_per_sm)
     return min(machine.ilp * n, itilp_max)
@@ -200,6 +252,7 @@ def cycles_per_instruction(machine: Machine, n_warps: float) -> float:
     """Eq. 13: ``Effective_instruction_throughput = avg_inst_lat / ITILP`` cycles per
     warp instruction per SM (the garbled "vortex" of the extracted text is ITILP, as in
     Sim et al. 2012)."""
+    _check_machine(machine)
     return machine.avg_inst_lat / itilp(machine, n_warps)
 
 
@@ -236,6 +289,48 @@ class Analysis:
     blocks: int
     # the readings chosen (rule, mapping, ...)
     options: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        f = lambda k: f"Analysis.{k}"
+        check_str(f("kernel"), self.kernel)
+        check_map(f("placement"), self.placement, "str")
+        for k in (
+            "n_warps",
+            "active_sms",
+            "warps_per_sm",
+            "resident_blocks_per_sm",
+            "threads_per_block",
+            "blocks",
+        ):
+            check_int(f(k), getattr(self, k), 1)
+        for k in (
+            "l2_accesses",
+            "dram_requests",
+            "offchip_bytes",
+            "dram_bytes",
+            "copy_bytes",
+        ):
+            check_int(f(k), getattr(self, k), 0)
+        for k in ("executed_per_warp", "addressing_per_warp"):
+            check_real(f(k), getattr(self, k), 0.0)
+        check_real(f("cpi"), self.cpi, 0.0, lo_open=True)
+        check_map(f("replays"), self.replays, "real")
+        for k in ("mem_insts", "requests", "misses", "row"):
+            check_map(f(k), getattr(self, k), "int")
+        check_kind(
+            f("bank_stats"),
+            self.bank_stats,
+            queueing.BankStats,
+            "a huang_li.queueing.BankStats",
+        )
+        check_map(f("saturated"), self.saturated, "flag")
+        check_map(f("dram_lat"), self.dram_lat)
+        for k, v in self.dram_lat.items():
+            # NaN only for a saturated queue under saturation="nan" (flagged)
+            check_real_or_nan(
+                f"{f('dram_lat')}[{k!r}]", v, 0.0, bool(self.saturated.get(k, False))
+            )
+        check_map(f("options"), self.options)
 
     @property
     def replays_per_warp(self) -> float:
@@ -316,7 +411,14 @@ def analyze(
     at ρ ≥ 1; ``"nan"``: the faithful flagged NaN).
     """
     check_choice("service", service, SERVICE)
-    m = machine or k80()
+    check_choice("rule", rule, ("printed", "segments"))
+    check_choice("queue_form", queue_form, queueing.QUEUE_FORMS)
+    check_choice("saturation", saturation, queueing.SATURATION)
+    check_kind("tr", tr, Trace, "a refsim.kernels.Trace")
+    m = k80() if _check_machine(machine, none=True) is None else machine
+    check_kind(
+        "mapping", mapping, (AddressMap, str), "a preset name or a dram.AddressMap"
+    )
     amap = address_map(mapping) if isinstance(mapping, str) else mapping
     sm, position, sms, res, wps = _order_keys(tr, m)
     cpi = cycles_per_instruction(m, wps)

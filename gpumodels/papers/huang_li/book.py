@@ -9,8 +9,15 @@ import pandas as pd
 from gpumodels.engines.refsim import dram, kernels, placements
 from gpumodels.facts import published as pub
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import check_real
+from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.validate import as_array, check_int, check_real
 from gpumodels.papers.huang_li import analysis, events, fig2, model, queueing
+from gpumodels.papers.huang_li._checks import (
+    check_ints,
+    check_kind,
+    check_reals,
+    check_seed,
+)
 
 VECADD_PLACEMENTS = {
     "G": None,
@@ -31,6 +38,8 @@ def vecadd_walkthrough(machine: analysis.Machine | None = None):
     simulated reference).
     """
 
+    if machine is not None:
+        check_kind("machine", machine, analysis.Machine, "a huang_li.analysis.Machine")
     m = machine or analysis.k80()
     k = kernels.kernel("vecAdd")
     prof = model.profile(k, machine=m)
@@ -68,6 +77,11 @@ def vecadd_walkthrough(machine: analysis.Machine | None = None):
     return pd.DataFrame(cols)
 
 
+MAX_GRID_N = 10_000_000
+"""The most customers :func:`kingman_grid` simulates per cell (memory: a few arrays of
+``n`` floats)."""
+
+
 def kingman_grid(
     c_as=(0.5, 1.0, 1.11, 1.72, 2.22),
     rhos=(0.3, 0.5, 0.7, 0.8, 0.9, 0.95),
@@ -78,6 +92,14 @@ def kingman_grid(
     """Simulated G/G/1 mean wait (Lindley) against Kingman (standard and printed) and
     M/M/1, per (c_a, ρ)."""
 
+    c_as = check_reals("c_as", c_as, 0.0, queueing.MAX_CV)
+    rhos = check_reals("rhos", rhos, 0.0, 1.0, lo_open=True)
+    for i, r in enumerate(rhos):
+        if r >= 1.0:
+            raise ValueError(f"rhos[{i}] must be in (0, 1) for a steady state, got {r}")
+    c_s = check_real("c_s", c_s, 0.0, queueing.MAX_CV)
+    n = check_int("n", n, 100, MAX_GRID_N)
+    seed = check_seed("seed", seed)
     rows = []
     for ca in c_as:
         for rho in rhos:
@@ -102,7 +124,12 @@ def kingman_grid(
 def max_service_cv(lat=None, steps: int = 101) -> float:
     """The largest c_s any mix of the three row-buffer latencies can have
     (grid over the mixes; default: the K80's hit, miss and conflict latencies)."""
-    v = np.asarray(_k80_latencies() if lat is None else lat, dtype=float)
+    v = as_array("lat", _k80_latencies() if lat is None else lat, 0.0, lo_open=True)
+    if v.shape != (3,):
+        raise ValueError(
+            f"lat must be (hit, miss, conflict), three numbers, got shape {v.shape}"
+        )
+    steps = check_int("steps", steps, 2, 2001)  # steps² mixes are tried
     best = 0.0
     for p0 in np.linspace(0, 1, steps):
         for p1 in np.linspace(0, 1 - p0, steps):
@@ -138,8 +165,29 @@ def algorithm1(
     memory unlike the paper's.
     """
 
-    amap = dram.address_map(preset) if mapping is None else mapping
-    lat = _k80_latencies() if latencies is None else tuple(latencies)
+    if mapping is None:
+        if not isinstance(preset, str):
+            raise InputTypeError(
+                f"preset must be the name of an address map, got {preset!r:.60}"
+            )
+        amap = dram.address_map(preset)
+    else:
+        amap = check_kind(
+            "mapping", mapping, dram.AddressMap, "a refsim.dram.AddressMap"
+        )
+    if latencies is None:
+        lat = _k80_latencies()
+    else:
+        try:
+            lat = tuple(latencies)
+        except TypeError:
+            raise InputTypeError(
+                "latencies must be (hit, miss, conflict), three numbers, got "
+                f"{latencies!r:.60}"
+            ) from None
+    bits = check_ints("bits", bits, 0, 62)
+    noise = check_real("noise", noise, 0.0, 1e6)
+    seed = check_seed("seed", seed)
     if len(lat) != 3:
         raise ValueError(
             "latencies must be (hit, miss, conflict), three numbers, got "
@@ -202,9 +250,15 @@ def algorithm1_check(
     compared over the probed bits only.
     """
 
+    check_kind("mapping", mapping, dram.AddressMap, "a refsim.dram.AddressMap")
+    if latencies is None:
+        raise InputTypeError(
+            "latencies must be (hit, miss, conflict), three numbers, got None"
+        )
     _, found, amap = algorithm1(
         bits=bits, noise=noise, seed=seed, mapping=mapping, latencies=latencies
     )
+    latencies = tuple(latencies)  # checked by algorithm1: three positive numbers
     probed = set(found.per_bit)
     bank = tuple(sorted(probed & set(amap.bank_bits + amap.channel_bits)))
     rows = [

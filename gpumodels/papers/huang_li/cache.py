@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from gpumodels.ground.validate import check_int
+from gpumodels.papers.huang_li._checks import check_str
 
 
 # compiled, so coverage cannot see it; tested through lru_hits
@@ -102,6 +103,8 @@ class Cache:
     source: str = ""
 
     def __post_init__(self):
+        check_str("Cache.name", self.name)
+        check_str("Cache.source", self.source)
         check_int(f"{self.name}.sets", self.sets, 1, 1 << 24)
         check_int(f"{self.name}.line_bytes", self.line_bytes, 1, 1 << 16)
         check_int(f"{self.name}.ways", self.ways, 1, 1024)

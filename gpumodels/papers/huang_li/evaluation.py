@@ -34,8 +34,14 @@ from gpumodels.engines.refsim.kernels import kernel
 from gpumodels.engines.refsim.placements import parse_moves, tests
 from gpumodels.facts import published as pub
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
-from gpumodels.ground.validate import check_choice, check_int
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.validate import check_choice, check_int, check_real
+from gpumodels.papers.huang_li._checks import (
+    check_kind,
+    check_map,
+    check_seed,
+    check_str,
+)
 from gpumodels.papers.huang_li.analysis import Analysis, analyze, k80
 from gpumodels.papers.huang_li.book import implied_errors
 from gpumodels.papers.huang_li.events import THRESHOLD, cosine_similarity
@@ -115,11 +121,16 @@ def _sample_counters(benchmark: str) -> dict[str, float]:
     }
 
 
-@cache
 def sample_profile(benchmark: str) -> Profile:
     """The sample placement's :class:`~gpumodels.papers.huang_li.model.Profile`: its
     trace, the simulator's instruction counters, and the Algorithm 1 mapping as the
     model's belief."""
+    check_str("benchmark", benchmark)
+    return _sample_profile(benchmark)
+
+
+@cache
+def _sample_profile(benchmark: str) -> Profile:
     return profile(
         kernel(benchmark),
         counters=_sample_counters(benchmark),
@@ -206,7 +217,23 @@ class Evaluation:
     table: object
     overlap: Mapping[str, OverlapModel] = field(default_factory=dict)
 
+    def __post_init__(self):
+        check_kind("Evaluation.table", self.table, pd.DataFrame, "a pandas DataFrame")
+        missing = {"variant", "set", "error"} - set(self.table.columns)
+        if missing:
+            raise ValueError(
+                f"Evaluation.table must have the columns variant, set and error, "
+                f"missing {sorted(missing)}"
+            )
+        check_map("Evaluation.overlap", self.overlap)
+        for k, v in self.overlap.items():
+            check_kind(
+                f"Evaluation.overlap[{k!r}]", v, OverlapModel, "a model.OverlapModel"
+            )
+
     def errors(self, variant: str, set_: str = "eval") -> np.ndarray:
+        check_choice("variant", variant, tuple(VARIANTS))
+        check_choice("set_", set_, ("train", "eval"))
         t = self.table
         sel = (t["variant"] == variant) & (t["set"] == set_)
         return t.loc[sel, "error"].to_numpy()
@@ -215,7 +242,6 @@ class Evaluation:
         return float(self.errors(variant, set_).mean())
 
 
-@cache
 def run(amat_form: str = "printed") -> Evaluation:
     """Evaluate every variant on the 38 training and 22 evaluation placements (cached; a
     few seconds).
@@ -223,7 +249,11 @@ def run(amat_form: str = "printed") -> Evaluation:
     ``amat_form``: Eq. 5 as printed (every request pays hit_lat, shared ones too) or
     ``"weighted"`` (shared requests pay only shmem_lat) [A1]."""
     check_choice("amat_form", amat_form, ("printed", "weighted"))
+    return _run(amat_form)
 
+
+@cache
+def _run(amat_form: str) -> Evaluation:
     clock = k80().clock_ghz
     rows, fits = [], {}
     for v in VARIANTS:
@@ -258,16 +288,43 @@ def run(amat_form: str = "printed") -> Evaluation:
     return Evaluation(table=pd.DataFrame(rows), overlap=fits)
 
 
+MAX_BOOT = 1_000_000
+"""The most bootstrap resamples :func:`bootstrap_ci` and :func:`gains` draw."""
+
+
+def _values(values) -> np.ndarray:
+    if isinstance(values, (str, bytes)) or values is None:
+        raise InputTypeError(f"values must be an array of numbers, got {values!r:.60}")
+    try:
+        x = np.asarray(values)
+        if x.dtype.kind == "b":
+            raise TypeError
+        return x.astype(float)
+    except (TypeError, ValueError, OverflowError):
+        raise InputTypeError(
+            f"values must be an array of numbers, got {values!r:.60}"
+        ) from None
+
+
+def _evaluation(ev) -> Evaluation:
+    if ev is None:
+        return run()
+    return check_kind("ev", ev, Evaluation, "a huang_li.evaluation.Evaluation")
+
+
 def bootstrap_ci(
     values, n_boot: int = 2000, seed: int = 0, level: float = 0.95
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean of ``values``
     (resampling the values; seeded)."""
-    x = np.asarray(values, dtype=float)
+    x = _values(values)
     if x.ndim != 1 or x.size < 2 or not np.all(np.isfinite(x)):
         raise ValueError(f"values must be at least 2 finite numbers, got {x.size}")
-    n_boot = check_int("n_boot", n_boot, 100)
-    rng = np.random.default_rng(seed)
+    n_boot = check_int("n_boot", n_boot, 100, MAX_BOOT)
+    level = check_real("level", level, 0.0, 1.0, lo_open=True)
+    if level >= 1.0:
+        raise ValueError(f"level must be a number in (0, 1), got {level}")
+    rng = np.random.default_rng(check_seed("seed", seed))
     means = x[rng.integers(0, x.size, (n_boot, x.size))].mean(axis=1)
     lo = (1.0 - level) / 2.0
     return float(np.quantile(means, lo)), float(np.quantile(means, 1.0 - lo))
@@ -290,7 +347,8 @@ def summary(ev: Evaluation | None = None, set_: str = "eval"):
     of ``set_``, beside the mean error the paper's printed gains imply (derived,
     :func:`gpumodels.papers.huang_li.book.implied_errors`)."""
 
-    ev = ev or run()
+    ev = _evaluation(ev)
+    check_choice("set_", set_, ("train", "eval"))
     implied = implied_errors().set_index("variant")["implied mean |error| (%)"]
     rows = []
     for v in VARIANTS:
@@ -353,7 +411,8 @@ def ranking(benchmark: str = "neuralnet", ev: Evaluation | None = None):
     ranking against the reference."""
     from scipy.stats import kendalltau
 
-    ev = ev or run()
+    ev = _evaluation(ev)
+    check_str("benchmark", benchmark)
     t = ev.table
     rows = [r for r in tests() if r["benchmark"] == benchmark]
     if len(rows) < 2:
@@ -402,7 +461,8 @@ def event_selection(min_placements: int = 3, threshold: float | None = None):
     ``min_placements`` placements, the cosine of each counter's vector with the time
     vector, and Pearson's r beside it."""
 
-    th = THRESHOLD if threshold is None else threshold
+    min_placements = check_int("min_placements", min_placements, 2)
+    th = THRESHOLD if threshold is None else check_real("threshold", threshold, -1, 1)
     ref = reference()
     ref = ref[ref["set"].isin(["train", "eval"])]
     out = []
@@ -501,7 +561,9 @@ def gains(ev: Evaluation | None = None, n_boot: int = 2000, seed: int = 0):
     gains only), beside the printed value, and whether the signs agree. No tolerance:
     the paper's numbers come from a K80."""
 
-    ev = ev or run()
+    ev = _evaluation(ev)
+    n_boot = check_int("n_boot", n_boot, 100, MAX_BOOT)
+    seed = check_seed("seed", seed)
     t = ev.table[ev.table["set"] == "eval"]
     err = {v: t[t["variant"] == v].set_index("test")["error"] for v in VARIANTS}
     rng = np.random.default_rng(seed)

@@ -31,7 +31,9 @@ from functools import cache
 import pandas as pd
 
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import DataError, UnknownNameError
+from gpumodels.ground.errors import DataError, InputTypeError, UnknownNameError
+from gpumodels.ground.validate import check_flag, check_int
+from gpumodels.papers.huang_li._checks import check_kind, check_str
 
 PANELS = ("a", "b", "c", "d")
 """Fig. 2's panels, in the caption's order."""
@@ -58,6 +60,16 @@ class Instruction:
     sources: frozenset[str]
     address: frozenset[str]
 
+    def __post_init__(self):
+        check_str("Instruction.text", self.text)
+        check_str("Instruction.opcode", self.opcode, empty=False)
+        for k in ("dest", "sources", "address"):
+            v = check_kind(
+                f"Instruction.{k}", getattr(self, k), frozenset, "a frozenset of names"
+            )
+            for r in v:
+                check_str(f"Instruction.{k} item", r)
+
     @property
     def is_load(self) -> bool:
         return self.opcode.split(".")[0] in _LOADS
@@ -77,6 +89,7 @@ def parse(text: str) -> Instruction | None:
     >>> parse("v[id] = a[id] + b[id]:") is None
     True
     """
+    check_str("text", text)
     m = _OPCODE.match(text.strip())
     if m is None:
         return None
@@ -139,6 +152,25 @@ class AddressingCount:
     instructions: tuple[str, ...]
     load_listed: bool
 
+    def __post_init__(self):
+        for k in ("panel", "space", "index_register"):
+            check_str(f"AddressingCount.{k}", getattr(self, k))
+        check_kind(
+            "AddressingCount.instructions",
+            self.instructions,
+            tuple,
+            "a tuple of instruction texts",
+        )
+        for t in self.instructions:
+            check_str("AddressingCount.instructions item", t)
+        check_int("AddressingCount.count", self.count, 0)
+        if self.count != len(self.instructions):
+            raise ValueError(
+                f"AddressingCount.count must equal the number of instructions "
+                f"({len(self.instructions)}), got {self.count}"
+            )
+        check_flag("AddressingCount.load_listed", self.load_listed)
+
 
 def count_listing(
     lines, index_register: str, panel: str = "", space: str = ""
@@ -156,6 +188,13 @@ def count_listing(
     >>> count_listing(lines, "R1").count
     1
     """
+    check_str("index_register", index_register)
+    check_str("panel", panel)
+    check_str("space", space)
+    if isinstance(lines, (str, bytes)):
+        raise InputTypeError(
+            f"lines must be a sequence of listing lines, got a string {lines!r:.60}"
+        )
     if index_register and not _REGISTER.fullmatch(index_register):
         raise ValueError(
             f"index_register must name a register such as 'R3', got {index_register!r}"

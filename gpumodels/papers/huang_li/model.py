@@ -42,8 +42,24 @@ import numpy as np
 
 from gpumodels.engines import mwp_cwp as hk
 from gpumodels.engines.refsim.kernels import Kernel, Trace
-from gpumodels.ground.validate import check_choice, check_real
+from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.validate import (
+    as_array,
+    check_choice,
+    check_flag,
+    check_int,
+    check_real,
+)
+from gpumodels.papers.huang_li._checks import (
+    check_kind,
+    check_map,
+    check_real_or_nan,
+    check_str,
+)
 from gpumodels.papers.huang_li.analysis import Analysis, Machine, analyze, k80
+
+_ANALYSIS = "a huang_li.analysis.Analysis"
+_MACHINE = "a huang_li.analysis.Machine"
 
 VARIANTS: Mapping[str, Mapping[str, str]] = {
     "sim2012": {
@@ -154,7 +170,7 @@ def effective_requests(
     m = check_real("mem_insts_per_warp", mem_insts_per_warp, 0.0)
     w = check_real("total_warps", total_warps, 1.0)
     s = check_real("active_sms", active_sms, 1.0)
-    it = check_real("itmlp", itmlp_value, 0.0, lo_open=True)
+    it = check_real("itmlp_value", itmlp_value, 0.0, lo_open=True)
     return m * w / (s * it)
 
 
@@ -162,7 +178,7 @@ def t_mem(effective_requests_per_sm, amat_value) -> float:
     """Eq. 4: ``Effective_memory_requests_per_SM × AMAT`` (cycles)."""
     return check_real(
         "effective_requests_per_sm", effective_requests_per_sm, 0.0
-    ) * check_real("amat", amat_value, 0.0)
+    ) * check_real("amat_value", amat_value, 0.0)
 
 
 def f_overlap(n, cwp, mwp) -> float:
@@ -184,9 +200,9 @@ def t_total(t_comp_value, t_mem_value, t_overlap_value) -> tuple[float, bool]:
     than either cost or larger than their sum; it is clipped and flagged, never returned
     silently.
     """
-    tc = check_real("t_comp", t_comp_value, 0.0)
-    tm = check_real("t_mem", t_mem_value, 0.0)
-    to = check_real("t_overlap", t_overlap_value, None)
+    tc = check_real("t_comp_value", t_comp_value, 0.0)
+    tm = check_real("t_mem_value", t_mem_value, 0.0)
+    to = check_real("t_overlap_value", t_overlap_value, None)
     lo, hi = 0.0, min(tc, tm)
     clipped = to < lo or to > hi
     return tc + tm - min(max(to, lo), hi), clipped
@@ -217,6 +233,7 @@ the constant c that is 12 coefficients."""
 def overlap_features(an: Analysis) -> np.ndarray:
     """The :data:`FEATURES` of one analysed placement, as ratios to its memory
     instructions."""
+    check_kind("an", an, Analysis, _ANALYSIS)
     tot = max(sum(an.mem_insts.values()), 1)
     vals = [
         an.requests["G"],
@@ -231,6 +248,22 @@ def overlap_features(an: Analysis) -> np.ndarray:
         an.row["conflict"],
     ]
     return np.array([v / tot for v in vals] + [float(an.warps_per_sm)])
+
+
+def _floats(name: str, value) -> np.ndarray:
+    """``value`` as a float array; ``InputTypeError`` naming ``name`` if it is not
+    numeric (NaN and inf pass: the caller says why they are refused)."""
+    if isinstance(value, (str, bytes)) or value is None:
+        raise InputTypeError(f"{name} must be an array of numbers, got {value!r:.60}")
+    try:
+        arr = np.asarray(value)
+        if arr.dtype.kind == "b":
+            raise TypeError
+        return arr.astype(float)
+    except (TypeError, ValueError, OverflowError):
+        raise InputTypeError(
+            f"{name} must be an array of numbers, got {value!r:.60}"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -253,12 +286,40 @@ class OverlapModel:
     zero_columns: tuple[str, ...]
     n: int
 
+    def __post_init__(self):
+        f = lambda k: f"OverlapModel.{k}"
+        c = check_kind(f("coef"), self.coef, np.ndarray, "a numpy array")
+        if c.shape != (len(FEATURES) + 1,) or c.dtype.kind != "f":
+            raise ValueError(
+                f"{f('coef')} must be a float array of {len(FEATURES) + 1} entries "
+                f"(one per feature, then c), got shape {c.shape} dtype {c.dtype}"
+            )
+        if not np.all(np.isfinite(c)):
+            raise ValueError(f"{f('coef')} must be finite, got {c!r}")
+        # R² of a least-squares fit with intercept is in [0, 1] (NaN: constant target)
+        check_real_or_nan(f("r2"), self.r2, -1e-9, True)
+        if not math.isnan(self.r2) and self.r2 > 1.0 + 1e-9:
+            raise ValueError(f"{f('r2')} must be at most 1, got {self.r2!r}")
+        check_real_or_nan(f("lobo_error"), self.lobo_error, 0.0, True)
+        n = check_int(f("n"), self.n, 0)  # 0: a placeholder, not fitted
+        if n == 1:
+            raise ValueError(f"{f('n')} must be 0 (not fitted) or at least 2, got 1")
+        if not (
+            isinstance(self.condition, (int, float, np.floating))
+            and self.condition == math.inf
+        ):  # inf: a singular design matrix; NaN: not fitted
+            check_real_or_nan(f("condition"), self.condition, 1.0 - 1e-9, n == 0)
+        check_int(f("rank"), self.rank, 0, len(FEATURES) + 1)
+        check_kind(f("zero_columns"), self.zero_columns, tuple, "a tuple of names")
+        for k in self.zero_columns:
+            check_choice(f("zero_columns item"), k, FEATURES)
+
     @property
     def rank_deficient(self) -> bool:
         return self.rank < len(FEATURES) + 1 - len(self.zero_columns)
 
     def ratio(self, features) -> float:
-        x = np.asarray(features, dtype=float)
+        x = as_array("features", features, -math.inf)
         if x.shape != (len(FEATURES),):
             raise ValueError(
                 f"features must have {len(FEATURES)} entries ({', '.join(FEATURES)}), "
@@ -274,8 +335,7 @@ class OverlapModel:
         T_measured)/T_mem``. Rank deficiency is detected (the minimum-norm solution is
         used and ``rank`` reported).
         """
-        X = np.asarray(x, dtype=float)
-        Y = np.asarray(y, dtype=float)
+        X, Y = _floats("x", x), _floats("y", y)
         if X.ndim != 2 or X.shape[1] != len(FEATURES) or Y.shape != (X.shape[0],):
             raise ValueError(
                 f"x must be (n, {len(FEATURES)}) and y (n,), got {X.shape} and "
@@ -358,6 +418,17 @@ class Profile:
     options: Mapping[str, str] = field(default_factory=dict)
     source: str = "model rules"
 
+    def __post_init__(self):
+        f = lambda k: f"Profile.{k}"
+        check_kind(f("kernel"), self.kernel, Kernel, "a refsim.kernels.Kernel")
+        check_map(f("moves"), self.moves, "str")
+        check_kind(f("trace"), self.trace, Trace, "a refsim.kernels.Trace")
+        check_map(f("counters"), self.counters, "real")
+        check_kind(f("analysis"), self.analysis, Analysis, _ANALYSIS)
+        check_kind(f("machine"), self.machine, Machine, _MACHINE)
+        check_map(f("options"), self.options)
+        check_str(f("source"), self.source)
+
 
 def profile(
     kernel: Kernel,
@@ -372,6 +443,13 @@ def profile(
     ``machine`` (default the K80) and ``analysis_options`` are kept with the profile:
     every prediction from it uses the same machine and readings.
     """
+    check_kind("kernel", kernel, Kernel, "a refsim.kernels.Kernel")
+    if moves is not None:
+        check_map("moves", moves, "str")
+    if counters is not None:
+        check_map("counters", counters)
+    if machine is not None:
+        check_kind("machine", machine, Machine, _MACHINE)
     m = machine or k80()
     tr = kernel.trace(moves)
     an = analyze(tr, m, **analysis_options)
@@ -411,6 +489,8 @@ def instructions_per_warp(
     replays_sample(1–4) + replays_target(1–4) + addressing_target − addressing_sample``;
     ``kind="executed"``: the sample's executed count, unchanged [A17].
     """
+    check_kind("sample", sample, Profile, "a huang_li.model.Profile")
+    check_kind("target", target, Analysis, _ANALYSIS)
     check_choice("kind", kind, ("issued", "executed"))
     c = sample.counters
     if kind == "executed":
@@ -452,6 +532,33 @@ class Prediction:
     clipped: bool
     clock_ghz: float
     analysis: Analysis = field(repr=False, compare=False)
+
+    def __post_init__(self):
+        f = lambda k: f"Prediction.{k}"
+        check_choice(f("variant"), self.variant, tuple(VARIANTS))
+        check_map(f("placement"), self.placement, "str")
+        sat = check_flag(f("saturated"), self.saturated)
+        check_flag(f("clipped"), self.clipped)
+        for k in ("inst_per_warp", "t_comp", "copy_cycles"):
+            check_real(f(k), getattr(self, k), 0.0)
+        # NaN only where the queue saturated under saturation="nan" (flagged)
+        for k in (
+            "t_mem",
+            "t_overlap",
+            "t",
+            "amat",
+            "dram_lat",
+            "effective_requests",
+            "mwp",
+            "cwp",
+        ):
+            check_real_or_nan(f(k), getattr(self, k), 0.0, sat)
+        check_real_or_nan(f("itmlp"), self.itmlp, 0.0, sat, lo_open=True)
+        for k in ("miss_ratio", "shmem_ratio"):
+            check_real(f(k), getattr(self, k), 0.0, 1.0)
+        check_real(f("n"), self.n, 1.0)
+        check_real(f("clock_ghz"), self.clock_ghz, 0.0, lo_open=True)
+        check_kind(f("analysis"), self.analysis, Analysis, _ANALYSIS)
 
     @property
     def time_ms(self) -> float:
@@ -518,6 +625,12 @@ def evaluate(
     """All terms of Eq. 1 for an analysed placement, given its instruction count per
     warp."""
     v = VARIANTS[check_choice("variant", variant, tuple(VARIANTS))]
+    check_kind("an", an, Analysis, _ANALYSIS)
+    if machine is not None:
+        check_kind("machine", machine, Machine, _MACHINE)
+    if overlap is not None:
+        check_kind("overlap", overlap, OverlapModel, "a huang_li.model.OverlapModel")
+    check_choice("amat_form", amat_form, ("printed", "weighted"))
     m = machine or k80()
     dram = an.dram_lat[v["dram"]]
     sat = bool(an.saturated.get(v["dram"], False))
@@ -615,6 +728,9 @@ def predict(
     its one-off copy, bytes / bandwidth [A19].
     """
     kind = VARIANTS[check_choice("variant", variant, tuple(VARIANTS))]["instructions"]
+    check_kind("sample", sample, Profile, "a huang_li.model.Profile")
+    if moves is not None:
+        check_map("moves", moves, "str")
     tr = sample.kernel.trace({**sample.moves, **(moves or {})})
     an = analyze(tr, sample.machine, **sample.options)
     return evaluate(

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpumodels.engines.refsim.dram import lindley
+from gpumodels.ground.errors import OutsideDomainError
 from gpumodels.ground.validate import (
     as_array,
     broadcast,
@@ -40,6 +41,7 @@ from gpumodels.ground.validate import (
     check_real,
     out,
 )
+from gpumodels.papers.huang_li._checks import check_kind, check_seed
 
 __all__ = [
     "BankStats",
@@ -74,6 +76,20 @@ def _ratio(rho: np.ndarray) -> np.ndarray:
         return np.where(rho < 1.0, rho / np.where(rho < 1.0, 1.0 - rho, 1.0), np.nan)
 
 
+def _finite(what: str, r: np.ndarray, value: np.ndarray, **inputs) -> np.ndarray:
+    """``value`` if it is finite wherever ρ < 1 (NaN at ρ >= 1 is the documented
+    saturation); ``OutsideDomainError`` naming the inputs otherwise (a wait beyond the
+    floating-point range, e.g. c_a = 1e300)."""
+    bad = (r < 1.0) & ~np.isfinite(value)
+    if np.any(bad):
+        shown = ", ".join(f"{k}={v!r:.24}" for k, v in inputs.items())
+        raise OutsideDomainError(
+            f"{what} is not a finite number for {shown}: the inputs are beyond the "
+            "floating-point range of the model"
+        )
+    return value
+
+
 def saturated(rho):
     """True where a queue has no steady state (ρ ≥ 1): the waits above are NaN there."""
     r = _rho(rho)
@@ -100,7 +116,9 @@ def kingman(c_a, c_s, rho, tau_s):
     r = _rho(rho)
     ts = as_array("tau_s", tau_s, 0.0)
     ca, cs, ts = broadcast(c_a=ca, c_s=cs, tau_s=ts)
-    return out(_stable(r, 0.5 * (ca**2 + cs**2) * _ratio(r) * ts))
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = _stable(r, 0.5 * (ca**2 + cs**2) * _ratio(r) * ts)
+    return out(_finite("kingman", r, w, c_a=c_a, c_s=c_s, rho=rho, tau_s=tau_s))
 
 
 def kingman_printed(c_a, c_s, rho, tau_a):
@@ -120,19 +138,29 @@ def kingman_printed(c_a, c_s, rho, tau_a):
     r = _rho(rho)
     ta = as_array("tau_a", tau_a, 0.0)
     ca, cs, ta = broadcast(c_a=ca, c_s=cs, tau_a=ta)
-    return out(_stable(r, 0.5 * (ca + cs) * _ratio(r) * ta))
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = _stable(r, 0.5 * (ca + cs) * _ratio(r) * ta)
+    return out(
+        _finite("kingman_printed", r, w, c_a=c_a, c_s=c_s, rho=rho, tau_a=tau_a)
+    )
 
 
 def mm1(rho, tau_s):
     """M/M/1 mean wait in queue ``ρ/(1 − ρ) · τ_s`` (NaN at ρ ≥ 1)."""
     r = _rho(rho)
-    return out(_stable(r, _ratio(r) * as_array("tau_s", tau_s, 0.0)))
+    ts = as_array("tau_s", tau_s, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = _stable(r, _ratio(r) * ts)
+    return out(_finite("mm1", r, w, rho=rho, tau_s=tau_s))
 
 
 def md1(rho, tau_s):
     """M/D/1 mean wait in queue ``ρ/(2(1 − ρ)) · τ_s`` (NaN at ρ ≥ 1)."""
     r = _rho(rho)
-    return out(_stable(r, 0.5 * _ratio(r) * as_array("tau_s", tau_s, 0.0)))
+    ts = as_array("tau_s", tau_s, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = _stable(r, 0.5 * _ratio(r) * ts)
+    return out(_finite("md1", r, w, rho=rho, tau_s=tau_s))
 
 
 def pollaczek_khinchine(rho, tau_s, c_s):
@@ -143,8 +171,11 @@ def pollaczek_khinchine(rho, tau_s, c_s):
     """
     r = _rho(rho)
     cs = as_array("c_s", c_s, 0.0)
+    ts = as_array("tau_s", tau_s, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = _stable(r, 0.5 * (1.0 + cs**2) * _ratio(r) * ts)
     return out(
-        _stable(r, 0.5 * (1.0 + cs**2) * _ratio(r) * as_array("tau_s", tau_s, 0.0))
+        _finite("pollaczek_khinchine", r, w, rho=rho, tau_s=tau_s, c_s=c_s)
     )
 
 
@@ -175,12 +206,18 @@ def exponential_cv(rate: float = 1.0) -> float:
     >>> exponential_cv(), exponential_cv(4.0)
     (1.0, 1.0)
     """
-    lam = check_real("rate", rate, 0.0, lo_open=True)
+    # bounded so that 1/λ and 2/λ² stay finite and non-zero
+    lam = check_real("rate", rate, 1e-100, 1e100)
     return moments_cv(1.0 / lam, 2.0 / lam**2)
 
 
 # --------------------------------------------------------------------------------------
 # Discrete-event reference: the Lindley recursion
+
+
+MAX_CV = 1000.0
+"""The largest coefficient of variation the simulated times take (above it the
+hyperexponential's branch probability rounds to 1 and its means overflow)."""
 
 
 def gamma_times(
@@ -189,7 +226,9 @@ def gamma_times(
     """``size`` gamma-distributed times with the given mean and coefficient of variation
     (cv 0: constant)."""
     mean = check_real("mean", mean, 0.0, lo_open=True)
-    cv = check_real("cv", cv, 0.0)
+    cv = check_real("cv", cv, 0.0, MAX_CV)
+    size = check_int("size", size, 0)
+    check_kind("rng", rng, np.random.Generator, "a numpy.random.Generator")
     if cv == 0.0:
         return np.full(size, mean)
     shape = 1.0 / cv**2
@@ -207,7 +246,9 @@ def two_moment_times(
     1)))/2``: the usual model of bursty arrivals (many short gaps, a few long ones).
     """
     mean = check_real("mean", mean, 0.0, lo_open=True)
-    cv = check_real("cv", cv, 0.0)
+    cv = check_real("cv", cv, 0.0, MAX_CV)
+    size = check_int("size", size, 0)
+    check_kind("rng", rng, np.random.Generator, "a numpy.random.Generator")
     if cv <= 1.0:
         return gamma_times(mean, cv, size, rng)
     c2 = cv * cv
@@ -238,15 +279,15 @@ def simulate_gg1(
     (the first ``warmup`` fraction discarded), deterministic for a ``seed``. The
     reference against which :func:`kingman` is checked (book chapter and tests).
     """
-    ca = check_real("c_a", c_a, 0.0)
-    cs = check_real("c_s", c_s, 0.0)
+    ca = check_real("c_a", c_a, 0.0, MAX_CV)
+    cs = check_real("c_s", c_s, 0.0, MAX_CV)
     r = check_real("rho", rho, 0.0, 1.0, lo_open=True)
     if r >= 1.0:
         raise ValueError(f"rho must be in (0, 1) for a steady state, got {r}")
     n = check_int("n", n, 100)
     ts = check_real("tau_s", tau_s, 0.0, lo_open=True)
     w = check_real("warmup", warmup, 0.0, 0.5)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed("seed", seed))
     a = two_moment_times(ts / r, ca, n, rng)
     s = two_moment_times(ts, cs, n, rng)
     waits = lindley(a, s)
@@ -277,6 +318,32 @@ class BankStats:
     tau_s: np.ndarray
     sigma_s: np.ndarray
     latency: np.ndarray
+
+    def __post_init__(self):
+        arrays = {}
+        for k in ("bank", "n", "tau_a", "sigma_a", "tau_s", "sigma_s", "latency"):
+            v = check_kind(
+                f"BankStats.{k}", getattr(self, k), np.ndarray, "a 1-D numpy array"
+            )
+            kinds = "iu" if k in ("bank", "n") else "iuf"
+            if v.ndim != 1 or (v.size and v.dtype.kind not in kinds):
+                raise ValueError(
+                    f"BankStats.{k} must be a 1-D "
+                    f"{'integer' if k in ('bank', 'n') else 'float'} array, got "
+                    f"shape {v.shape} dtype {v.dtype}"
+                )
+            bad = (v < (2 if k == "n" else 0)) | ~np.isfinite(v)
+            if np.any(bad):
+                raise ValueError(
+                    f"BankStats.{k} must hold finite numbers >= "
+                    f"{2 if k == 'n' else 0}, got {v[bad][0]!r}"
+                )
+            arrays[k] = v.shape
+        if len(set(arrays.values())) > 1:
+            raise ValueError(
+                "BankStats arrays must have one length, got "
+                + ", ".join(f"{k} {s}" for k, s in arrays.items())
+            )
 
     @property
     def c_a(self) -> np.ndarray:
@@ -381,6 +448,7 @@ def bank_latency(
     wait if all of the bank's n_i requests arrived at once (no arrival order can make
     the mean wait longer).
     """
+    check_kind("stats", stats, BankStats, "a huang_li.queueing.BankStats")
     check_choice("form", form, QUEUE_FORMS)
     check_choice("saturation", saturation, SATURATION)
     rho = stats.rho
@@ -410,6 +478,7 @@ def dram_latency(stats: BankStats, **kw) -> tuple[float, bool]:
     ``(latency, any_saturated)``; the latency is NaN when a loaded bank is saturated
     under the faithful ``saturation="nan"``.
     """
+    check_kind("stats", stats, BankStats, "a huang_li.queueing.BankStats")
     lat, sat = bank_latency(stats, **kw)
     if lat.size == 0:
         raise ValueError(

@@ -57,7 +57,12 @@ from gpumodels.ground.errors import (
     OutsideDomainError,
     UnknownNameError,
 )
-from gpumodels.ground.validate import check_real, finite_result
+from gpumodels.ground.validate import (
+    check_mapping,
+    check_real,
+    check_text,
+    finite_result,
+)
 
 PARAMETERS = (
     "cp_aa",
@@ -95,6 +100,12 @@ class Features:
     n_min_bl: float
     w_memory_bus: float
     t_thread_delay: float
+
+    def __post_init__(self):
+        for f in fields(self):
+            check_real(
+                f.name, getattr(self, f.name), 0.0, None, "Features", lo_open=True
+            )
 
 
 def derive(cp_aa, cp_oa, cp_ao, cp_oo, gmb_aa, gmb_oa, gmb_ao, gmb_oo) -> Features:
@@ -152,6 +163,8 @@ class Parameters:
     )
 
     def __post_init__(self):
+        check_text("gpu", self.gpu, "Parameters")
+        check_mapping("sources", self.sources, "Parameters")
         for name in PARAMETERS:
             check_real(
                 name, getattr(self, name), 0.0, None, lo_open=True, context=self.gpu

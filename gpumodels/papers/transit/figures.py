@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from gpumodels.ground import plotting
-from gpumodels.ground.validate import check_flag
+from gpumodels.ground.validate import check_flag, check_int
 from gpumodels.papers.transit.model import (
     Equilibrium,
     closed_network_supply,
@@ -26,7 +26,12 @@ from gpumodels.papers.transit.model import (
 
 def curves(n, Z, R, k_delta, M, points: int = 401):
     """``(k, f(k), g(n − k))`` on a grid of ``k``
-    in ``[0, n]`` that contains both kinks exactly."""
+    in ``[0, n]`` that contains both kinks exactly (``points`` in [2, 10**6]; every
+    input a single number)."""
+    points = check_int("points", points, 2, 10**6)
+    for name, v in (("n", n), ("Z", Z), ("R", R), ("k_delta", k_delta), ("M", M)):
+        if np.ndim(v) != 0:
+            raise ValueError(f"{name} must be a single number, got {v!r:.40}")
     return _curves(equilibrium(n, Z, R, k_delta, M), points)
 
 

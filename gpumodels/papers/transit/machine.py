@@ -41,7 +41,13 @@ import numpy as np
 from gpumodels.facts import hardware
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import DataError, UnknownNameError
-from gpumodels.ground.validate import as_array, check_real, out
+from gpumodels.ground.validate import (
+    as_array,
+    check_mapping,
+    check_real,
+    check_text,
+    out,
+)
 from gpumodels.papers.transit.model import Equilibrium, equilibrium
 
 PRECISIONS = ("SP", "DP")
@@ -85,6 +91,8 @@ class Machine:
     )
 
     def __post_init__(self):
+        check_text("gpu", self.gpu, "Machine")
+        check_mapping("sources", self.sources, "Machine")
         if self.precision not in PRECISIONS:
             raise UnknownNameError(
                 f"precision must be one of {PRECISIONS}, got {self.precision!r}"

@@ -46,6 +46,7 @@ from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.validate import (
     as_array,
     broadcast,
+    check_choice,
     check_real,
     finite_result,
     out,
@@ -113,6 +114,11 @@ def _inputs(n, Z, R, k_delta, M):
     return broadcast(n=n, Z=Z, R=R, k_delta=k_delta, M=M)
 
 
+MAX_MVA_THREADS = 10**7
+"""The largest thread count :func:`closed_network_supply` takes
+(its mean-value analysis takes one step per thread)."""
+
+
 @dataclass(frozen=True)
 class Equilibrium:
     """The machine state at the flow balance ``f(k) = g(x)``, ``k + x = n`` (Li et al.
@@ -150,6 +156,21 @@ class Equilibrium:
     cs_throughput: object
     bound: object
     idle: object
+
+    def __post_init__(self):
+        for name in ("n", "Z", "R", "k_delta", "M"):
+            as_array(f"Equilibrium.{name}", getattr(self, name), lo_open=True)
+        for name in ("k", "x", "ms_throughput", "cs_throughput", "idle"):
+            as_array(f"Equilibrium.{name}", getattr(self, name))
+        b = self.bound
+        if isinstance(b, np.ndarray) and b.dtype.kind == "U":
+            bad = [v for v in np.unique(b) if v not in BOUNDS]
+            if bad:
+                check_choice("Equilibrium.bound", str(bad[0]), BOUNDS)
+        else:
+            check_choice(
+                "Equilibrium.bound", b if isinstance(b, str) else repr(b), BOUNDS
+            )
 
     @property
     def latency(self):
@@ -257,10 +278,19 @@ def raised(n, Z, R, k_delta, M, direction: str, factor: float = 2.0) -> dict:
             f"direction must be one of {DIRECTIONS}, got {direction!r}"
         )
     factor = check_real("factor", factor, 0.0, None, lo_open=True)
-    p = {"n": n, "Z": Z, "R": R, "k_delta": k_delta, "M": M}
-    p[direction] = np.asarray(p[direction], dtype=float) * factor
-    if direction == "R":
-        p["k_delta"] = np.asarray(k_delta, dtype=float) * factor
+    p = {
+        "n": as_array("n", n, lo_open=True),
+        "Z": as_array("Z", Z, lo_open=True),
+        "R": as_array("R", R, lo_open=True),
+        "k_delta": as_array("k_delta", k_delta, lo_open=True),
+        "M": as_array("M", M, lo_open=True),
+    }
+    with np.errstate(over="ignore"):
+        p[direction] = p[direction] * factor
+        if direction == "R":
+            p["k_delta"] = p["k_delta"] * factor
+    for key in (direction, "k_delta"):
+        finite_result(f"the raised {key}", p[key], factor=factor)
     return {key: out(np.asarray(v, dtype=float)) for key, v in p.items()}
 
 
@@ -308,6 +338,14 @@ def closed_network_supply(k, R, k_delta):
         raise ValueError(
             "k must be whole numbers of threads for the mean-value analysis"
         )
+    if k.size and k.max() > MAX_MVA_THREADS:
+        raise ValueError(
+            f"k must be at most {MAX_MVA_THREADS} threads for the mean-value analysis "
+            f"(it takes one step per thread), got {k.max()}"
+        )
+    for name, v in (("R", R), ("k_delta", k_delta)):
+        if np.ndim(v) != 0:
+            raise ValueError(f"{name} must be a single number, got {v!r:.40}")
     R = float(as_array("R", R, lo_open=True))
     k_delta = float(as_array("k_delta", k_delta, lo_open=True))
     if k_delta < 1:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from gpumodels.facts import hardware, occupancy
 from gpumodels.facts.param_sets import params
+from gpumodels.ground.errors import InputTypeError
 from gpumodels.papers.transit.figures import LEVER_CASES
 from gpumodels.papers.transit.machine import machine
 from gpumodels.papers.transit.model import (
@@ -95,6 +96,13 @@ def lever_effects(cases=LEVER_CASES) -> dict[str, dict[str, float]]:
     """
     m = _dp_machine()
     out: dict[str, dict] = {}
+    if not isinstance(cases, (tuple, list)) or not all(
+        isinstance(c, (tuple, list)) and len(c) == 6 for c in cases
+    ):
+        raise InputTypeError(
+            "cases must be a list of (figure, story, n, Z, lever, factor) tuples like "
+            f"LEVER_CASES, got {cases!r:.60}"
+        )
     for name, _story, n, Z, lever, f in cases:
         p = m.inputs(n, Z)
         before = equilibrium(**p)

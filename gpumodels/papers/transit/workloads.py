@@ -37,9 +37,9 @@ from functools import cache
 from gpumodels.facts import hardware, occupancy
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.ground.data import read_rows, read_text
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground.validate import check_flag
-from gpumodels.papers.transit.machine import machines
+from gpumodels.papers.transit.machine import Machine, machines
 
 TRANSACTION_BYTES = 32
 """Bytes per DRAM transaction (sector) as nvprof counts them on Fermi and Kepler."""
@@ -281,7 +281,17 @@ def render_table(rows: list[dict] | None = None) -> str:
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
     w.writeheader()
-    w.writerows(build_table() if rows is None else rows)
+    if rows is not None and (
+        not isinstance(rows, (list, tuple))
+        or not all(isinstance(r, dict) for r in rows)
+    ):
+        raise InputTypeError(
+            f"rows must be a list of dicts with keys {COLUMNS}, got {rows!r:.60}"
+        )
+    try:
+        w.writerows(build_table() if rows is None else rows)
+    except ValueError as err:  # a key that is not a column
+        raise ValueError(f"rows must have only the keys {COLUMNS}: {err}") from None
     return buf.getvalue()
 
 
@@ -338,6 +348,11 @@ def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]
     """
     if counter not in COUNTERS:
         raise UnknownNameError(f"counter must be one of {COUNTERS}, got {counter!r}")
+    if not isinstance(machine, Machine):
+        raise InputTypeError(
+            "machine must be a gpumodels.papers.transit.machine.Machine, got "
+            f"{type(machine).__name__} {machine!r:.40}"
+        )
     zcol, ccol = (
         ("Z", "cs_measured")
         if counter == "inst_executed"

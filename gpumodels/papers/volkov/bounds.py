@@ -29,8 +29,14 @@ from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.validate import (
     as_array,
+    check_choice,
     check_flag,
+    check_int,
+    check_mapping,
     check_real,
+    check_sequence,
+    check_text,
+    check_type,
     finite_result,
     out,
 )
@@ -110,6 +116,15 @@ class ThroughputBound:
     totals: Mapping[str, float]
     tightest: str
     cycles_per_warp: float
+
+    def __post_init__(self):
+        ctx = "ThroughputBound"
+        check_sequence("rows", self.rows, ctx)
+        check_mapping("totals", self.totals, ctx)
+        for k, v in self.totals.items():
+            check_real(f"totals[{k!r}]", v, 0.0, context=ctx)
+        check_choice("tightest", self.tightest, tuple(self.totals))
+        check_real("cycles_per_warp", self.cycles_per_warp, 0.0, None, ctx, True)
 
     @property
     def warps_per_cycle(self) -> float:
@@ -228,6 +243,17 @@ class Instruction:
     unit: str = "alu"
     operands: str = ""
 
+    def __post_init__(self):
+        ctx = "Instruction"
+        check_int("index", self.index, 0, context=ctx)
+        check_text("opcode", self.opcode, ctx)
+        for name in ("dst", "srcs"):
+            regs = check_sequence(name, getattr(self, name), ctx)
+            for r in regs:
+                check_text(f"{name} entries", r, ctx)
+        check_text("unit", self.unit, ctx)
+        check_text("operands", self.operands, ctx)
+
     @property
     def text(self) -> str:
         return f"{self.opcode} {self.operands}".strip()
@@ -245,6 +271,11 @@ class ProgramGraph:
     nodes: list[str] = field(default_factory=list)
     edges: list[tuple[str, str, float, str]] = field(default_factory=list)
     labels: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        check_type("nodes", self.nodes, list, "ProgramGraph")
+        check_type("edges", self.edges, list, "ProgramGraph")
+        check_mapping("labels", self.labels, "ProgramGraph")
 
     def add_node(self, name: str, label: str = "") -> str:
         if name in self.labels:
@@ -272,6 +303,13 @@ class LatencyBound:
     length: float
     path: tuple[str, ...]
     issue: Mapping[str, float]
+
+    def __post_init__(self):
+        check_real("length", self.length, 0.0, context="LatencyBound")
+        check_sequence("path", self.path, "LatencyBound")
+        check_mapping("issue", self.issue, "LatencyBound")
+        for k, v in self.issue.items():
+            check_real(f"issue[{k!r}]", v, 0.0, context="LatencyBound")
 
 
 def latency_bound(graph: ProgramGraph) -> LatencyBound:
@@ -553,6 +591,8 @@ def measured_metrics(table: str | None = None):
 
     df = pd.DataFrame(list(read_rows("volkov/chapter6_metrics.csv")))
     df["value"] = df["value"].astype(float)
+    if table is not None:
+        check_choice("table", table, tuple(df["table"].unique()))
     return df if table is None else df[df["table"] == table].reset_index(drop=True)
 
 

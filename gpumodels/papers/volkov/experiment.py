@@ -34,7 +34,13 @@ import pandas as pd
 from gpumodels.engines import sim
 from gpumodels.facts import occupancy as _occ
 from gpumodels.facts.param_sets import params
-from gpumodels.ground.validate import check_int, check_real
+from gpumodels.ground.validate import (
+    check_int,
+    check_mapping,
+    check_numbers,
+    check_real,
+    check_type,
+)
 
 SPACING_ALIGN = 32
 """Block start offsets are multiples of this many entries (§5.10: "aligned to multiples
@@ -49,9 +55,12 @@ def _timestamps(start, end, sm):
     try:
         s = np.asarray(start, dtype=float).ravel()
         e = np.asarray(end, dtype=float).ravel()
-    except (TypeError, ValueError):
+        if s.dtype.kind == "b" or e.dtype.kind == "b":
+            raise TypeError
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(
-            "start and end must be arrays of numbers (clock cycles)"
+            "start and end must be arrays of numbers (finite clock cycles >= 0), got "
+            f"start={start!r:.40} and end={end!r:.40}"
         ) from None
     if s.size == 0 or s.shape != e.shape:
         raise ValueError(
@@ -60,6 +69,10 @@ def _timestamps(start, end, sm):
         )
     if not (np.all(np.isfinite(s)) and np.all(np.isfinite(e))):
         raise ValueError("start and end must be finite clock values")
+    if np.any(s < 0):
+        raise ValueError(
+            f"start must hold clock values >= 0, got {s[np.argmax(s < 0)]}"
+        )
     if np.any(e < s):
         k = int(np.argmax(e < s))
         raise ValueError(
@@ -70,6 +83,15 @@ def _timestamps(start, end, sm):
         ids = np.zeros(s.size, dtype=int)
     else:
         ids = np.asarray(sm).ravel()
+        if (
+            ids.dtype.kind not in "iuf"
+            or not np.all(np.isfinite(ids))
+            or np.any(ids < 0)
+            or np.any(ids != np.round(ids))
+        ):
+            raise ValueError(
+                f"sm must be whole SM ids >= 0, one per warp, got {sm!r:.60}"
+            )
         if ids.shape != s.shape:
             raise ValueError(
                 f"sm must give one SM id per warp ({s.size}), got {ids.size}"
@@ -84,6 +106,15 @@ class OccupancyTrace:
 
     time: np.ndarray
     warps: np.ndarray
+
+    def __post_init__(self):
+        check_numbers("time", self.time, None, "OccupancyTrace")
+        check_numbers("warps", self.warps, 0, "OccupancyTrace")
+        if self.time.shape != self.warps.shape:
+            raise ValueError(
+                "time and warps must have the same shape for OccupancyTrace, got "
+                f"{self.time.shape} and {self.warps.shape}"
+            )
 
     def at(self, t) -> np.ndarray:
         """Occupancy (warps) at time(s) ``t``;
@@ -158,6 +189,19 @@ class Timing:
     throughput: float | None
     traces: dict
 
+    def __post_init__(self):
+        ctx = "Timing"
+        check_numbers("sm", self.sm, 0, ctx)
+        check_numbers("span", self.span, 0, ctx)
+        check_numbers("max_occupancy_per_sm", self.max_occupancy_per_sm, 0, ctx)
+        check_real("time", self.time, 0.0, context=ctx)
+        check_real("mean_warp_latency", self.mean_warp_latency, 0.0, context=ctx)
+        check_int("max_occupancy", self.max_occupancy, 0, context=ctx)
+        check_int("warps", self.warps, 1, context=ctx)
+        if self.throughput is not None:
+            check_real("throughput", self.throughput, 0.0, context=ctx)
+        check_mapping("traces", self.traces, ctx)
+
 
 def timing(start, end, sm=None, instructions_per_warp: int | None = None) -> Timing:
     """Per-SM spans, occupancy traces,
@@ -184,8 +228,9 @@ def timing(start, end, sm=None, instructions_per_warp: int | None = None) -> Tim
         n = check_int("instructions_per_warp", instructions_per_warp, 1)
         if time <= 0:
             raise ValueError(
-                "throughput needs a positive execution time; "
-                "every warp has end == start"
+                "throughput needs a positive execution time; every warp has end == "
+                f"start, so instructions_per_warp={instructions_per_warp!r} gives no "
+                "throughput"
             )
         thr = n * s.size / (time * sms.size)
     return Timing(
@@ -310,6 +355,14 @@ class Chase:
     spacing: int
     iterations: int
     ilp: int
+
+    def __post_init__(self):
+        check_type("next", self.next, np.ndarray, "Chase")
+        check_numbers("next", self.next, -1, "Chase")
+        check_numbers("starts", self.starts, 0, "Chase")
+        check_int("spacing", self.spacing, 0, context="Chase")
+        check_int("iterations", self.iterations, 0, context="Chase")
+        check_int("ilp", self.ilp, 1, context="Chase")
 
     def walk(self) -> np.ndarray:
         """Every entry each chain visits,
@@ -459,6 +512,10 @@ def imbalance_run(
 
     n = check_int("n_warps", n_warps, 1, 1024)
     s = check_int("schedulers", schedulers, 1)
+    latency = check_real("latency", latency, 0.0)
+    throughput_per_scheduler = check_real(
+        "throughput_per_scheduler", throughput_per_scheduler, 0.0, lo_open=True
+    )
     units = {f"u{k}": sim.Unit(latency, throughput_per_scheduler) for k in range(s)}
     machine = sim.SM(units, schedulers=s, issue_per_scheduler=1)
     ins = check_int("instructions", instructions, 1)
@@ -488,7 +545,7 @@ def phases_run(
     ``warps_per_block``) running the α-mix with contention-dependent memory latency
     (Table 6.5), oversubscribed ``rounds`` times. Returns the simulated Trace."""
 
-    p = params(gpu)
+    p = params(check_type("gpu", gpu, str))
     n = p.max_warps_per_sm
     prog = sim.alpha_program(alpha) * check_int("iterations", iterations, 1)
     return sim.simulate(

@@ -128,8 +128,9 @@ def concurrency_estimates():
 
 def round_half(x):
     """Round to the nearest half
-    (Table 6.4 prints the linear estimate as 12, 15.5, 7.5, …)."""
-    return np.floor(np.asarray(x, dtype=float) * 2 + 0.5) / 2
+    (Table 6.4 prints the linear estimate as 12, 15.5, 7.5, …); ``x`` is a number
+    or an array of numbers >= 0."""
+    return np.floor(as_array("x", x) * 2 + 0.5) / 2
 
 
 def table_6_4():

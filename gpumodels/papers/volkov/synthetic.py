@@ -49,7 +49,7 @@ def _other_latency(p: Params, alpha: np.ndarray) -> np.ndarray:
 
 def latency(p: Params, alpha):
     """Warp latency per group of one memory instruction and α adds: ``mem_lat +
-    α·alu_lat`` (§4.1)."""
+    α·alu_lat`` (§4.1); ``inf`` at ``alpha = inf`` (adds only: a group never ends)."""
     p = check_params(p)
     a = as_array("alpha", alpha, allow_inf=True)
     return out(_other_latency(p, a) + a * p.alu_lat)
@@ -57,7 +57,10 @@ def latency(p: Params, alpha):
 
 def arithmetic_limit(p: Params, a: np.ndarray) -> np.ndarray:
     """Throughput bound on adds in IPC/SM: ``min(α·mem_thru, alu_thru, issue_thru/(1 +
-    mem_issue/α))`` (§4.1), for an array ``a`` of α already checked by the caller."""
+    mem_issue/α))`` (§4.1), for ``a``, α (a number or an array, ``inf`` allowed).
+    ``-0.0`` is read as 0."""
+    p = check_params(p)
+    a = as_array("a", a, allow_inf=True)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.minimum(
             np.minimum(a * p.mem_thru, p.alu_thru),
@@ -273,18 +276,19 @@ def refined_memory_throughput(p: Params, n, alpha):
         return x * (loaded_latency(p, x * p.gbs_per_ipc) + alu) - n_
 
     hi = np.minimum(bound, c_min * (1 - 1e-12))
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", under="ignore"):
         at_hi = g(hi, n_, alu)
     # throughput-bound points (hi == bound there)
     result = np.where(at_hi <= 0, hi, 0.0)
     todo = finite & (at_hi > 0)
     if np.any(todo):
-        res = find_root(
-            g,
-            (np.zeros(int(todo.sum())), hi[todo]),
-            args=(n_[todo], alu[todo]),
-            tolerances={"xatol": 1e-300, "xrtol": 4 * np.finfo(float).eps},
-        )
+        with np.errstate(under="ignore"):  # tiny throughputs at huge alpha: 0 is right
+            res = find_root(
+                g,
+                (np.zeros(int(todo.sum())), hi[todo]),
+                args=(n_[todo], alu[todo]),
+                tolerances={"xatol": 1e-300, "xrtol": 4 * np.finfo(float).eps},
+            )
         result[todo] = res.x
     result = np.where(finite, result, 0.0)
     return out(result)
@@ -301,7 +305,7 @@ def refined_arithmetic_throughput(p: Params, n, alpha):
     a = as_array("alpha", alpha, allow_inf=True)
     x = np.asarray(refined_memory_throughput(p, n, a))
     basic_inf = np.asarray(arithmetic_throughput(p, n, np.inf))
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", under="ignore"):
         res = np.where(
             np.isinf(a), basic_inf, WARP_SIZE * np.where(np.isinf(a), 0.0, a) * x
         )
