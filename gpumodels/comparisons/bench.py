@@ -39,6 +39,7 @@ SOURCES = ("volkov_bench.cu", "perfparams_bench.cu")
 :mod:`gpumodels.papers.perez_piccoli.model`)."""
 
 KINDS = ("chase", "add", "sfu", "smem", "smem2")
+"""The kinds of run the benchmark program knows (its ``arg.kind``)."""
 ALPHAS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 """α values compiled into ``volkov_bench`` (ILP 2, 4, 8 for α = 0 only)."""
 

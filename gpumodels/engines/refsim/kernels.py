@@ -91,7 +91,7 @@ MAX_MEMORY_OPS = 1 << 14
 often, so the bound keeps every call short."""
 
 MAX_TRACE_LANES = 1 << 24
-"""Most lane accesses one kernel may hold: memory instructions × warps × 32. Each takes
+"""Most lane accesses one kernel may hold (memory instructions × warps × 32). Each takes
 8 bytes in ``Op.idx`` and again in the trace, so this caps a kernel at a few hundred MB
 while the book's largest (convolutionSeparable) holds 2.5 million, under a sixth."""
 
