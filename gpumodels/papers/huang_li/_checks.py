@@ -110,3 +110,19 @@ def check_ints(
             f"{name} must hold at least {min_len} integer(s), got {len(out)}"
         )
     return out
+
+
+def float_array(name: str, value) -> np.ndarray:
+    """``value`` as a float array; ``InputTypeError`` naming ``name`` if it is not
+    numeric (NaN and inf pass: the caller says why they are refused)."""
+    if isinstance(value, (str, bytes)) or value is None:
+        raise InputTypeError(f"{name} must be an array of numbers, got {value!r:.60}")
+    try:
+        arr = np.asarray(value)
+        if arr.dtype.kind == "b":
+            raise TypeError
+        return arr.astype(float)
+    except (TypeError, ValueError, OverflowError):
+        raise InputTypeError(
+            f"{name} must be an array of numbers, got {value!r:.60}"
+        ) from None

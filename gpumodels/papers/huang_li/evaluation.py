@@ -34,13 +34,14 @@ from gpumodels.engines.refsim.kernels import kernel
 from gpumodels.engines.refsim.placements import parse_moves, tests
 from gpumodels.facts import published as pub
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.validate import check_choice, check_int, check_real
 from gpumodels.papers.huang_li._checks import (
     check_kind,
     check_map,
     check_seed,
     check_str,
+    float_array,
 )
 from gpumodels.papers.huang_li.analysis import Analysis, analyze, k80
 from gpumodels.papers.huang_li.book import implied_errors
@@ -293,17 +294,7 @@ MAX_BOOT = 1_000_000
 
 
 def _values(values) -> np.ndarray:
-    if isinstance(values, (str, bytes)) or values is None:
-        raise InputTypeError(f"values must be an array of numbers, got {values!r:.60}")
-    try:
-        x = np.asarray(values)
-        if x.dtype.kind == "b":
-            raise TypeError
-        return x.astype(float)
-    except (TypeError, ValueError, OverflowError):
-        raise InputTypeError(
-            f"values must be an array of numbers, got {values!r:.60}"
-        ) from None
+    return float_array("values", values)
 
 
 def _evaluation(ev) -> Evaluation:

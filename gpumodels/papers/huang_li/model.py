@@ -42,7 +42,6 @@ import numpy as np
 
 from gpumodels.engines import mwp_cwp as hk
 from gpumodels.engines.refsim.kernels import Kernel, Trace
-from gpumodels.ground.errors import InputTypeError
 from gpumodels.ground.validate import (
     as_array,
     check_choice,
@@ -55,6 +54,7 @@ from gpumodels.papers.huang_li._checks import (
     check_map,
     check_real_or_nan,
     check_str,
+    float_array,
 )
 from gpumodels.papers.huang_li.analysis import Analysis, Machine, analyze, k80
 
@@ -250,22 +250,6 @@ def overlap_features(an: Analysis) -> np.ndarray:
     return np.array([v / tot for v in vals] + [float(an.warps_per_sm)])
 
 
-def _floats(name: str, value) -> np.ndarray:
-    """``value`` as a float array; ``InputTypeError`` naming ``name`` if it is not
-    numeric (NaN and inf pass: the caller says why they are refused)."""
-    if isinstance(value, (str, bytes)) or value is None:
-        raise InputTypeError(f"{name} must be an array of numbers, got {value!r:.60}")
-    try:
-        arr = np.asarray(value)
-        if arr.dtype.kind == "b":
-            raise TypeError
-        return arr.astype(float)
-    except (TypeError, ValueError, OverflowError):
-        raise InputTypeError(
-            f"{name} must be an array of numbers, got {value!r:.60}"
-        ) from None
-
-
 @dataclass(frozen=True)
 class OverlapModel:
     """A fitted Eq. 11: coefficients (one per :data:`FEATURES` entry, then the constant
@@ -335,7 +319,7 @@ class OverlapModel:
         T_measured)/T_mem``. Rank deficiency is detected (the minimum-norm solution is
         used and ``rank`` reported).
         """
-        X, Y = _floats("x", x), _floats("y", y)
+        X, Y = float_array("x", x), float_array("y", y)
         if X.ndim != 2 or X.shape[1] != len(FEATURES) or Y.shape != (X.shape[0],):
             raise ValueError(
                 f"x must be (n, {len(FEATURES)}) and y (n,), got {X.shape} and "
