@@ -768,7 +768,7 @@ def predict(
     x = _frame(_profiles(profiles), gpu)
     if clock_ghz is None:
         return _run(x, keys, gpu_params)
-    clock = _positive("clock_ghz", clock_ghz)
+    clock = check_real("clock_ghz", clock_ghz, 0.0, lo_open=True)
     x["clock_ghz"] = clock
     out = _run(x, keys, lambda g: _changed(gpu_params(g), clock, 1.0))
     return _fixed_notes(out, "clock_ghz")
@@ -819,13 +819,19 @@ def what_if(
     keys = _check_models(models)
     x = _frame(_profiles(p)[:1], gpu)
     base = gpu_params(x["gpu"].iloc[0])
-    clock = base.clock_ghz if clock_ghz is None else _positive("clock_ghz", clock_ghz)
+    if clock_ghz is None:
+        clock = base.clock_ghz
+    else:
+        clock = check_real("clock_ghz", clock_ghz, 0.0, lo_open=True)
     bw_old = float(x["pin_bandwidth_gbs"].iloc[0])
-    bw = bw_old if bandwidth_gbs is None else _positive("bandwidth_gbs", bandwidth_gbs)
+    if bandwidth_gbs is None:
+        bw = bw_old
+    else:
+        bw = check_real("bandwidth_gbs", bandwidth_gbs, 0.0, lo_open=True)
     x["clock_ghz"] = clock
     x["pin_bandwidth_gbs"] = bw
     if warps_per_sm is not None:
-        x["n"] = _positive("warps_per_sm", warps_per_sm)
+        x["n"] = check_real("warps_per_sm", warps_per_sm, 0.0, lo_open=True)
     x["n_given"] = warps_per_sm is not None
     changed = _changed(base, clock, bw / bw_old)
     out = _run(x, keys, lambda _g: changed)
@@ -844,15 +850,6 @@ FIXED_BANDWIDTH = ("sim2012", "baghsorkhi2010", "huang2014_gto")
 """Models whose bandwidth comes from tables looked up by the GPU's name (Volkov's
 Table 6.4 peak, the hardware table's pin bandwidth), so that :func:`what_if` cannot
 change it; their rows say so."""
-
-
-def _positive(name: str, value) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputTypeError(f"{name} must be a positive number, got {value!r}")
-    v = float(value)
-    if not (math.isfinite(v) and v > 0):
-        raise ValueError(f"{name} must be a finite number in (0, inf), got {value!r}")
-    return v
 
 
 def _issue_limit(x: pd.DataFrame, prm: Params) -> np.ndarray:
@@ -968,7 +965,7 @@ def hong_kim_issue_cycles(
             rows.append(score(f, by=("model",)).assign(issue_cycles="1 / issue_thru"))
             continue
         if v is not None:
-            _positive("issue_cycles", v)
+            check_real("issue_cycles", v, 0.0, lo_open=True)
         parts = []
         for g, xg in x.groupby("gpu", sort=False):
             t, _, _ = _hong_kim(xg, gpu_params(g), issue_cycles=v)

@@ -6,7 +6,7 @@ converted, so a valid record is exactly what it was before."""
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -134,3 +134,20 @@ def array(
 def is_real(v) -> bool:
     """Whether ``v`` is a real number (not a boolean)."""
     return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+
+
+def name_list(
+    name: str, values, what: str = "names", numbers_too: bool = False
+) -> list:
+    """``values`` as a list: one string (with ``numbers_too`` also one number) is one
+    item; ``InputTypeError`` naming ``name`` and ``what`` it should list for a mapping
+    or anything that is not a sequence."""
+    if isinstance(values, str) or (numbers_too and is_real(values)):
+        return [values]
+    if isinstance(values, Mapping) or not isinstance(values, Iterable):
+        raise InputTypeError(
+            f"{name} must be a list of {what}, got {values!r:.60} "
+            f"({type(values).__name__})"
+        )
+    return list(values)
+

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
 from types import MappingProxyType
@@ -183,18 +183,6 @@ _GPU_REALS = (
 )
 
 
-def _names(name: str, values) -> list:
-    """``values`` as a list of GPU names (one string is one name)."""
-    if isinstance(values, str):
-        return [values]
-    if isinstance(values, Mapping) or not isinstance(values, Iterable):
-        raise InputTypeError(
-            f"{name} must be a list of GPU names, got {values!r:.60} "
-            f"({type(values).__name__})"
-        )
-    return list(values)
-
-
 def _norm(name: str) -> str:
     s = re.sub(r"[^a-z0-9]", "", str(name).lower())
     for prefix in ("nvidia", "geforce", "tesla", "quadro"):
@@ -318,7 +306,8 @@ def table(gpus: list[str] | None = None):
 
     units = {attr: unit for attr, unit, _ in PARAMETERS.values()}
     rows = []
-    for name in (_names("gpus", gpus) if gpus is not None else []) or list_gpus():
+    given = _fields.name_list("gpus", gpus, "GPU names") if gpus is not None else []
+    for name in given or list_gpus():
         g = get_gpu(name)
         for f in fields(GPU):
             if f.name in ("name", "full_name", "aliases", "sources", "notes"):
@@ -358,7 +347,8 @@ def summary(
         raise InputTypeError(f"missing must be a string or None, got {missing!r:.60}")
     check_real("flops_per_core_cycle", flops_per_core_cycle, 0.0, None, lo_open=True)
     rows = []
-    for name in (_names("gpus", gpus) if gpus is not None else []) or list_gpus():
+    given = _fields.name_list("gpus", gpus, "GPU names") if gpus is not None else []
+    for name in given or list_gpus():
         g = get_gpu(name)
         peak = g.peak_gflops(flops_per_core_cycle)
         bw = g.pin_bandwidth_gbs

@@ -498,21 +498,8 @@ def _parameter_names() -> list[str]:
     ]
 
 
-def _as_names(name: str, values, numbers_too: bool = False) -> list:
-    """``values`` as a list (one string is one value); ``InputTypeError`` naming
-    ``name`` for something that is not a sequence."""
-    if isinstance(values, str) or (numbers_too and _fields.is_real(values)):
-        return [values]
-    if isinstance(values, Mapping) or not isinstance(values, Iterable):
-        raise InputTypeError(
-            f"{name} must be a sequence of names, got {values!r:.60} "
-            f"({type(values).__name__})"
-        )
-    return list(values)
-
-
 def _check_parameters(parameters, names: list[str]) -> list[str]:
-    params = _as_names("parameters", parameters)
+    params = _fields.name_list("parameters", parameters)
     unknown = [p for p in params if not isinstance(p, str) or p not in names]
     if unknown:
         raise UnknownNameError(
@@ -528,7 +515,11 @@ def limits_table(
     one column per cc."""
 
     names = _parameter_names()
-    given = _as_names("ccs", ccs, True) if ccs is not None else []
+    given = (
+        _fields.name_list("ccs", ccs, "compute capabilities", numbers_too=True)
+        if ccs is not None
+        else []
+    )
     ccs = [limits(c).cc for c in given or list_compute_capabilities()]
     params = names if parameters is None else _check_parameters(parameters, names)
     return pd.DataFrame(
