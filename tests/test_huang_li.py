@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gpumodels.ground.errors import OutsideDomainError
 from gpumodels.papers.huang_li import analysis, cache, events, model, queueing
 from gpumodels.engines.refsim import dram, kernels, placements, trace
 
@@ -49,11 +50,16 @@ def test_kingman_monotone_in_rho_ca_cs(c_a, c_s, rho, d):
     assert queueing.kingman(c_a, c_s, min(rho + d / 100, 0.999), 1.0) >= base
 
 
-def test_saturation_is_nan_and_flagged_never_negative_or_inf():
-    w = queueing.kingman([1.0, 1.0, 1.0], 0.5, [0.5, 1.0, 3.0], 1.0)
-    assert math.isfinite(w[0]) and np.isnan(w[1:]).all()
+def test_saturation_is_refused_and_flagged_never_nan_negative_or_inf():
+    assert math.isfinite(queueing.kingman(1.0, 0.5, 0.5, 1.0))
+    for rho in (1.0, 3.0, [0.5, 1.0]):
+        for f, args in [(queueing.kingman, (1.0, 0.5, rho, 1.0)),
+                        (queueing.kingman_printed, (1.0, 1.0, rho, 1.0)),
+                        (queueing.mm1, (rho, 1.0)), (queueing.md1, (rho, 1.0)),
+                        (queueing.pollaczek_khinchine, (rho, 1.0, 0.5))]:
+            with pytest.raises(OutsideDomainError, match="rho must be below 1"):
+                f(*args)
     assert queueing.saturated([0.5, 1.0, 3.0]).tolist() == [False, True, True]
-    assert np.isnan(queueing.kingman_printed(1.0, 1.0, 1.0, 1.0))
 
 
 @pytest.mark.parametrize("kw,name", [(dict(c_a=-1), "c_a"), (dict(c_s=float("nan")), "c_s"), (dict(rho=-0.1), "rho"),

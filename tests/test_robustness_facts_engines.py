@@ -224,8 +224,10 @@ def test_detected_mapping_refuses_bad_fields():
     _raises(InputTypeError, "column_bits", _replace(m, column_bits=5))
     _raises(ValueError, "latencies", _replace(m, latencies={"row": -1.0}))
     _raises(ValueError, "per_bit", _replace(m, per_bit={1: math.inf}))
-    # NaN for an empty group stays allowed
-    dataclasses.replace(m, latencies={"other": math.nan})
+    # an empty group has no entry: NaN is refused
+    _raises(ValueError, "latencies", _replace(m, latencies={"other": math.nan}))
+    found = dram.detect_mapping(lambda a0, a1: 100.0 + (a1 >> 1 & 1), [1, 2])
+    assert found.row_bits == () and "row" not in found.latencies
 
 
 def test_prediction_allows_documented_infinite_limits():

@@ -234,7 +234,8 @@ def test_queueing_functions():
     ]:
         with pytest.raises(OutsideDomainError, match="not a finite number"):
             f(**kw)
-    assert math.isnan(queueing.kingman(1.0, 1.0, 1.5, 1.0))  # documented saturation
+    with pytest.raises(OutsideDomainError, match="rho must be below 1"):
+        queueing.kingman(1.0, 1.0, 1.5, 1.0)  # no steady state
     with pytest.raises(ValueError, match="rate"):
         queueing.exponential_cv(1e300)
     with pytest.raises(ValueError, match="seed"):

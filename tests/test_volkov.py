@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpumodels import hardware, prior, published, volkov
+from gpumodels.ground.errors import OutsideDomainError
 
 GENS = volkov.GENERATIONS
 pub = published.value
@@ -286,10 +287,13 @@ def test_refined_scalar_agrees_with_brentq():
 
 def test_refined_g80_two_term_singularity():
     p = volkov.params("G80", "two_term")
-    assert p.memory_latency(71) == np.inf and p.memory_latency(0) == 441
+    assert p.memory_latency(0) == 441
+    with pytest.raises(OutsideDomainError, match="x_gbs must be below c = 71"):
+        p.memory_latency(71)
     x = volkov.refined_memory_throughput(p, 1000, 0)
     assert x * p.gbs_per_ipc < 71                      # never reaches the 74 GB/s peak
-    assert volkov.refined_needed_occupancy(p, 0, fraction=1.0) == np.inf
+    with pytest.raises(OutsideDomainError, match="never reached"):
+        volkov.refined_needed_occupancy(p, 0, fraction=1.0)
 
 
 def test_refined_needed_occupancy_consistent():

@@ -15,7 +15,10 @@ of a fixed list of hostile values and classifies what happens:
 - ``escaped warning``: returned, but a RuntimeWarning escaped;
 - ``silent bad result``: returned a NaN, an infinity or a negative number (walking
   floats, arrays, dataclass fields, dict values, sequences and DataFrame columns) of a
-  kind the baseline result did not contain;
+  kind the baseline result did not contain. A field of a returned record that bears
+  the hostile parameter's own name is the argument echoed back (``Estimate.alpha``),
+  not a computed value, and is not judged; nor are the results of the pass-through
+  checkers in ``PASS_THROUGH``, whose contract is to return their argument;
 - ``accepted``: returned normally with no such number.
 
 Each module runs in its own subprocess (two at a time by default, a memory limit and
@@ -84,6 +87,17 @@ SKIP_MODULE = re.compile(
     r"(^gpumodels\.__main__|explorer|^gpumodels\.ground\.widgets$|\._[a-z]\w*$)"
 )
 SKIP_NAME = re.compile(r"(^explorer$|_explorer$)")
+# checkers whose result is their argument, converted (to_float, out) or checked only
+# against bounds the caller gives (check_real with lo=None, finite_result): a negative
+# or an infinity returned is the caller's own value, so only errors are judged
+# (estimate.grid checks and broadcasts its arguments: alpha = inf is allowed)
+PASS_THROUGH = {
+    "gpumodels.ground.validate.to_float",
+    "gpumodels.ground.validate.out",
+    "gpumodels.ground.validate.check_real",
+    "gpumodels.ground.validate.finite_result",
+    "gpumodels.comparisons.prior.estimate.grid",  # checks and broadcasts n and alpha
+}
 PLOT_PARAMS = {"ax", "axes", "fig", "a1", "a2"}
 # calls that run programs, compile, or write outside the working directory
 SIDE_EFFECTS = {
@@ -301,12 +315,37 @@ def call(obj, params, values, limit):
 _DEFAULT = object()
 
 
-def baseline(obj, params, limit, tick=lambda: None):
-    """Valid values by parameter name, and the baseline result, or None."""
+_BASELINES = None
+
+
+def given_baseline(qualname):
+    """The example arguments ``tools/fuzz_examples`` gives for a callable (by dotted
+    name), or None."""
+    global _BASELINES
+    if _BASELINES is None:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from fuzz_examples import BASELINES
+
+        _BASELINES = BASELINES
+    factory = _BASELINES.get(qualname)
+    return None if factory is None else factory()
+
+
+def baseline(obj, params, limit, tick=lambda: None, qualname=""):
+    """Valid values by parameter name, and the baseline result, or None.
+
+    The arguments of ``tools/fuzz_examples`` come first; a parameter they do not give
+    takes its default, else an example value by name or annotation."""
     values = {}
     options = {}
+    try:
+        given = given_baseline(qualname) or {}
+    except Exception:  # noqa: BLE001 -- an example that cannot be built
+        return None, None
     for p in params:
-        if p.default is not p.empty:
+        if p.name in given:
+            values[p.name] = given[p.name]
+        elif p.default is not p.empty:
             values[p.name] = p.default if p.kind == p.POSITIONAL_ONLY else _DEFAULT
         else:
             options[p.name] = candidates(p)
@@ -340,8 +379,9 @@ def _next_choice(choice, options):
 # ---------------------------------------------------------------- results
 
 
-def bad_kinds(result, depth=0):
-    """The kinds of bad numbers ('nan', 'inf', 'negative') found in a result."""
+def bad_kinds(result, depth=0, echo=None):
+    """The kinds of bad numbers ('nan', 'inf', 'negative') found in a result; a
+    record's field named ``echo`` (the argument echoed back) is left out."""
     import numpy as np
 
     if depth > 6 or result is None or isinstance(result, (bool, str, bytes)):
@@ -359,7 +399,11 @@ def bad_kinds(result, depth=0):
     if isinstance(result, (list, tuple, set, frozenset)):
         return _walk(list(result)[:1000], depth)
     if dataclasses.is_dataclass(result) and not isinstance(result, type):
-        fields = [getattr(result, f.name, None) for f in dataclasses.fields(result)]
+        fields = [
+            getattr(result, f.name, None)
+            for f in dataclasses.fields(result)
+            if f.name != echo
+        ]
         return _walk(fields, depth)
     if type(result).__name__ in ("DataFrame", "Series"):
         numeric = (
@@ -405,7 +449,7 @@ def own_errors():
     )
 
 
-def classify(param, result, error, caught, base_kinds, own):
+def classify(param, result, error, caught, base_kinds, own, judge=True):
     """(class, exception type, message, detail)."""
     if isinstance(error, Hang):
         return "hang", "", "", ""
@@ -434,7 +478,7 @@ def classify(param, result, error, caught, base_kinds, own):
             "",
         )
     try:
-        kinds = bad_kinds(result) - base_kinds
+        kinds = bad_kinds(result, echo=param) - base_kinds if judge else set()
     except Exception:  # noqa: BLE001 -- an odd result: do not count it as bad
         kinds = set()
     if kinds:
@@ -445,8 +489,9 @@ def classify(param, result, error, caught, base_kinds, own):
 # ---------------------------------------------------------------- worker
 
 
-def worker(modname, start, limit):
-    """Fuzz one module from call index ``start``; one JSON line per event on fd 3."""
+def worker(modnames, start, limit):
+    """Fuzz the modules in turn, the first from call index ``start``; one JSON line per
+    event on fd 3."""
     out = os.fdopen(3, "w", buffering=1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
@@ -455,8 +500,14 @@ def worker(modname, start, limit):
     import numpy as np
 
     np.seterr(all="warn")
-    module = importlib.import_module(modname)
     own = own_errors()
+    for i, modname in enumerate(modnames):
+        out.write(json.dumps({"event": "module", "module": modname}) + "\n")
+        _fuzz_module(out, modname, start if i == 0 else 0, limit, own)
+
+
+def _fuzz_module(out, modname, start, limit, own):
+    module = importlib.import_module(modname)
     index = 0
     for name, obj in sorted(vars(module).items()):
         if name.startswith("_") or not callable(obj):
@@ -470,17 +521,21 @@ def worker(modname, start, limit):
         if index + count <= start:
             index += count
             continue
-        index = fuzz_callable(out, name, obj, params, index, start, limit, own)
+        index = fuzz_callable(
+            out, f"{modname}.{name}", obj, params, index, start, limit, own
+        )
 
 
-def fuzz_callable(out, name, obj, params, index, start, limit, own):
+def fuzz_callable(out, qualname, obj, params, index, start, limit, own):
+    name = qualname.rsplit(".", 1)[1]
+
     def emit(**row):
         out.write(json.dumps(row) + "\n")
 
     if index >= start:
         emit(event="begin", index=index)
     values, result = baseline(
-        obj, params, limit, lambda: emit(event="tick", index=index)
+        obj, params, limit, lambda: emit(event="tick", index=index), qualname
     )
     if index >= start:
         emit(event="base", index=index, function=name, ok=values is not None)
@@ -517,8 +572,9 @@ def one_hostile(obj, params, values, p, h, limit, base_kinds, own):
     except Exception:  # noqa: BLE001
         bad = None
     result, error, caught = call(obj, params, {**values, p.name: bad}, limit)
+    judge = f"{obj.__module__}.{obj.__name__}" not in PASS_THROUGH
     cls, kind, message, detail = classify(
-        p.name, result, error, caught, base_kinds, own
+        p.name, result, error, caught, base_kinds, own, judge
     )
     message = " ".join(message.split())[:120]
     return {"cls": cls, "exception": kind, "message": message, "detail": detail}
@@ -527,31 +583,40 @@ def one_hostile(obj, params, values, p, h, limit, base_kinds, own):
 # ---------------------------------------------------------------- parent
 
 
-def run_module(modname, limit, watchdog):
-    """Every event of one module, restarting the worker after a hang or a crash."""
-    events = []
-    start = 0
-    while True:
-        status, got = _run_worker(modname, start, limit, watchdog)
-        events.extend(got)
+def run_batch(modnames, limit, watchdog):
+    """Every event of some modules, by module, fuzzed in one worker process in turn;
+    after a hang or a crash a new worker goes on from the call after the lost one."""
+    events = {m: [] for m in modnames}
+    todo, start = list(modnames), 0
+    while todo:
+        status, got = _run_worker(todo, start, limit, watchdog)
+        current = todo[0]
+        for e in got:
+            if e["event"] == "module":
+                current = e["module"]
+            else:
+                events[current].append(e)
         if status == "done":
             return events
-        begun = [e for e in got if e["event"] == "begin"]
-        if not begun:
-            events.append({"event": "crash", "index": start, "note": status})
-            return events
+        begun = [e for e in events[current] if e["event"] == "begin"]
+        todo = todo[todo.index(current) :]
+        if not begun or (current == todo[0] and begun[-1]["index"] < start):
+            events[current].append({"event": "crash", "index": start, "note": status})
+            todo, start = todo[1:], 0
+            continue
         last = begun[-1]["index"]
-        events.append({"event": "lost", "index": last, "note": status})
+        events[current].append({"event": "lost", "index": last, "note": status})
         start = last + 1
+    return events
 
 
-def _run_worker(modname, start, limit, watchdog):
+def _run_worker(modnames, start, limit, watchdog):
     read_fd, write_fd = os.pipe()
     cmd = [
         sys.executable,
         __file__,
         "--worker",
-        modname,
+        ",".join(modnames),
         "--start",
         str(start),
         "--limit",
@@ -614,14 +679,26 @@ def _limit_memory():
 
 
 def collect(found, jobs, limit, watchdog, only=()):
-    modules = [
-        m
+    """Events by module: the modules dealt to ``jobs`` workers, each batch balanced by
+    its number of callables."""
+    sizes = {
+        m: sum(not skip for _, _, skip in items)
         for m, items in found
         if any(not skip for _, _, skip in items) and (not only or m.startswith(only))
-    ]
-    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        futures = {m: pool.submit(run_module, m, limit, watchdog) for m in modules}
-        return {m: futures[m].result() for m in modules}
+    }
+    batches = [[] for _ in range(max(1, jobs))]
+    load = [0] * len(batches)
+    for m in sorted(sizes, key=lambda m: -sizes[m]):
+        i = load.index(min(load))
+        batches[i].append(m)
+        load[i] += sizes[m]
+    batches = [sorted(b) for b in batches if b]
+    with concurrent.futures.ThreadPoolExecutor(len(batches)) as pool:
+        futures = [pool.submit(run_batch, b, limit, watchdog) for b in batches]
+        merged = {}
+        for f in futures:
+            merged.update(f.result())
+    return {m: merged[m] for m in sorted(merged)}
 
 
 def rows_of(events_by_module):
@@ -711,6 +788,9 @@ def report(found, rows, based, unbased, lost, seconds):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--details", help="write every call to this CSV file")
+    parser.add_argument(
+        "--unbased", help="write the callables without a valid baseline to this file"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="modules run at once")
     parser.add_argument("--limit", type=float, default=2.0, help="seconds per call")
     parser.add_argument(
@@ -731,7 +811,7 @@ def main(argv=None):
     if args.worker:
         os.dup2(int(os.environ["FUZZ_FD"]), 3)
         _limit_memory()
-        worker(args.worker, args.start, args.limit)
+        worker(args.worker.split(","), args.start, args.limit)
         return 0
     began = time.monotonic()
     found = discover()
@@ -744,6 +824,9 @@ def main(argv=None):
             writer = csv.DictWriter(f, fieldnames=fields)
             writer.writeheader()
             writer.writerows(rows)
+    if args.unbased:
+        with open(args.unbased, "w") as f:
+            f.writelines(name + "\n" for name in sorted(unbased))
     report(found, rows, based, unbased, lost, time.monotonic() - began)
     return 0
 

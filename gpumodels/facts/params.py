@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gpumodels.facts import hardware
-from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.errors import InputTypeError, OutsideDomainError
 from gpumodels.ground.validate import (
     as_array,
     check_choice,
@@ -101,7 +101,8 @@ class Params:
     def memory_latency(self, x_gbs):
         """Mean memory latency in cycles at throughput ``x_gbs`` GB/s (§6.4, Table 6.5).
 
-        ``inf`` at and beyond the smallest ``c`` of the latency terms.
+        ``OutsideDomainError`` at and beyond the smallest ``c`` of the latency terms,
+        where the fit's latency is unbounded.
         """
         x = as_array("x_gbs", x_gbs, allow_inf=True)
         return out(loaded_latency(self, x))
@@ -185,14 +186,31 @@ def check_params(p, name: str = "p") -> Params:
     )
 
 
-def loaded_latency(p: Params, x_gbs: np.ndarray) -> np.ndarray:
+SATURATED = ("raise", "inf")
+"""What :func:`loaded_latency` does at and beyond the smallest ``c``: refuse, or give
+``inf``."""
+
+
+def loaded_latency(p: Params, x_gbs: np.ndarray, *, saturated: str = "raise"):
     """Memory latency (cycles) at throughput ``x_gbs`` (GB/s, an array) by Table 6.5's
-    terms ``a + Σ b·x/(c − x)``; ``inf`` from the smallest ``c`` on (unchecked: see
-    :meth:`Params.memory_latency`)."""
+    terms ``a + Σ b·x/(c − x)``.
+
+    At and beyond the smallest ``c`` the latency is unbounded: ``saturated="raise"``
+    (the default) raises ``OutsideDomainError`` naming the throughput and ``c``;
+    ``saturated="inf"`` gives ``inf`` there, for callers that search across ``c``
+    (the refined model's fixed point).
+    """
     p = check_params(p)
+    check_choice("saturated", saturated, SATURATED)
     x_gbs = as_array("x_gbs", x_gbs, allow_inf=True)
-    lat = np.full(np.shape(x_gbs), p.a, dtype=float)
     c_min = min(c for _, c in p.latency_terms)
+    if saturated == "raise" and np.any(x_gbs >= c_min):
+        first = float(np.asarray(x_gbs)[x_gbs >= c_min].flat[0])
+        raise OutsideDomainError(
+            f"x_gbs must be below c = {c_min:g} GB/s for {p.gpu} (the latency of "
+            f"Table 6.5's fit is unbounded from c on), got {first:g}"
+        )
+    lat = np.full(np.shape(x_gbs), p.a, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         for b, c in p.latency_terms:
             lat = lat + b * x_gbs / (c - x_gbs)

@@ -3,7 +3,10 @@
 - :class:`InputTypeError` -- an argument of the wrong type (a string where a number is
   needed, ``None`` for a parameter record). It is a ``TypeError``, and a ``ValueError``
   too so that code catching bad input with ``except ValueError`` keeps working.
-- ``ValueError`` -- an argument of the right type with a bad value (out of range, NaN).
+- :class:`OutOfRangeError` -- an argument of the right type with a bad value (out of
+  range, NaN, infinite, too large); a ``ValueError``. The checks of
+  :mod:`gpumodels.ground.validate` raise it; a few model-specific checks raise a plain
+  ``ValueError`` that names the argument.
 - :class:`UnknownNameError` -- a GPU, model, table or key that is not known; the message
   lists the known names. It is both a ``KeyError`` and a ``ValueError``.
 - :class:`OutsideDomainError` -- valid inputs for which a model's equations leave their
@@ -19,6 +22,11 @@ from __future__ import annotations
 class InputTypeError(TypeError, ValueError):
     """An argument of the wrong type; the message names the parameter, what it must be
     and what it got."""
+
+
+class OutOfRangeError(ValueError):
+    """An argument of the right type whose value is outside the allowed range (or NaN,
+    infinite, too large); the message names the parameter, the range and the value."""
 
 
 class UnknownNameError(KeyError, ValueError):

@@ -3,9 +3,9 @@
 Every public function checks its arguments here so that bad input fails early with an
 error that names the parameter, the allowed range and the value received:
 ``InputTypeError`` (a ``TypeError`` that is also a ``ValueError``) for a wrong type,
-``ValueError`` for a bad value, ``UnknownNameError`` for an unknown choice (see
-:mod:`gpumodels.ground.errors`), e.g. ``threads_per_block must be an integer in [1,
-1024] for compute capability 7.0, got 2048``.
+``OutOfRangeError`` (a ``ValueError``) for a bad value, ``UnknownNameError`` for an
+unknown choice (see :mod:`gpumodels.ground.errors`), e.g. ``threads_per_block must be
+an integer in [1, 1024] for compute capability 7.0, got 2048``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,12 @@ import numbers
 
 import numpy as np
 
-from gpumodels.ground.errors import InputTypeError, OutsideDomainError, UnknownNameError
+from gpumodels.ground.errors import (
+    InputTypeError,
+    OutOfRangeError,
+    OutsideDomainError,
+    UnknownNameError,
+)
 
 MAX_INT = 2**63
 """The largest integer an unbounded count may take
@@ -45,8 +50,14 @@ def _bounds(lo, hi, lo_required: bool = False) -> None:
             isinstance(b, (bool, np.bool_)) or not isinstance(b, numbers.Real)
         ):
             raise InputTypeError(f"{bname} must be a number or None, got {b!r:.40}")
+        huge = isinstance(b, numbers.Integral) and math.isinf(to_float(b))
+        if b is not None and huge:
+            raise OutOfRangeError(
+                f"{bname} must be a number within the floating-point range, got "
+                f"{b!r:.40}"
+            )
     if lo is not None and hi is not None and lo > hi:
-        raise ValueError(f"lo must be <= hi, got lo={lo!r:.40} and hi={hi!r:.40}")
+        raise OutOfRangeError(f"lo must be <= hi, got lo={lo!r:.40} and hi={hi!r:.40}")
 
 
 def _where(context: str | None) -> str:
@@ -73,17 +84,17 @@ def check_int(
     else:
         fvalue = float(value)
         if not math.isfinite(fvalue) or fvalue != int(fvalue):
-            raise ValueError(
+            raise OutOfRangeError(
                 f"{name} must be an integer in {rng}{_where(context)}, got {value!r}"
             )
         ivalue = int(fvalue)
     if hi is None and abs(ivalue) > MAX_INT:
-        raise ValueError(
+        raise OutOfRangeError(
             f"{name} must be an integer in {rng}{_where(context)} no larger than "
             f"2**63, got {value!r:.40}"
         )
     if ivalue < lo or (hi is not None and ivalue > hi):
-        raise ValueError(
+        raise OutOfRangeError(
             f"{name} must be an integer in {rng}{_where(context)}, got {ivalue}"
         )
     return ivalue
@@ -112,14 +123,14 @@ def check_real(
         )
     v = to_float(value) + 0.0  # + 0.0 turns -0.0 into 0.0
     if not math.isfinite(v):
-        raise ValueError(
+        raise OutOfRangeError(
             f"{name} must be a finite number in {rng}{_where(context)}, got "
             f"{value!r:.40}"
         )
     if (lo is not None and (v < lo or (lo_open and v == lo))) or (
         hi is not None and v > hi
     ):
-        raise ValueError(
+        raise OutOfRangeError(
             f"{name} must be a finite number in {rng}{_where(context)}, got {v}"
         )
     return v
@@ -153,7 +164,7 @@ def as_array(
             raise TypeError
         arr = raw.astype(float) + 0.0  # + 0.0 turns -0.0 into 0.0
     except OverflowError:
-        raise ValueError(
+        raise OutOfRangeError(
             f"{name} must be a finite number, got a value too large for a float"
         ) from None
     except (TypeError, ValueError):
@@ -164,7 +175,7 @@ def as_array(
         bad |= np.isinf(arr)
     if np.any(bad):
         first = arr[bad].flat[0] if arr.ndim else float(arr)
-        raise ValueError(f"{name} must be in {rng}, got {first!r}")
+        raise OutOfRangeError(f"{name} must be in {rng}, got {first!r}")
     return arr
 
 
@@ -175,7 +186,7 @@ def broadcast(**arrays) -> list[np.ndarray]:
         return np.broadcast_arrays(*arrays.values())
     except ValueError:
         shapes = ", ".join(f"{k} {np.shape(v)}" for k, v in arrays.items())
-        raise ValueError(f"shapes do not broadcast together: {shapes}") from None
+        raise OutOfRangeError(f"shapes do not broadcast together: {shapes}") from None
 
 
 def out(x: np.ndarray):
@@ -190,7 +201,7 @@ def check_fraction(name: str, value) -> float:
         raise InputTypeError(f"{name} must be a number in (0, 1], got {value!r}")
     v = to_float(value)
     if not (0 < v <= 1):  # NaN fails this too
-        raise ValueError(f"{name} must be a number in (0, 1], got {value!r:.40}")
+        raise OutOfRangeError(f"{name} must be a number in (0, 1], got {value!r:.40}")
     return v
 
 
@@ -296,7 +307,7 @@ def check_numbers(
         bad |= np.isinf(arr)
     if np.any(bad):
         rng = f"[{'-inf' if lo is None else lo}, inf{']' if allow_inf else ')'}"
-        raise ValueError(
+        raise OutOfRangeError(
             f"{name} must hold numbers in {rng}{_where(context)}, got "
             f"{arr[bad].flat[0]!r}"
         )

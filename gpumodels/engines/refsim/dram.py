@@ -191,8 +191,8 @@ class DetectedMapping:
     ``column_bits`` (shortest latency: a row-buffer hit), ``row_bits`` (longest: a row
     conflict) and ``other_bits`` (the middle group: another bank, a miss) are sorted
     tuples of 0-based bit positions; ``latencies`` maps ``"column"``, ``"row"``,
-    ``"other"`` to the mean latency of the group (NaN for an empty group); ``per_bit``
-    maps each probed bit to its second-access latency.
+    ``"other"`` to the mean latency of each group found (an empty group has no
+    entry); ``per_bit`` maps each probed bit to its second-access latency.
     """
 
     column_bits: tuple[int, ...]
@@ -212,12 +212,8 @@ class DetectedMapping:
             for b in bits:
                 check_int(f"DetectedMapping.{name}", b, 0, 63)
         _fields.mappings(self, ("latencies", "per_bit"))
-        for k, v in self.latencies.items():  # NaN: an empty group
-            if not _fields.is_real(v) or v < 0 or v == float("inf"):
-                raise ValueError(
-                    f"DetectedMapping.latencies[{k!r}] must be a finite latency >= 0 "
-                    f"(or NaN for an empty group), got {v!r:.40}"
-                )
+        for k, v in self.latencies.items():  # an empty group has no entry
+            check_real(f"DetectedMapping.latencies[{k!r}]", v, 0.0)
         for k, v in self.per_bit.items():
             check_real(f"DetectedMapping.per_bit[{k!r}]", v, 0.0)
 
@@ -289,15 +285,16 @@ def detect_mapping(
     oth = tuple(b for b, k in zip(bits, g) if k == 1)
     row = tuple(b for b, k in zip(bits, g) if k == 2)
 
-    def mean(k):
-        sel = lat_a[g == k]
-        return float(sel.mean()) if sel.size else float("nan")
-
+    groups = {"column": 0, "other": 1, "row": 2}
     return DetectedMapping(
         column_bits=col,
         row_bits=row,
         other_bits=oth,
-        latencies={"column": mean(0), "other": mean(1), "row": mean(2)},
+        latencies={
+            name: float(lat_a[g == k].mean())
+            for name, k in groups.items()
+            if np.any(g == k)
+        },
         per_bit=dict(zip(bits, lat)),
     )
 

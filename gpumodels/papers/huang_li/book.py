@@ -280,13 +280,13 @@ def algorithm1_check(
         latencies,
         ("column", "other", "row"),
     ):
-        got = found.latencies[key]
+        got = found.latencies.get(key)  # absent: no bit fell in the group
         out.append(
             {
                 "quantity": name,
                 "configured": f"{want:g}",
-                "detected": f"{got:.1f}",
-                "recovered": bool(abs(got - want) <= 3.0 * noise),
+                "detected": "none" if got is None else f"{got:.1f}",
+                "recovered": got is not None and bool(abs(got - want) <= 3.0 * noise),
             }
         )
     return pd.DataFrame(out).set_index("quantity")

@@ -21,8 +21,9 @@ exactly at c_a = 1. The numpy Lindley recursion
 (:func:`~gpumodels.engines.refsim.dram.lindley`, :func:`simulate_gg1`) is the
 discrete-event reference.
 
-At ρ ≥ 1 no steady state exists: every function returns NaN there (flagged by
-:func:`saturated`), never a negative or infinite wait.
+At ρ ≥ 1 no steady state exists: the closed forms raise ``OutsideDomainError`` naming
+ρ there (:func:`saturated` says where), never a NaN, negative or infinite wait;
+:func:`bank_latency` returns each bank's saturation flag beside its latency.
 """
 
 from __future__ import annotations
@@ -76,6 +77,16 @@ def _ratio(rho: np.ndarray) -> np.ndarray:
         return np.where(rho < 1.0, rho / np.where(rho < 1.0, 1.0 - rho, 1.0), np.nan)
 
 
+def _steady(what: str, r: np.ndarray, rho) -> None:
+    """``OutsideDomainError`` naming ρ where a queue has no steady state (ρ >= 1)."""
+    if np.any(r >= 1.0):
+        first = float(r[r >= 1.0].flat[0]) if r.ndim else float(r)
+        raise OutsideDomainError(
+            f"rho must be below 1 for {what} (at rho >= 1 the queue has no steady "
+            f"state and grows without bound), got {first:g} in rho={rho!r:.40}"
+        )
+
+
 def _finite(what: str, r: np.ndarray, value: np.ndarray, **inputs) -> np.ndarray:
     """``value`` if it is finite wherever ρ < 1 (NaN at ρ >= 1 is the documented
     saturation); ``OutsideDomainError`` naming the inputs otherwise (a wait beyond the
@@ -91,7 +102,7 @@ def _finite(what: str, r: np.ndarray, value: np.ndarray, **inputs) -> np.ndarray
 
 
 def saturated(rho):
-    """True where a queue has no steady state (ρ ≥ 1): the waits above are NaN there."""
+    """True where a queue has no steady state (ρ ≥ 1): the closed forms refuse it."""
     r = _rho(rho)
     return bool(r >= 1.0) if r.ndim == 0 else r >= 1.0
 
@@ -101,9 +112,9 @@ def kingman(c_a, c_s, rho, tau_s):
 
         W_q = ((c_a² + c_s²) / 2) · (ρ / (1 − ρ)) · τ_s
 
-    Broadcasts over its arguments; the result has τ_s's unit. ``rho >= 1`` gives NaN (no
-    steady state; see :func:`saturated`). Negative or non-finite inputs raise
-    ``ValueError``.
+    Broadcasts over its arguments; the result has τ_s's unit. ``rho >= 1`` raises
+    ``OutsideDomainError`` (no steady state; see :func:`saturated`). Negative or
+    non-finite inputs raise ``ValueError``.
 
     >>> kingman(1.0, 1.0, 0.5, 2.0)      # M/M/1: rho/(1-rho) * tau_s
     2.0
@@ -116,9 +127,15 @@ def kingman(c_a, c_s, rho, tau_s):
     r = _rho(rho)
     ts = as_array("tau_s", tau_s, 0.0)
     ca, cs, ts = broadcast(c_a=ca, c_s=cs, tau_s=ts)
-    with np.errstate(over="ignore", invalid="ignore"):
-        w = _stable(r, 0.5 * (ca**2 + cs**2) * _ratio(r) * ts)
+    _steady("kingman", r, rho)
+    w = _kingman(ca, cs, r, ts)
     return out(_finite("kingman", r, w, c_a=c_a, c_s=c_s, rho=rho, tau_s=tau_s))
+
+
+def _kingman(ca, cs, r, ts) -> np.ndarray:
+    """Kingman's standard form, NaN where ρ >= 1 (for :func:`bank_latency`)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _stable(r, 0.5 * (ca**2 + cs**2) * _ratio(r) * ts)
 
 
 def kingman_printed(c_a, c_s, rho, tau_a):
@@ -127,7 +144,7 @@ def kingman_printed(c_a, c_s, rho, tau_a):
 
     Kept to show why it cannot be right [A2]: with τ_a = τ_s/ρ it equals ``((c_a +
     c_s)/2) · τ_s/(1 − ρ)``, which tends to ``(c_a + c_s)/2 · τ_s`` — not 0 — as the
-    load vanishes. ``rho >= 1`` gives NaN.
+    load vanishes. ``rho >= 1`` raises ``OutsideDomainError``.
 
     >>> # tau_s = rho * tau_a = 2: twice M/M/1's 2.0
     >>> kingman_printed(1.0, 1.0, 0.5, 4.0)
@@ -138,40 +155,51 @@ def kingman_printed(c_a, c_s, rho, tau_a):
     r = _rho(rho)
     ta = as_array("tau_a", tau_a, 0.0)
     ca, cs, ta = broadcast(c_a=ca, c_s=cs, tau_a=ta)
-    with np.errstate(over="ignore", invalid="ignore"):
-        w = _stable(r, 0.5 * (ca + cs) * _ratio(r) * ta)
+    _steady("kingman_printed", r, rho)
+    w = _kingman_printed(ca, cs, r, ta)
     return out(
         _finite("kingman_printed", r, w, c_a=c_a, c_s=c_s, rho=rho, tau_a=tau_a)
     )
 
 
+def _kingman_printed(ca, cs, r, ta) -> np.ndarray:
+    """Eq. 9 as printed, NaN where ρ >= 1 (for :func:`bank_latency`)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _stable(r, 0.5 * (ca + cs) * _ratio(r) * ta)
+
+
 def mm1(rho, tau_s):
-    """M/M/1 mean wait in queue ``ρ/(1 − ρ) · τ_s`` (NaN at ρ ≥ 1)."""
+    """M/M/1 mean wait in queue ``ρ/(1 − ρ) · τ_s`` (``OutsideDomainError`` at
+    ρ ≥ 1)."""
     r = _rho(rho)
     ts = as_array("tau_s", tau_s, 0.0)
+    _steady("mm1", r, rho)
     with np.errstate(over="ignore", invalid="ignore"):
         w = _stable(r, _ratio(r) * ts)
     return out(_finite("mm1", r, w, rho=rho, tau_s=tau_s))
 
 
 def md1(rho, tau_s):
-    """M/D/1 mean wait in queue ``ρ/(2(1 − ρ)) · τ_s`` (NaN at ρ ≥ 1)."""
+    """M/D/1 mean wait in queue ``ρ/(2(1 − ρ)) · τ_s`` (``OutsideDomainError`` at
+    ρ ≥ 1)."""
     r = _rho(rho)
     ts = as_array("tau_s", tau_s, 0.0)
+    _steady("md1", r, rho)
     with np.errstate(over="ignore", invalid="ignore"):
         w = _stable(r, 0.5 * _ratio(r) * ts)
     return out(_finite("md1", r, w, rho=rho, tau_s=tau_s))
 
 
 def pollaczek_khinchine(rho, tau_s, c_s):
-    """M/G/1 mean wait (Pollaczek–Khinchine) ``ρ τ_s (1 + c_s²) / (2(1 − ρ))`` (NaN at ρ
-    ≥ 1).
+    """M/G/1 mean wait (Pollaczek–Khinchine) ``ρ τ_s (1 + c_s²) / (2(1 − ρ))``
+    (``OutsideDomainError`` at ρ ≥ 1).
 
     Kingman's standard form equals it exactly at c_a = 1 (Poisson arrivals).
     """
     r = _rho(rho)
     cs = as_array("c_s", c_s, 0.0)
     ts = as_array("tau_s", tau_s, 0.0)
+    _steady("pollaczek_khinchine", r, rho)
     with np.errstate(over="ignore", invalid="ignore"):
         w = _stable(r, 0.5 * (1.0 + cs**2) * _ratio(r) * ts)
     return out(
@@ -456,15 +484,9 @@ def bank_latency(
     if form == "none":
         return stats.latency.copy(), np.zeros_like(sat)
     if form == "kingman":
-        w = np.asarray(
-            kingman(stats.c_a, stats.c_s, np.minimum(rho, 1.0), stats.tau_s),
-            dtype=float,
-        )
+        w = _kingman(stats.c_a, stats.c_s, rho, stats.tau_s)
     else:
-        w = np.asarray(
-            kingman_printed(stats.c_a, stats.c_s, np.minimum(rho, 1.0), stats.tau_a),
-            dtype=float,
-        )
+        w = _kingman_printed(stats.c_a, stats.c_s, rho, stats.tau_a)
     if saturation == "cap":
         cap = 0.5 * (stats.n - 1.0) * stats.tau_s
         w = np.where(sat | np.isnan(w), cap, np.minimum(w, cap))

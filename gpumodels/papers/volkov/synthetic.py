@@ -28,6 +28,7 @@ import numpy as np
 
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.facts.params import Params, check_params, loaded_latency
+from gpumodels.ground.errors import OutsideDomainError
 from gpumodels.ground.validate import (
     as_array,
     broadcast,
@@ -49,9 +50,10 @@ def _other_latency(p: Params, alpha: np.ndarray) -> np.ndarray:
 
 def latency(p: Params, alpha):
     """Warp latency per group of one memory instruction and α adds: ``mem_lat +
-    α·alu_lat`` (§4.1); ``inf`` at ``alpha = inf`` (adds only: a group never ends)."""
+    α·alu_lat`` (§4.1). ``alpha`` must be finite: at ``alpha = inf`` (adds only) a group
+    never ends and the latency is unbounded (``OutOfRangeError``)."""
     p = check_params(p)
-    a = as_array("alpha", alpha, allow_inf=True)
+    a = as_array("alpha", alpha)
     return out(_other_latency(p, a) + a * p.alu_lat)
 
 
@@ -246,6 +248,13 @@ def refined_latency(p: Params, x, alpha):
     x_ = as_array("x", x)
     a = as_array("alpha", alpha, allow_inf=True)
     x_, a = broadcast(x=x_, alpha=a)
+    c_min = min(c for _, c in p.latency_terms)
+    if np.any(x_ * p.gbs_per_ipc >= c_min) or np.any(np.isinf(a)):
+        raise OutsideDomainError(
+            f"refined_latency is unbounded for x >= {c_min / p.gbs_per_ipc:.4g} IPC/SM "
+            f"(c = {c_min:g} GB/s for {p.gpu}) or alpha = inf; got x={x!r:.40}, "
+            f"alpha={alpha!r:.40}"
+        )
     return out(loaded_latency(p, x_ * p.gbs_per_ipc) + a * p.alu_lat)
 
 
@@ -273,7 +282,7 @@ def refined_memory_throughput(p: Params, n, alpha):
     alu = np.where(finite, a, 0.0) * p.alu_lat
 
     def g(x, n_, alu):
-        return x * (loaded_latency(p, x * p.gbs_per_ipc) + alu) - n_
+        return x * (loaded_latency(p, x * p.gbs_per_ipc, saturated="inf") + alu) - n_
 
     hi = np.minimum(bound, c_min * (1 - 1e-12))
     with np.errstate(invalid="ignore", under="ignore"):
@@ -317,13 +326,23 @@ def refined_needed_occupancy(p: Params, alpha, fraction: float = 0.9):
     ``fraction`` of the throughput bound.
 
     Closed form: at the target throughput x the latency is known, so ``n =
-    x·Latency(x)``; ``inf`` where the target lies beyond the latency model's singularity
-    ``c`` (Fig. 4.6).
+    x·Latency(x)``. Where the target lies at or beyond the latency model's singularity
+    ``c`` (Fig. 4.6) no occupancy reaches it: ``OutsideDomainError`` naming the fraction
+    and α.
     """
     p = check_params(p)
     _require_memory(p)
     f = check_fraction("fraction", fraction)
     a = as_array("alpha", alpha, allow_inf=True)
     # at the target throughput
-    lat_mem = loaded_latency(p, f * np.asarray(throughput_bound(p, a)) * p.gbs_per_ipc)
-    return out(np.where(np.isinf(lat_mem), np.inf, _occupancy_at(p, a, f, lat_mem)))
+    lat_mem = loaded_latency(
+        p, f * np.asarray(throughput_bound(p, a)) * p.gbs_per_ipc, saturated="inf"
+    )
+    if np.any(np.isinf(lat_mem)):
+        first = float(np.broadcast_to(a, lat_mem.shape)[np.isinf(lat_mem)].flat[0])
+        raise OutsideDomainError(
+            f"fraction={f:g} of the throughput bound is never reached by the refined "
+            f"model of {p.gpu} at alpha={first:g}: the target throughput lies at or "
+            "beyond the singularity c of the latency fit (Table 6.5)"
+        )
+    return out(_occupancy_at(p, a, f, lat_mem))

@@ -1,0 +1,24 @@
+"""Example arguments for :mod:`tools.fuzz_api`: one valid call per public callable
+that the harness's registry of values by parameter name cannot build.
+
+Each group module holds ``BASELINES``, a dict from a callable's dotted name to a
+function returning its keyword arguments (every parameter without a default, and any
+other the call needs); the harness then replaces one argument at a time by each
+hostile value. A callable not listed here is called with values by parameter name.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+GROUPS = ("comparisons", "engines", "facts_ground", "papers_misc", "huang_li")
+
+BASELINES = {}
+for _group in GROUPS:
+    try:
+        _module = importlib.import_module(f"fuzz_examples.{_group}")
+    except ModuleNotFoundError as _e:
+        if _e.name != f"fuzz_examples.{_group}":
+            raise
+        continue
+    BASELINES.update(_module.BASELINES)
