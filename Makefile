@@ -24,7 +24,7 @@ STAMP  := $(VENV)/.installed
 export IPYTHONDIR := $(CURDIR)/_build/ipython
 KERNEL_CONFIG := $(IPYTHONDIR)/profile_default/ipython_kernel_config.py
 
-.PHONY: book test venv clean notebooks check-html lab
+.PHONY: book test venv clean notebooks check-html lab fuzz
 
 venv: $(STAMP)
 
@@ -82,6 +82,13 @@ check-html: $(STAMP) $(KERNEL_CONFIG)
 	    else echo "check-html: no npm, so no local MathJax (Debian: apt-get install npm)"; fi; \
 	fi
 	$(BIN)/python tools/check_html.py --mathjax $(MATHJAX_DIR) $(CHECK_HTML_ARGS)
+
+# Hostile arguments over every public callable, counted (tests/test_fuzz_api.py runs the same
+# harness and requires no bare exception, hang, escaped warning or silent bad result): the
+# report, and one CSV row per call in _build/fuzz_calls.csv.
+fuzz: $(STAMP)
+	mkdir -p _build
+	$(BIN)/python tools/fuzz_api.py --details _build/fuzz_calls.csv --unbased _build/fuzz_unbased.txt
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

@@ -297,6 +297,22 @@ def test_swapped_table_6_5_columns_are_refused(data, x, y, rule):
     )
 
 
+@pytest.mark.parametrize(("term", "line", "rule"), [("1", "line 7 ", "0.9 x peak < c"),
+                                                     ("2", "line 8 ", "c <= 2 x peak")])
+def test_swapped_b_and_c_in_the_two_term_g80_fit_are_refused(data, term, line, rule):
+    """The refined G80 fit has b > c in its second term, so the one-term rule c > b
+    cannot catch a swap there; the bounds on c against Table 6.4's peak do."""
+    rel = "volkov/table_6_5.csv"
+
+    def swap(r):
+        if r["variant"] == "two_term" and r["term"] == term:
+            r["b"], r["c"] = r["c"], r["b"]
+
+    data.write(rel, _rewrite(data.text(rel), swap))
+    _refused(lambda: _data.read_rows(rel), re.escape(f"data/{rel}"), line, "two_term",
+             re.escape(rule))
+
+
 def test_table_6_5_c_below_the_peak_is_refused(data):
     rel = "volkov/table_6_5.csv"
     line = data.replace_line(rel, "Kepler,table_6_5,", ",170,", ",150,")

@@ -42,15 +42,15 @@ def hong_kim_predict(**kw):
 
 # (name, function, keyword arguments, vectorised arguments, allowed non-finite results)
 CALLS = [
-    ("volkov.latency", volkov.latency, dict(p=P, alpha=8), ("alpha",), ("inf",)),       # α = ∞: no loads
+    ("volkov.latency", volkov.latency, dict(p=P, alpha=8), ("alpha",), ()),
     ("volkov.memory_throughput", volkov.memory_throughput, dict(p=P, n=8, alpha=8), ("n", "alpha"), ()),
     ("volkov.arithmetic_throughput", volkov.arithmetic_throughput, dict(p=P, n=8, alpha=8), ("n", "alpha"), ()),
     ("volkov.needed_occupancy", volkov.needed_occupancy, dict(p=P, alpha=8, fraction=1.0), ("alpha",), ()),
     ("volkov.instruction_concurrency", volkov.instruction_concurrency, dict(p=P, n=8, alpha=8), ("n", "alpha"), ()),
-    ("volkov.refined_latency", volkov.refined_latency, dict(p=P, x=50, alpha=8), ("x", "alpha"), ("inf",)),
+    ("volkov.refined_latency", volkov.refined_latency, dict(p=P, x=50, alpha=8), ("x", "alpha"), ()),
     ("volkov.refined_memory_throughput", volkov.refined_memory_throughput, dict(p=P, n=8, alpha=8), ("n", "alpha"), ()),
     ("volkov.refined_needed_occupancy", volkov.refined_needed_occupancy, dict(p=P, alpha=8, fraction=0.9), ("alpha",),
-     ("nan",)),
+     ()),
     ("volkov.warp_throughput", volkov.warp_throughput, dict(n=8, latency_bound=100, cycles_per_warp=4), ("n",), ()),
     ("volkov.littles_law", volkov.littles_law, dict(latency=300, throughput=2), (), ()),
     *[(f"prior.{m}", prior.evaluate, dict(model=m, p=P, n=8, alpha=8), ("n", "alpha"), ())

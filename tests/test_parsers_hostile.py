@@ -227,3 +227,56 @@ ROOF_HOSTILE = [
 def test_roofline_hostile_output_is_refused(name, text, match):
     with pytest.raises(DataError, match=match):
         _tool("reduce_gpu_roofline").parse(text, "x")
+
+
+# ---- tools/modern_gpu_benches.py (gpu-benches' latency and stream files) ----
+
+LAT = ("clock: 1380 1380\n"
+       "  1000000  1380        2     20.2    27.9 27.9 27.9 27.9\n"
+       "  2000000  1700      2.9    151.5   128.8 129.0 125.0 137.1\n\n")
+LAT_TE = "  1000000  1380        1     21.7    29.9\n"
+STREAM = ("block smBlocks   threads    occ%   |                init       read       scale\n"
+          "  16      1280       1    0.8%     |  GB/s:          39         19         34\n"
+          "  32      2560       1    1.6%     |  GB/s:          78         36         67\n")
+STREAM_TE = ("blockSize   threads       %occ  |                init       read\n"
+             "       32        2560      3 %  |  GB/s:         153         72\n")
+
+
+def test_gpu_benches_valid_files_parse():
+    tool = _tool("modern_gpu_benches")
+    assert [r["cycles"] for r in tool.parse_latency(LAT, "x")] == ["27.9", "128.8"]
+    assert tool.parse_latency(LAT_TE, "x")[0]["cycles"] == "29.9"
+    rows = tool.parse_stream(STREAM, "x")
+    assert [(r["block_size"], r["threads"], r["occupancy_pct"], r["read"]) for r in rows] == [
+        ("16", "1280", "0.8", "19"), ("32", "2560", "1.6", "36")]
+    assert rows[0]["triad"] == ""  # a kernel the file does not have stays empty
+    (te,) = tool.parse_stream(STREAM_TE, "x")
+    assert (te["threads"], te["occupancy_pct"], te["init"]) == ("2560", "3", "153")
+
+
+GB_HOSTILE = [
+    ("latency", "short line", LAT.replace("    27.9 27.9 27.9 27.9\n", "\n", 1), r"x line 2: expected 5 or 8 numbers"),
+    ("latency", "mean inconsistent with the time", LAT.replace("27.9 27.9", "37.9 27.9", 1),
+     r"x line 2: mean 37.9 cycles, but"),
+    ("latency", "percentiles out of order", LAT.replace("125.0 137.1", "135.0 127.1"), r"x line 3: percentiles"),
+    ("latency", "negative", LAT.replace("20.2", "-20.2"), r"x line 2: a negative"),
+    ("latency", "text", LAT.replace("20.2", "abc"), r"x line 2: a value is not a number"),
+    ("latency", "zero iterations", LAT.replace("1000000", "0"), r"x line 2: iters must be"),
+    ("stream", "a value missing", STREAM.replace("19         34\n", "19\n", 1), r"x line 2: expected 3 GB/s values"),
+    ("stream", "a line before the header", STREAM.split("\n", 1)[1], r"x line 1: not a header"),
+    ("stream", "unknown kernel", STREAM.replace("scale\n", "copy\n"), r"x line 1: unknown kernels \['copy'\]"),
+    ("stream", "unknown header", STREAM.replace("smBlocks", "sm"), r"x line 1: unknown header"),
+    ("stream", "threads not a multiple of the block", STREAM.replace("2560", "2561"), r"x line 3: threads 2561"),
+    ("stream", "SM count changes", STREAM.replace("2560", "5120"), r"x line 3: threads 5120 imply 160 SMs"),
+    ("stream", "occupancy over 100", STREAM.replace("0.8%", "180%"), r"x line 2: threads 1280 must"),
+    ("stream", "negative GB/s", STREAM.replace("78 ", "-78 "), r"x line 3: a negative"),
+    ("stream", "garbage line", STREAM + "Configure 4 instead of 8\n", r"x line 4: not a header"),
+]
+
+
+@pytest.mark.parametrize("kind,name,text,match", GB_HOSTILE, ids=[c[1] for c in GB_HOSTILE])
+def test_gpu_benches_hostile_files_are_refused(kind, name, text, match):
+    tool = _tool("modern_gpu_benches")
+    parse = tool.parse_latency if kind == "latency" else tool.parse_stream
+    with pytest.raises(tool.ParseError, match=match):
+        parse(text, "x")

@@ -220,8 +220,15 @@ def test_what_if_follows_clock_bandwidth_and_warps():
     few = S.what_if(LAUNCH, warps_per_sm=8).set_index("model")
     assert few.loc["volkov_basic", "predicted_s"] > slow.loc["volkov_basic", "predicted_s"]
     assert few.loc["hong_kim", "n"] == 8
-    with pytest.raises(ValueError, match=r"clock_ghz must be .*\(0(\.0)?, inf[)\]].*-1"):
+    with pytest.raises(ValueError, match=r"clock_ghz must be .*\(0\.0, 10\.0\].*-1"):
         S.what_if(LAUNCH, clock_ghz=-1)
+    for bad in (11.0, 1e300):  # past MAX_CLOCK_GHZ / MAX_WHAT_IF_WARPS
+        with pytest.raises(ValueError, match=r"clock_ghz must be .*\(0\.0, 10\.0\]"):
+            S.what_if(LAUNCH, clock_ghz=bad)
+        with pytest.raises(ValueError, match=r"clock_ghz must be .*\(0\.0, 10\.0\]"):
+            S.predict([LAUNCH], clock_ghz=bad)
+    with pytest.raises(ValueError, match=r"warps_per_sm must be .*\(0\.0, 1024\.0\]"):
+        S.what_if(LAUNCH, warps_per_sm=1025)
 
 
 def test_the_measured_launches_and_the_manifest():

@@ -15,15 +15,20 @@ of a fixed list of hostile values and classifies what happens:
 - ``escaped warning``: returned, but a RuntimeWarning escaped;
 - ``silent bad result``: returned a NaN, an infinity or a negative number (walking
   floats, arrays, dataclass fields, dict values, sequences and DataFrame columns) of a
-  kind the baseline result did not contain. A field of a returned record that bears
-  the hostile parameter's own name is the argument echoed back (``Estimate.alpha``),
-  not a computed value, and is not judged; nor are the results of the pass-through
-  checkers in ``PASS_THROUGH``, whose contract is to return their argument;
+  kind the baseline result did not contain. A field of a record returned by a
+  function that bears the hostile parameter's own name and holds nothing but the
+  hostile value is the argument echoed back (``Estimate.alpha``), not a computed
+  value, and is not judged (a class's own record storing a bad value is judged); nor
+  are the results of the pass-through checkers in ``PASS_THROUGH``, whose contract is
+  to return their argument;
 - ``accepted``: returned normally with no such number.
 
-Each module runs in its own subprocess (two at a time by default, a memory limit and
-a temporary working directory), so a hostile call can neither hang the harness nor
-leave state behind for another module.
+The modules are dealt to ``--jobs`` worker processes (two by default, balanced by
+their number of callables); a worker imports the package once and fuzzes its modules
+in turn, under a memory limit and in a temporary working directory, so a hostile call
+cannot hang the harness: a worker that stops answering is killed and a new one goes
+on from the next call. Modules of one worker share the process, so a hostile call that
+changed shared state (a cached table) could affect later calls of that worker.
 
     .venv/bin/python tools/fuzz_api.py [--details calls.csv] [--jobs 2]
 
@@ -47,6 +52,7 @@ import dataclasses
 import importlib
 import inspect
 import json
+import math
 import os
 import pkgutil
 import re
@@ -97,6 +103,23 @@ PASS_THROUGH = {
     "gpumodels.ground.validate.check_real",
     "gpumodels.ground.validate.finite_result",
     "gpumodels.comparisons.prior.estimate.grid",  # checks and broadcasts n and alpha
+}
+# record fields whose documented meaning of ``inf`` is "no limit": a record built with
+# inf there stores a valid value, not a silent bad one
+DOCUMENTED_INF = {
+    # "inf: the limit is switched off" (mem_thru, alu_thru, issue_thru), "inf: no
+    # contention" (c)
+    "gpumodels.facts.params.Params": {"mem_thru", "alu_thru", "issue_thru", "c"},
+    # mwp_cwp._PREDICTION_UNBOUNDED: a limit that does not bind
+    "gpumodels.engines.mwp_cwp.Prediction": {
+        "mwp_without_bw_full",
+        "mwp_without_bw",
+        "mwp_peak_bw",
+        "n_pw",
+        "cwp_full",
+    },
+    # the condition number of a singular fit
+    "gpumodels.papers.huang_li.model.OverlapModel": {"condition"},
 }
 PLOT_PARAMS = {"ax", "axes", "fig", "a1", "a2"}
 # calls that run programs, compile, or write outside the working directory
@@ -381,7 +404,8 @@ def _next_choice(choice, options):
 
 def bad_kinds(result, depth=0, echo=None):
     """The kinds of bad numbers ('nan', 'inf', 'negative') found in a result; a
-    record's field named ``echo`` (the argument echoed back) is left out."""
+    record's field named ``echo[0]`` that holds nothing but the value ``echo[1]`` (the
+    argument echoed back) is left out."""
     import numpy as np
 
     if depth > 6 or result is None or isinstance(result, (bool, str, bytes)):
@@ -402,7 +426,7 @@ def bad_kinds(result, depth=0, echo=None):
         fields = [
             getattr(result, f.name, None)
             for f in dataclasses.fields(result)
-            if f.name != echo
+            if not (echo and f.name == echo[0] and _holds_only(f, result, echo[1]))
         ]
         return _walk(fields, depth)
     if type(result).__name__ in ("DataFrame", "Series"):
@@ -415,6 +439,19 @@ def bad_kinds(result, depth=0, echo=None):
             except (TypeError, ValueError):
                 return set()
     return set()
+
+
+def _holds_only(field, record, value):
+    """True if the record's field holds nothing but the number ``value``."""
+    import numpy as np
+
+    try:
+        got = np.asarray(getattr(record, field.name), dtype=float)
+        want = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    same = (got == want) | (np.isnan(got) & math.isnan(want))
+    return got.size > 0 and bool(np.all(same))
 
 
 def _walk(items, depth):
@@ -439,17 +476,21 @@ def _number_kinds(array):
 
 
 def own_errors():
+    """The package's error classes (those an older version lacks are left out, so
+    that the harness can measure it too)."""
     from gpumodels.ground import errors
 
-    return (
-        errors.InputTypeError,
-        errors.UnknownNameError,
-        errors.OutsideDomainError,
-        errors.DataError,
+    names = (
+        "InputTypeError",
+        "OutOfRangeError",
+        "UnknownNameError",
+        "OutsideDomainError",
+        "DataError",
     )
+    return tuple(getattr(errors, n) for n in names if hasattr(errors, n))
 
 
-def classify(param, result, error, caught, base_kinds, own, judge=True):
+def classify(param, result, error, caught, base_kinds, own, judge=True, echo=None):
     """(class, exception type, message, detail)."""
     if isinstance(error, Hang):
         return "hang", "", "", ""
@@ -478,7 +519,7 @@ def classify(param, result, error, caught, base_kinds, own, judge=True):
             "",
         )
     try:
-        kinds = bad_kinds(result, echo=param) - base_kinds if judge else set()
+        kinds = bad_kinds(result, echo=echo) - base_kinds if judge else set()
     except Exception:  # noqa: BLE001 -- an odd result: do not count it as bad
         kinds = set()
     if kinds:
@@ -573,8 +614,17 @@ def one_hostile(obj, params, values, p, h, limit, base_kinds, own):
         bad = None
     result, error, caught = call(obj, params, {**values, p.name: bad}, limit)
     judge = f"{obj.__module__}.{obj.__name__}" not in PASS_THROUGH
+    # a function's record that stores the argument it got echoes it; a class's own
+    # record storing a bad value is what the fuzz looks for, unless the field's
+    # documented meaning of inf is "no limit"
+    qualname = f"{obj.__module__}.{obj.__name__}"
+    echo = (p.name, bad)
+    if inspect.isclass(obj) and not (
+        p.name in DOCUMENTED_INF.get(qualname, ()) and bad == float("inf")
+    ):
+        echo = None
     cls, kind, message, detail = classify(
-        p.name, result, error, caught, base_kinds, own, judge
+        p.name, result, error, caught, base_kinds, own, judge, echo
     )
     message = " ".join(message.split())[:120]
     return {"cls": cls, "exception": kind, "message": message, "detail": detail}
@@ -583,30 +633,34 @@ def one_hostile(obj, params, values, p, h, limit, base_kinds, own):
 # ---------------------------------------------------------------- parent
 
 
-def run_batch(modnames, limit, watchdog):
+def run_batch(modnames, limit, watchdog, run_worker=None):
     """Every event of some modules, by module, fuzzed in one worker process in turn;
-    after a hang or a crash a new worker goes on from the call after the lost one."""
+    after a hang or a crash a new worker goes on from the call after the lost one (a
+    module whose worker dies before its first call is recorded as a crash and
+    skipped). ``run_worker`` replaces :func:`_run_worker` (for tests)."""
+    run_worker = run_worker or _run_worker
     events = {m: [] for m in modnames}
     todo, start = list(modnames), 0
     while todo:
-        status, got = _run_worker(todo, start, limit, watchdog)
-        current = todo[0]
+        status, got = run_worker(todo, start, limit, watchdog)
+        current, begun = todo[0], []
         for e in got:
             if e["event"] == "module":
-                current = e["module"]
-            else:
-                events[current].append(e)
+                current, begun = e["module"], []
+                continue
+            events[current].append(e)
+            if e["event"] == "begin":
+                begun.append(e["index"])
         if status == "done":
             return events
-        begun = [e for e in events[current] if e["event"] == "begin"]
-        todo = todo[todo.index(current) :]
-        if not begun or (current == todo[0] and begun[-1]["index"] < start):
-            events[current].append({"event": "crash", "index": start, "note": status})
-            todo, start = todo[1:], 0
+        here = todo.index(current)
+        if not begun:  # died before its first call in this module
+            index = start if here == 0 else 0
+            events[current].append({"event": "crash", "index": index, "note": status})
+            todo, start = todo[here + 1 :], 0
             continue
-        last = begun[-1]["index"]
-        events[current].append({"event": "lost", "index": last, "note": status})
-        start = last + 1
+        events[current].append({"event": "lost", "index": begun[-1], "note": status})
+        todo, start = todo[here:], begun[-1] + 1
     return events
 
 
@@ -791,7 +845,7 @@ def main(argv=None):
     parser.add_argument(
         "--unbased", help="write the callables without a valid baseline to this file"
     )
-    parser.add_argument("--jobs", type=int, default=2, help="modules run at once")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--limit", type=float, default=2.0, help="seconds per call")
     parser.add_argument(
         "--watchdog",

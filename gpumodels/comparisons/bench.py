@@ -18,16 +18,31 @@ Nothing here needs a GPU until :func:`run` is called; building needs only ``nvcc
 
 from __future__ import annotations
 
+import collections.abc
 import csv
 import datetime as _dt
 import io
+import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
-from gpumodels.ground.errors import DataError, InputTypeError, UnknownNameError
-from gpumodels.ground.validate import check_flag, check_int
+from gpumodels.ground.errors import (
+    DataError,
+    InputTypeError,
+    OutOfRangeError,
+    UnknownNameError,
+)
+from gpumodels.ground.validate import (
+    check_flag,
+    check_int,
+    check_items,
+    check_keys,
+    check_mapping,
+    check_text,
+    check_type,
+)
 from gpumodels.papers.volkov import experiment as _ex
 
 BENCH_DIR = Path(__file__).resolve().parents[2] / "bench"
@@ -100,6 +115,8 @@ def compile_command(
         raise UnknownNameError(f"source must be one of {SOURCES}, got {source!r}")
     if not (isinstance(arch, str) and arch.startswith(("sm_", "compute_"))):
         raise ValueError(f"arch must look like 'sm_90', got {arch!r}")
+    if output is not None:
+        check_type("output", output, (str, os.PathLike))
     exe = nvcc() or "nvcc"
     out = (
         Path(output)
@@ -544,9 +561,18 @@ def summarize(
     access.
     """
     _check_meta(meta)
-    for key in ("gpu", "sm_count", "clock_khz", "repeats_per_warp"):
-        if key not in meta:
-            raise DataError(f"meta lacks the header '{key}'")
+    check_keys(
+        "meta",
+        meta,
+        ("gpu", "sm_count", "clock_khz", "repeats_per_warp"),
+        "parse_output's header",
+    )
+    check_mapping("rows", rows, "parse_output's warp table")
+    check_keys("rows", rows, ("sm", "start", "end"), "parse_output's warp table")
+    if date is not None:
+        check_text("date", date)
+    check_text("driver", driver)
+    check_text("measured_by", measured_by)
     t = _ex.timing(rows["start"], rows["end"], rows["sm"])
     reps = int(meta["repeats_per_warp"])
     ilp = int(meta.get("arg.ilp", "1"))
@@ -610,13 +636,14 @@ def plan(
     """
     tpb = check_int("threads_per_block", threads_per_block, 32, 1024)
     wpb = -(-tpb // 32)
+    targets = check_items("warps_per_sm", warps_per_sm, context="warp counts")
     out = []
-    for w in warps_per_sm:
-        w = check_int("warps_per_sm", w, 1)
+    for i, w in enumerate(targets):
+        w = check_int(f"warps_per_sm[{i}]", w, 1)
         if w % wpb:
-            raise ValueError(
-                f"warps_per_sm ({w}) must be a multiple of the block size in warps "
-                f"({wpb})"
+            raise OutOfRangeError(
+                f"warps_per_sm[{i}] ({w}) must be a multiple of the block size in "
+                f"warps ({wpb})"
             )
         smem = _ex.shared_memory_for_blocks(
             cc, tpb, w // wpb, registers_per_thread=registers_per_thread
@@ -644,6 +671,8 @@ def run(binary: str | Path, *, timeout: float = 600, **args) -> tuple[dict, dict
 
 def write_rows(rows: list[dict], path: str | Path) -> None:
     """Write summarized rows as CSV with the columns ``FIELDS``."""
+    rows = check_items("rows", rows, collections.abc.Mapping, "summarized rows")
+    check_type("path", path, (str, os.PathLike))
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS, lineterminator="\n")
         w.writeheader()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import statistics
 import warnings
+from collections.abc import Mapping
 from functools import cache
 
 import numpy as np
@@ -43,7 +44,14 @@ from gpumodels.facts.params import BYTES_PER_LOAD, Params, check_params
 from gpumodels.ground import plotting
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import UnknownNameError
-from gpumodels.ground.validate import as_array, check_fraction
+from gpumodels.ground.validate import (
+    as_array,
+    check_choice,
+    check_fraction,
+    check_int,
+    check_items,
+    check_keys,
+)
 from gpumodels.papers.volkov import synthetic as volkov_model
 
 __all__ = [
@@ -54,6 +62,7 @@ __all__ = [
     "EXCLUDED",
     "GIB",
     "GPUS",
+    "MAX_DIGITS",
     "METHODS",
     "MODELS",
     "OTHER_LATENCIES",
@@ -426,21 +435,28 @@ def plot_needed(ax, name: str, models=MODELS, fraction: float = 0.9) -> None:
     )
 
 
+MAX_DIGITS = 15
+"""The most decimal places :func:`model_pivot` prints (a float holds about 15
+significant digits; more would only print noise)."""
+
+
 def model_pivot(rows: list[dict], quantity: str, digits: int = 0):
     """A :func:`model_table` quantity (``"alpha0"``, ``"alpha_inf"`` or
     ``"cusp_warps"``) as a models × GPUs table of strings ``"value (lo–hi)"``: ``–``
     where the model has no peak, ``n/a`` where it cannot run on that GPU; cusp cells add
     ``at α = …`` when the maximum is a cusp and say ``no cusp`` when it is not."""
 
-    if quantity not in ("alpha0", "alpha_inf", "cusp_warps"):
-        raise ValueError(
-            f"quantity must be 'alpha0', 'alpha_inf' or 'cusp_warps', got {quantity!r}"
-        )
+    check_choice("quantity", quantity, ("alpha0", "alpha_inf", "cusp_warps"))
+    digits = check_int("digits", digits, 0, MAX_DIGITS)
     lo_key, hi_key = (
         ("cusp_lo", "cusp_hi")
         if quantity == "cusp_warps"
         else (f"{quantity}_lo", f"{quantity}_hi")
     )
+    keys = (quantity, lo_key, hi_key)
+    if quantity == "cusp_warps":
+        keys += ("is_cusp", "cusp_alpha")
+    rows = _pivot_rows(rows, keys)
     cells = {}
     for r in rows:
         if r["note"]:
@@ -461,6 +477,18 @@ def model_pivot(rows: list[dict], quantity: str, digits: int = 0):
                 )
         cells.setdefault(r["label"], {})[r["gpu"]] = text
     return pd.DataFrame(cells).T
+
+
+def _pivot_rows(rows, keys) -> list:
+    """``rows`` as a list of :func:`model_table` rows (mappings), each with ``note``,
+    ``label`` and ``gpu``, and ``keys`` unless its note says why it has no numbers;
+    ``InputTypeError`` naming ``rows`` (or ``rows[i]``) if it is no list of mappings,
+    ``DataError`` naming ``rows[i]`` and the missing keys otherwise."""
+    rows = check_items("rows", rows, Mapping, "model_table rows")
+    for i, r in enumerate(rows):
+        needed = ("note", "label", "gpu") + (() if r.get("note") else tuple(keys))
+        check_keys(f"rows[{i}]", r, needed, "a model_table row")
+    return rows
 
 
 @cache

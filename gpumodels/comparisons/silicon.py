@@ -67,8 +67,19 @@ from gpumodels.facts.profile import SECTOR_BYTES, KernelProfile, ProfileError
 from gpumodels.facts.profile import read as profile_reader
 from gpumodels.ground import plotting
 from gpumodels.ground.data import data_dir, read_rows
-from gpumodels.ground.errors import InputTypeError, OutsideDomainError, UnknownNameError
-from gpumodels.ground.validate import check_real
+from gpumodels.ground.errors import (
+    InputTypeError,
+    OutOfRangeError,
+    OutsideDomainError,
+    UnknownNameError,
+)
+from gpumodels.ground.validate import (
+    check_items,
+    check_keys,
+    check_real,
+    check_text,
+    check_type,
+)
 from gpumodels.papers.volkov import synthetic as vk
 
 BYTES_PER_MEMORY_INSTRUCTION = 128
@@ -76,6 +87,14 @@ BYTES_PER_MEMORY_INSTRUCTION = 128
 
 INPUTS_FILE = "silicon/model_inputs.csv"
 FP64_FILE = "silicon/fp64_throughput.csv"
+MAX_CLOCK_GHZ = 10.0
+"""The largest SM clock (GHz) :func:`predict` and :func:`what_if` take: three times
+any GPU clock in ``data/`` (today at most 2.49 GHz, the L40)."""
+
+MAX_WHAT_IF_WARPS = 1024.0
+"""The most warps per SM :func:`what_if` takes: sixteen times the most any GPU in
+``data/`` keeps resident (64); past the hardware, to show how a model extrapolates."""
+
 VOLKOV_GPUS = {"GTX680": "Kepler", "GTX980": "Maxwell"}
 """GPUs with Volkov's own measured parameter sets (Table 4.1, Table 6.5)."""
 
@@ -518,6 +537,7 @@ def _fp64() -> dict[str, int]:
 def fp64_per_clock(cc: str) -> int:
     """64-bit floating-point results per clock per SM of compute capability ``cc``
     (``data/silicon/fp64_throughput.csv``, from NVIDIA's CUDA programming guide)."""
+    check_text("cc", cc)
     table = _fp64()
     if cc not in table:
         raise UnknownNameError(
@@ -683,6 +703,16 @@ def _check_models(models) -> tuple[str, ...]:
         return tuple(MODELS)
     if isinstance(models, str):
         models = (models,)
+    models = tuple(
+        check_items(
+            "models",
+            models,
+            str,
+            "the models to run (one key, a list of keys, or None for all)",
+        )
+    )
+    if not models:
+        raise OutOfRangeError("models must name at least one model (None for all)")
     bad = [m for m in models if m not in MODELS]
     if bad:
         raise UnknownNameError(
@@ -736,16 +766,16 @@ def _run(x: pd.DataFrame, keys, params_of) -> pd.DataFrame:
     return out[list(COLUMNS) + rest]
 
 
-def _profiles(profiles) -> list[KernelProfile]:
+def _profiles(profiles, name: str = "profiles") -> list[KernelProfile]:
     if isinstance(profiles, KernelProfile):
         profiles = [profiles]
     if isinstance(profiles, (str, bytes)) or not hasattr(profiles, "__iter__"):
         raise InputTypeError(
-            f"profiles must be a KernelProfile or a list of them, got {profiles!r:.60}"
+            f"{name} must be a KernelProfile or a list of them, got {profiles!r:.60}"
         )
     profiles = list(profiles)
     if not profiles:
-        raise ValueError("profiles must hold at least one KernelProfile")
+        raise ValueError(f"{name} must hold at least one KernelProfile, got none")
     return profiles
 
 
@@ -768,7 +798,7 @@ def predict(
     x = _frame(_profiles(profiles), gpu)
     if clock_ghz is None:
         return _run(x, keys, gpu_params)
-    clock = check_real("clock_ghz", clock_ghz, 0.0, lo_open=True)
+    clock = check_real("clock_ghz", clock_ghz, 0.0, MAX_CLOCK_GHZ, lo_open=True)
     x["clock_ghz"] = clock
     out = _run(x, keys, lambda g: _changed(gpu_params(g), clock, 1.0))
     return _fixed_notes(out, "clock_ghz")
@@ -788,11 +818,15 @@ def _changed(base: Params, clock: float, bandwidth_scale: float) -> Params:
 
 
 def _fixed_notes(out: pd.DataFrame, what: str) -> pd.DataFrame:
+    """Say on the FIXED_BANDWIDTH rows that the change is not followed fully, after any
+    note the row already has (why a model could not run stays visible)."""
     fixed = out["model"].isin(FIXED_BANDWIDTH)
-    out.loc[fixed, "note"] = (
+    said = (
         f"does not follow {what} fully: the model reads bandwidths of the GPU's own "
         "tables"
     )
+    before = out.loc[fixed, "note"].fillna("").astype(str)
+    out.loc[fixed, "note"] = [f"{b}; {said}" if b else said for b in before]
     return out
 
 
@@ -817,12 +851,12 @@ def what_if(
     their rows say so.
     """
     keys = _check_models(models)
-    x = _frame(_profiles(p)[:1], gpu)
+    x = _frame(_profiles(p, "p")[:1], gpu)
     base = gpu_params(x["gpu"].iloc[0])
     if clock_ghz is None:
         clock = base.clock_ghz
     else:
-        clock = check_real("clock_ghz", clock_ghz, 0.0, lo_open=True)
+        clock = check_real("clock_ghz", clock_ghz, 0.0, MAX_CLOCK_GHZ, lo_open=True)
     bw_old = float(x["pin_bandwidth_gbs"].iloc[0])
     if bandwidth_gbs is None:
         bw = bw_old
@@ -831,7 +865,9 @@ def what_if(
     x["clock_ghz"] = clock
     x["pin_bandwidth_gbs"] = bw
     if warps_per_sm is not None:
-        x["n"] = check_real("warps_per_sm", warps_per_sm, 0.0, lo_open=True)
+        x["n"] = check_real(
+            "warps_per_sm", warps_per_sm, 0.0, MAX_WHAT_IF_WARPS, lo_open=True
+        )
     x["n_given"] = warps_per_sm is not None
     changed = _changed(base, clock, bw / bw_old)
     out = _run(x, keys, lambda _g: changed)
@@ -881,7 +917,10 @@ def score(frame: pd.DataFrame, by=("model", "gpu")) -> pd.DataFrame:
     measured; below 1 means the model is optimistic), ``not_predicted`` and
     ``impossible`` (predictions the model itself flags as above a hardware peak; they
     are scored like the others)."""
-    by = list(by)
+    frame = _checked_frame(frame, ("predicted_s", "measured_s", "relative_error"))
+    by = list(_checks.names_of("by", by, list(frame.columns)))
+    if not by:
+        raise ValueError("by must name at least one column of frame, got none")
     f = frame.assign(
         abs_error=frame["relative_error"].abs(),
         ratio=frame["predicted_s"] / frame["measured_s"],
@@ -957,6 +996,19 @@ def hong_kim_issue_cycles(
     1's G80 value), with a column ``issue_cycles`` saying which. ``frame``, the result
     of :func:`predict` on the same profiles, gives the default's rows without running
     the model again."""
+    values = check_items(
+        "values",
+        values,
+        context="Issue_cycles values (None for the default)",
+        allow_empty=False,
+    )
+    for i, v in enumerate(values):
+        if v is not None:
+            check_real(f"values[{i}]", v, 0.0, lo_open=True, context="issue_cycles")
+    if frame is not None:
+        frame = _checked_frame(
+            frame, ("model", "predicted_s", "measured_s", "relative_error")
+        )
     x = _frame(_profiles(profiles), gpu)
     rows = []
     for v in values:
@@ -964,8 +1016,6 @@ def hong_kim_issue_cycles(
             f = frame[frame["model"] == "hong_kim"]
             rows.append(score(f, by=("model",)).assign(issue_cycles="1 / issue_thru"))
             continue
-        if v is not None:
-            check_real("issue_cycles", v, 0.0, lo_open=True)
         parts = []
         for g, xg in x.groupby("gpu", sort=False):
             t, _, _ = _hong_kim(xg, gpu_params(g), issue_cycles=v)
@@ -992,6 +1042,7 @@ def utilisation(frame: pd.DataFrame) -> pd.DataFrame:
     instructions at the peak issue rate of the SMs it uses, and its DRAM bytes at the
     pin bandwidth, each divided by the measured time. They need the measured time, so
     they diagnose; no model reads them."""
+    frame = _checked_frame(frame, ("issue_limit_s", "dram_limit_s", "fp64_limit_s"))
     r = ratios(frame)
     return r.assign(
         issue=r["issue_limit_s"] / r["measured_s"],
@@ -1061,7 +1112,8 @@ def mape_like_peers(frame: pd.DataFrame, gpus_=PEER_GPUS) -> pd.DataFrame:
     """Our models' error in the peers' statistic: per kernel and model, the mean over
     the GPUs ``gpus_`` (the dataset's names) of the MAPE (%) over that GPU's launches.
     Rows: kernels; columns: models."""
-    names = {hardware.get_gpu(g).name for g in gpus_}
+    names = {hardware.get_gpu(g).name for g in _checks.names_of("gpus_", gpus_)}
+    frame = _checked_frame(frame, ("kernel", "model", "gpu"))
     r = ratios(frame)
     r = r[r["gpu"].isin(names)]
     ape = (r["ratio"] - 1).abs() * 100
@@ -1072,9 +1124,17 @@ def mape_like_peers(frame: pd.DataFrame, gpus_=PEER_GPUS) -> pd.DataFrame:
 # ---------------------------------------------------------------- figures
 
 
+def _checked_frame(frame, columns) -> pd.DataFrame:
+    """``frame`` if it is a DataFrame with ``columns`` (a table of :func:`predict`);
+    ``InputTypeError`` or ``DataError`` naming ``frame`` otherwise."""
+    check_type("frame", frame, pd.DataFrame, "a table of predict")
+    return check_keys("frame", frame, columns, "a table of predict")
+
+
 def ratios(frame: pd.DataFrame) -> pd.DataFrame:
     """The rows of :func:`predict` with a prediction and a measured time, with
     ``ratio`` = predicted / measured."""
+    frame = _checked_frame(frame, ("predicted_s", "measured_s"))
     ok = frame["predicted_s"].notna() & frame["measured_s"].notna()
     return frame[ok].assign(ratio=frame["predicted_s"] / frame["measured_s"])
 
@@ -1110,6 +1170,7 @@ DURATION_BINS = (0.0, 1e-5, 3e-5, 1e-4, 1e-3, np.inf)
 def ratio_by_duration(frame: pd.DataFrame) -> pd.DataFrame:
     """Median predicted / measured per model in :data:`DURATION_BINS` of the measured
     duration, with the launches per bin."""
+    frame = _checked_frame(frame, ("model",))
     r = ratios(frame)
     r = r.assign(bin=pd.cut(r["measured_s"], DURATION_BINS, right=True))
     g = r.groupby(["bin", "model"], observed=True)["ratio"]
@@ -1168,6 +1229,9 @@ def predict_files(
     (:func:`gpumodels.facts.profile.read` reads each)."""
     if isinstance(paths, (str, bytes)) or not hasattr(paths, "__iter__"):
         paths = [paths]
+    paths = list(paths)
+    if not paths:
+        raise ValueError(f"paths must name at least one profile file, got {paths!r}")
     profiles = [p for path in paths for p in profile_reader(path, gpu=gpu)]
     return predict(profiles, gpu=gpu, models=models, clock_ghz=clock_ghz)
 

@@ -82,6 +82,7 @@ from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground.validate import (
     as_array,
     check_choice,
+    check_flag,
     check_fraction,
     check_real,
     out,
@@ -147,7 +148,8 @@ def sweep_gpus(modelled: bool | None = None) -> dict[str, str]:
     GPUs with a record, ``False`` the others."""
     t = _table()[["gpu", "book_gpu"]].drop_duplicates()
     if modelled is not None:
-        t = t[(t["book_gpu"] != "") == bool(modelled)]
+        modelled = check_flag("modelled", modelled)
+        t = t[(t["book_gpu"] != "") == modelled]
     return dict(zip(t["gpu"], t["book_gpu"]))
 
 
@@ -471,6 +473,7 @@ def summary(
     """
     w = check_fraction("within", within)
     pred = predict(clock=check_choice("clock", clock, CLOCKS))
+    by_device = check_flag("by_device", by_device)
     keys = ["gpu", "device"] if by_device else ["gpu"]
     rows = []
     for key, sub in pred.groupby(keys, sort=False):

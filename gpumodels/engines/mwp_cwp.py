@@ -52,6 +52,7 @@ from gpumodels.ground.validate import (
     as_array,
     broadcast,
     check_int,
+    check_mapping,
     check_real,
     finite_result,
     out,
@@ -970,6 +971,7 @@ def _check_decimals(decimals: Mapping[str, int] | None) -> None:
     decimals."""
     if decimals is None:
         return
+    check_mapping("decimals", decimals, "predict (quantity name -> decimals)")
     bad = set(decimals) - set(_ROUNDABLE)
     if bad:
         raise ValueError(

@@ -53,7 +53,7 @@ import pandas as pd
 
 from gpumodels.facts import _fields
 from gpumodels.facts.params import check_params
-from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.errors import InputTypeError, OutOfRangeError
 from gpumodels.ground.validate import (
     as_array,
     broadcast,
@@ -278,10 +278,15 @@ def trip_starts(
 
 
 def rate_between(issue, t1: float, t2: float) -> float:
-    """Instructions issued in cycles ``[t1, t2)`` per cycle."""
+    """Instructions issued in cycles ``[t1, t2)`` per cycle.
+
+    ``issue`` holds issue cycles (numbers >= 0, e.g. a :class:`Trace`'s ``issue``);
+    ``t1`` and ``t2`` are finite cycles with ``t2 > t1``."""
+    issue = as_array("issue", issue)
+    t1 = check_real("t1", t1, context="rate_between (a cycle)")
+    t2 = check_real("t2", t2, context="rate_between (a cycle)")
     if not t2 > t1:
-        raise ValueError(f"t2 must be greater than t1 ({t1}), got {t2}")
-    issue = np.asarray(issue, dtype=float)
+        raise OutOfRangeError(f"t2 must be greater than t1 ({t1}), got {t2}")
     return float(((issue >= t1) & (issue < t2)).sum() / (t2 - t1))
 
 
@@ -516,11 +521,10 @@ def _setup(
             f"n_warps ({n_warps}) must be a multiple of warps_per_block ({wpb})"
         )
     launch_latency = check_int("launch_latency", launch_latency, 0)
-    limit = (
-        check_int("cycles", cycles, 1, MAX_CYCLES)
-        if cycles is not None
-        else check_int("max_cycles", max_cycles, 1, MAX_CYCLES)
-    )
+    if cycles is not None:
+        cycles = check_int("cycles", cycles, 1, MAX_CYCLES)
+    max_cycles = check_int("max_cycles", max_cycles, 1, MAX_CYCLES)
+    limit = cycles if cycles is not None else max_cycles
     return _Run(
         sm, progs, n_warps, total, wpb, launch_latency, policy, repeat, skip_idle, limit
     )
@@ -708,11 +712,22 @@ def _trace(run: _Run, t: int) -> Trace:
 
 def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
     """Set-up step: one checked program (a tuple of :class:`Op`) per warp slot."""
+    if not _is_sequence(programs):
+        raise InputTypeError(
+            "programs must be a sequence of Op (one program) or of programs (one per "
+            f"warp), got {type(programs).__name__} {programs!r:.60}"
+        )
     if not programs:
         raise ValueError("programs must contain at least one Op")
     if isinstance(programs[0], Op):
         progs = [tuple(programs)] * n_warps
     else:
+        for k, p in enumerate(programs):
+            if not _is_sequence(p):
+                raise InputTypeError(
+                    f"programs[{k}] must be a program (a sequence of Op), got "
+                    f"{type(p).__name__} {p!r:.60}"
+                )
         progs = [tuple(p) for p in programs]
         if len(progs) != n_warps:
             raise ValueError(
@@ -731,6 +746,11 @@ def _programs(programs, n_warps: int, sm: SM) -> list[tuple[Op, ...]]:
                     f"{sorted(sm.units)}"
                 )
     return progs
+
+
+def _is_sequence(value) -> bool:
+    """Whether ``value`` is a sequence (a list, tuple, ...) and not a string."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
 def _operands_ready_at(sm: SM, regs: dict, op: Op) -> float:

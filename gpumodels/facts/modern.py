@@ -49,7 +49,7 @@ from gpumodels.facts import hardware
 from gpumodels.facts._fields import is_real
 from gpumodels.facts.params import BYTES_PER_LOAD, Params, without_latency_fit
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.errors import InputTypeError, OutOfRangeError, UnknownNameError
 from gpumodels.ground.validate import as_array, to_float
 
 GPUS = ("V100PCIe", "A100", "A100-80", "H100PCIe", "H100", "GH200", "L40")
@@ -367,8 +367,21 @@ def spread(name: str) -> dict[str, tuple[float, float]]:
 
 def band(fn, name: str, *args, **kwargs) -> tuple[np.ndarray, np.ndarray]:
     """Elementwise minimum and maximum of ``fn(p, *args, **kwargs)`` over
-    :func:`variants` of ``name`` (each distinct parameter pair once)."""
-    vals = np.array(
-        [np.asarray(fn(p, *args, **kwargs), dtype=float) for p in unique_variants(name)]
-    )
+    :func:`variants` of ``name`` (each distinct parameter pair once); ``fn`` must be
+    a callable whose results have one shape for every variant."""
+    if not callable(fn):
+        raise InputTypeError(
+            f"fn must be a callable taking a Params record, got {type(fn).__name__} "
+            f"{fn!r:.60}"
+        )
+    results = [
+        np.asarray(fn(p, *args, **kwargs), dtype=float) for p in unique_variants(name)
+    ]
+    shapes = {r.shape for r in results}
+    if len(shapes) > 1:
+        raise OutOfRangeError(
+            f"fn must return results of one shape for every variant of {name!r}, got "
+            f"shapes {sorted(shapes)}"
+        )
+    vals = np.array(results)
     return vals.min(axis=0), vals.max(axis=0)

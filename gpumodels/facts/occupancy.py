@@ -43,7 +43,7 @@ from gpumodels.facts import _fields
 from gpumodels.ground import widgets
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import InputTypeError, UnknownNameError
-from gpumodels.ground.validate import check_int, to_float
+from gpumodels.ground.validate import check_int, check_type, to_float
 
 WARP_SIZE = 32
 """Threads per warp on every CUDA GPU so far (Volkov 2016, §2.2)."""
@@ -549,7 +549,7 @@ def limits_sources(parameters: Iterable[str] | None = None):
 
 def summary_html(o: Occupancy) -> str:
     """An HTML summary of an :class:`~gpumodels.facts.occupancy.Occupancy` result."""
-
+    check_type("o", o, Occupancy)
     lim = limits(o.cc)
     rows = [
         (

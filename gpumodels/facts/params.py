@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpumodels.facts import hardware
+from gpumodels.facts import _fields, hardware
 from gpumodels.ground.errors import InputTypeError, OutsideDomainError
 from gpumodels.ground.validate import (
     as_array,
     check_choice,
     check_int,
+    check_mapping,
     check_real,
     out,
 )
@@ -120,6 +121,7 @@ class Params:
                     f"Params.{name} must be a string, got {getattr(self, name)!r}"
                 )
         check_choice("Params.kind", self.kind, KINDS)
+        check_mapping("Params.sources", self.sources)
         for name in ("mem_lat", "alu_lat", "clock_ghz", "mem_issue"):
             check_real(
                 f"Params.{name}",
@@ -231,17 +233,31 @@ def without_latency_fit(
     basic and the prior models run on it; the refined model refuses it): the GPU's SM
     count, clock, schedulers and warp slots from its hardware record, whose sources are
     added to ``sources``."""
+    mem_lat = check_real("mem_lat", mem_lat, 0.0, lo_open=True)
+    alu_lat = check_real("alu_lat", alu_lat, 0.0, lo_open=True)
+    thru = {}
+    for name, v in (
+        ("mem_thru", mem_thru),
+        ("alu_thru", alu_thru),
+        ("issue_thru", issue_thru),
+    ):
+        if not _fields.is_real(v):  # inf: the limit is switched off
+            raise InputTypeError(
+                f"{name} must be a number in (0, inf], got {type(v).__name__} {v!r:.40}"
+            )
+        thru[name] = float(as_array(name, v, lo=0.0, lo_open=True, allow_inf=True))
+    check_mapping("sources", sources)
     rec = hardware.get_gpu(gpu)
     return Params(
         gpu=rec.name,
         product=rec.name,
         kind="memory",
-        mem_lat=float(mem_lat),
-        mem_thru=float(mem_thru),
-        alu_lat=float(alu_lat),
-        alu_thru=float(alu_thru),
-        issue_thru=float(issue_thru),
-        a=float(mem_lat),
+        mem_lat=mem_lat,
+        mem_thru=thru["mem_thru"],
+        alu_lat=alu_lat,
+        alu_thru=thru["alu_thru"],
+        issue_thru=thru["issue_thru"],
+        a=mem_lat,
         b=0.0,
         c=float("inf"),
         latency_terms=(),

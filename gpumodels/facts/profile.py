@@ -39,6 +39,7 @@ import csv
 import dataclasses
 import io
 import math
+import os
 import re
 import tempfile
 from collections.abc import Mapping
@@ -48,8 +49,8 @@ from types import MappingProxyType
 
 import yaml
 
-from gpumodels.ground.errors import DataError, InputTypeError
-from gpumodels.ground.validate import to_float
+from gpumodels.ground.errors import DataError, InputTypeError, OutOfRangeError
+from gpumodels.ground.validate import check_items, check_text, to_float
 
 WARP = 32
 SECTOR_BYTES = 32
@@ -341,6 +342,27 @@ def _parse_number(text: str) -> float | None:
         return math.nan
 
 
+def _file(path) -> Path:
+    """``path`` (a string or ``os.PathLike``) as a :class:`~pathlib.Path` to an
+    existing file; ``InputTypeError`` naming ``path`` for anything else,
+    ``ProfileError`` when there is no such file."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputTypeError(
+            f"path must be a file path (a string or pathlib.Path), got "
+            f"{type(path).__name__} {path!r:.60}"
+        )
+    p = Path(path)
+    if not p.is_file():
+        raise ProfileError(f"{p}: no such file")
+    return p
+
+
+def _gpu_arg(gpu) -> None:
+    """``InputTypeError`` naming ``gpu`` unless it is a string or ``None``."""
+    if gpu is not None and not isinstance(gpu, str):
+        raise InputTypeError(f"gpu must be a string or None, got {gpu!r}")
+
+
 def _csv_lines(path: Path) -> list[tuple[int, list[str]]]:
     """``(line number, cells)`` of a CSV file, skipping the profiler's ``==PROF==``
     lines, program output before the header and blank lines."""
@@ -429,7 +451,8 @@ def read_nvprof_csv(path, gpu: str | None = None) -> list[KernelProfile]:
     gpuperfpredict, the GTX 980 and Tesla P100 files) is read as KiB throughout, and
     the field's ``metrics`` entry says so.
     """
-    path = Path(path)
+    path = _file(path)
+    _gpu_arg(gpu)
     rows = _csv_lines(path)
     k = _header_index(rows, NVPROF_REQUIRED)
     if k is None:
@@ -641,7 +664,8 @@ def read_ncu_csv(path, gpu: str | None = None) -> list[KernelProfile]:
     an unknown unit or a cell that is not a number is an error naming file, line and
     metric.
     """
-    path = Path(path)
+    path = _file(path)
+    _gpu_arg(gpu)
     rows = _csv_lines(path)
     k = _header_index(rows, _NCU_ID)
     if k is None:
@@ -807,7 +831,8 @@ def read_manual(path, gpu: str | None = None) -> list[KernelProfile]:
     """Launches described by hand: a YAML mapping of :class:`KernelProfile` fields (or a
     list of them under ``launches:``), or a CSV with those fields as columns (``grid``
     and ``block`` written ``"x y z"`` or as ``grid_x``... columns)."""
-    path = Path(path)
+    path = _file(path)
+    _gpu_arg(gpu)
     if path.suffix.lower() in (".yaml", ".yml"):
         try:
             doc = yaml.safe_load(path.read_text(encoding="utf-8-sig"))
@@ -866,9 +891,7 @@ FORMATS = ("nvprof", "ncu", "manual")
 
 def detect(path) -> str:
     """Which reader a file needs: ``"nvprof"``, ``"ncu"`` or ``"manual"``."""
-    path = Path(path)
-    if not path.is_file():
-        raise ProfileError(f"{path}: no such file")
+    path = _file(path)
     if path.suffix.lower() in (".yaml", ".yml"):
         return "manual"
     rows = _csv_lines(path)
@@ -891,8 +914,12 @@ def read(path, gpu: str | None = None, fmt: str | None = None) -> list[KernelPro
 
     ``gpu`` names the GPU for launches whose file does not say.
     """
-    if gpu is not None and not isinstance(gpu, str):
-        raise InputTypeError(f"gpu must be a string or None, got {gpu!r}")
+    _gpu_arg(gpu)
+    if fmt is not None and not isinstance(fmt, str):
+        raise InputTypeError(
+            f"fmt must be one of {FORMATS} or None, got {type(fmt).__name__} "
+            f"{fmt!r:.60}"
+        )
     kind = fmt or detect(path)
     readers = {"nvprof": read_nvprof_csv, "ncu": read_ncu_csv, "manual": read_manual}
     if kind not in readers:
@@ -903,6 +930,12 @@ def read(path, gpu: str | None = None, fmt: str | None = None) -> list[KernelPro
 def from_text(text: str, name: str = "profile.csv", gpu: str | None = None):
     """Like :func:`read` for a profile held in a string (``name`` gives the format by
     its suffix and appears in messages)."""
+    check_text("text", text)
+    check_text("name", name)
+    if Path(name).name in ("", ".", ".."):
+        raise OutOfRangeError(
+            f"name must be a file name such as 'profile.csv', got {name!r:.60}"
+        )
     with tempfile.TemporaryDirectory() as d:
         p = Path(d) / Path(name).name
         p.write_text(text, encoding="utf-8")
@@ -912,12 +945,17 @@ def from_text(text: str, name: str = "profile.csv", gpu: str | None = None):
             raise ProfileError(str(e).replace(str(p), name)) from None
 
 
+def _profile_list(profiles) -> list[KernelProfile]:
+    """``profiles`` as a list; ``InputTypeError`` naming ``profiles`` (or
+    ``profiles[i]``) unless it is a list, tuple or other iterable (not a string,
+    mapping or single record) of :class:`KernelProfile` records."""
+    return check_items("profiles", profiles, KernelProfile)
+
+
 def table(profiles) -> list[dict]:
     """One dict per launch with every field (a table for a chapter)."""
     out = []
-    for p in profiles:
-        if not isinstance(p, KernelProfile):
-            raise InputTypeError(f"profiles must hold KernelProfile records, got {p!r}")
+    for p in _profile_list(profiles):
         row = {"kernel": p.kernel, "gpu": p.gpu, "source": p.source}
         row.update({k: getattr(p, k) for k in UNITS})
         out.append(row)
@@ -993,7 +1031,8 @@ def to_ncu_csv(profiles, cc: str = "") -> str:
     out, since Nsight Compute reports them as separate add, multiply and FMA counts).
     :func:`read_ncu_csv` reads it back. The result is a *format* example: the numbers
     are the profile's, whichever tool measured them."""
-    profiles = list(profiles)
+    profiles = _profile_list(profiles)
+    check_text("cc", cc)
     used = [f for f in _NCU_OUT if any(getattr(p, f) is not None for p in profiles)]
     fixed = [
         "ID",
@@ -1039,7 +1078,7 @@ def to_yaml(profiles) -> str:
     """The launches as a hand-written profile (YAML, ``launches:``) that
     :func:`read_manual` reads back."""
     items = []
-    for p in profiles:
+    for p in _profile_list(profiles):
         d = {"kernel": p.kernel}
         if p.gpu:
             d["gpu"] = p.gpu

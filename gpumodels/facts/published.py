@@ -30,7 +30,7 @@ from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import DataError, InputTypeError, UnknownNameError
 from gpumodels.ground.schemas import PUBLISHED_FILES, PUBLISHED_STATUSES
 from gpumodels.ground.tables import Table, decimals, number, significant_places
-from gpumodels.ground.validate import check_flag, check_real
+from gpumodels.ground.validate import check_flag, check_mapping, check_real
 
 STATUSES = PUBLISHED_STATUSES[:3]
 """The three statuses of a scored row (reproduced, outside, not derivable)."""
@@ -210,8 +210,11 @@ def tolerance(key: str) -> float:
 
 def compare_printed(computed: Mapping[str, float]):
     """:func:`compare` with each row's tolerance set to the paper's printed precision
-    (:func:`printed_half_unit`): a row agrees when it rounds to the printed number."""
-
+    (:func:`printed_half_unit`): a row agrees when it rounds to the printed number;
+    an empty ``computed`` gives an empty table."""
+    check_mapping("computed", computed)
+    if not computed:
+        return compare({}).assign(tolerance=[])
     rows = [
         compare({k: v}, atol=printed_half_unit(k)).assign(
             tolerance=printed_half_unit(k)

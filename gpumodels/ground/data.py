@@ -19,6 +19,7 @@ import pandas as pd
 
 from gpumodels.ground.errors import DataError
 from gpumodels.ground.schemas import cross_validate, validate
+from gpumodels.ground.validate import check_text
 
 _ENV = "GPUMODELS_DATA"
 
@@ -38,6 +39,7 @@ def data_dir():
 def read_text(relpath: str) -> str:
     """The text of ``data/<relpath>``, without the UTF-8 byte-order mark a spreadsheet
     may write in front; ``DataError`` naming the file if it is missing."""
+    check_text("relpath", relpath)
     path = data_dir() / relpath
     if not path.is_file():
         raise DataError(f"data table {relpath!r} not found under {data_dir()}")
@@ -55,21 +57,29 @@ def _checked_text(relpath: str) -> str:
     return text
 
 
-@cache
 def read_rows(relpath: str) -> tuple[dict[str, str], ...]:
     """Rows of ``data/<relpath>`` as dictionaries of strings, after the table passed its
     schema (cached; treat as read-only)."""
+    return _rows(check_text("relpath", relpath))
+
+
+@cache
+def _rows(relpath: str) -> tuple[dict[str, str], ...]:
     return tuple(
         dict(row)
         for row in csv.DictReader(io.StringIO(_checked_text(relpath), newline=""))
     )
 
 
+# the cache is the private function's; clearing it stays as it was
+read_rows.cache_clear = _rows.cache_clear  # type: ignore[attr-defined]
+read_rows.cache_info = _rows.cache_info  # type: ignore[attr-defined]
+
+
 def read_frame(relpath: str):
     """``data/<relpath>`` as a pandas DataFrame with pandas' own column types, after the
     table passed its schema."""
-
-    return pd.read_csv(io.StringIO(_checked_text(relpath)))
+    return pd.read_csv(io.StringIO(_checked_text(check_text("relpath", relpath))))
 
 
 def clear_cache() -> None:

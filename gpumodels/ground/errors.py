@@ -12,8 +12,10 @@
 - :class:`OutsideDomainError` -- valid inputs for which a model's equations leave their
   domain (e.g. Hong & Kim's MWP below one, which would give a negative time); a
   ``ValueError``.
-- :class:`DataError` -- a table in ``data/`` that fails its schema; the message names
-  the file, the line, the column and the value. A ``ValueError``.
+- :class:`DataError` -- a table in ``data/`` that fails its schema (the message names
+  the file, the line, the column and the value), or a table or record passed as an
+  argument that lacks required columns or keys (the message names the argument). A
+  ``ValueError``.
 """
 
 from __future__ import annotations
@@ -47,5 +49,5 @@ class OutsideDomainError(ValueError):
 
 
 class DataError(ValueError):
-    """A data table that fails its schema;
-    the message names file, line, column and value."""
+    """A data table that fails its schema (the message names file, line, column and
+    value), or a table or record argument lacking required columns or keys."""

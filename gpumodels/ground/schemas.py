@@ -31,6 +31,7 @@ import pandas as pd
 import pandera.pandas as pa
 
 from gpumodels.ground.errors import DataError, InputTypeError
+from gpumodels.ground.validate import check_flag, check_text
 
 # parameter in data/hardware.csv -> (GPU field, unit, type)
 PARAMETERS: dict[str, tuple[str, str, type]] = {
@@ -308,6 +309,9 @@ def long_table(
     """A long table: ``key`` columns, ``value``, ``unit``, any ``after_unit`` columns,
     ``source`` (and ``note``)."""
     _check_names("key", key)
+    check_text("quantity", quantity)
+    check_flag("text_values", text_values)
+    check_flag("note", note)
     if after_unit is not None and not isinstance(after_unit, dict):
         raise InputTypeError(
             "after_unit must be a dict of column schemas or None, got "
@@ -1412,6 +1416,7 @@ def _frame(text_: str, relpath: str) -> pd.DataFrame:
 def schema_of(relpath: str):
     """The pandera schema of ``data/<relpath>``;
     ``DataError`` if the file has none declared."""
+    check_text("relpath", relpath)
     if relpath not in TABLES:
         raise DataError(
             f"data/{relpath} has no schema in gpumodels.ground.schemas.TABLES; "
@@ -1423,6 +1428,8 @@ def schema_of(relpath: str):
 def validate(relpath: str, text_: str):
     """Check the CSV text of ``data/<relpath>`` against its schema; the parsed frame, or
     ``DataError`` naming file, line, column and value of (up to five) failures."""
+    check_text("relpath", relpath)
+    check_text("text_", text_)
     df = _frame(text_, relpath)
     if relpath not in TABLES:
         raise DataError(

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from numbers import Real as _Real
 
 import numpy as np
 
-from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.errors import InputTypeError, OutOfRangeError, UnknownNameError
 from gpumodels.ground.validate import check_int, to_float
 
 
@@ -130,13 +131,39 @@ def formatted(frame, fmt="{:.2f}", columns=None, *, na: str = "–", index: bool
         raise InputTypeError(
             f"frame must be a pandas.DataFrame, got {type(frame).__name__}"
         )
+    if columns is not None and (
+        isinstance(columns, (str, bytes, dict)) or not isinstance(columns, Iterable)
+    ):
+        raise InputTypeError(
+            f"columns must be a list of column names of frame or None, got "
+            f"{type(columns).__name__} {columns!r:.40}"
+        )
+    if not isinstance(na, str):
+        raise InputTypeError(
+            f"na must be a string (shown for missing values), got {na!r:.40}"
+        )
     cols = list(frame.columns if columns is None else columns)
+    for c in cols:
+        try:
+            known = c in frame.columns
+        except TypeError:  # an unhashable name
+            known = False
+        if not known:
+            raise UnknownNameError(
+                f"columns must name columns of frame ({', '.join(map(str, frame))}), "
+                f"got {c!r:.40}"
+            )
     out = frame.copy().astype(object)
     for c in cols:
+        if isinstance(fmt, dict) and c not in fmt:
+            raise UnknownNameError(
+                f"fmt must give a format string for every column formatted; it has "
+                f"none for column {c!r}"
+            )
         f = fmt[c] if isinstance(fmt, dict) else fmt
         if not isinstance(f, str):
             raise InputTypeError(f"fmt for column {c!r} must be a format string")
-        out[c] = [na if _missing(v) else f.format(v) for v in frame[c]]
+        out[c] = [na if _missing(v) else _format(f, v, c) for v in frame[c]]
     for c in out.columns:
         if c not in cols:
             out[c] = ["" if _missing(v) else str(v) for v in frame[c]]
@@ -144,6 +171,17 @@ def formatted(frame, fmt="{:.2f}", columns=None, *, na: str = "–", index: bool
         out.index.name = None
     out.columns.name = None
     return Table(out, index=index)
+
+
+def _format(f: str, v, column) -> str:
+    """``f.format(v)``; ``OutOfRangeError`` naming ``fmt`` and the column when the
+    format string does not apply to the cell (a number format for text)."""
+    try:
+        return f.format(v)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
+        raise OutOfRangeError(
+            f"fmt {f!r} does not format the value {v!r:.40} of column {column!r}: {e}"
+        ) from None
 
 
 def _missing(v) -> bool:

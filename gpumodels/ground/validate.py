@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Collection
 
 import numpy as np
 
 from gpumodels.ground.errors import (
+    DataError,
     InputTypeError,
     OutOfRangeError,
     OutsideDomainError,
@@ -207,7 +209,13 @@ def check_fraction(name: str, value) -> float:
 
 def check_choice(name: str, value, allowed) -> str:
     """Return ``value`` if it is one of ``allowed``;
-    ``ValueError`` naming the choices otherwise."""
+    ``ValueError`` naming the choices otherwise; ``InputTypeError`` naming ``allowed``
+    unless it is a collection of choices (not a string)."""
+    if isinstance(allowed, (str, bytes)) or not isinstance(allowed, Collection):
+        raise InputTypeError(
+            f"allowed must be a collection of choices (a tuple, list, set or dict), "
+            f"got {type(allowed).__name__} {allowed!r:.40}"
+        )
     try:
         ok = value in allowed
     except TypeError:  # an unhashable value looked up in a set or dict
@@ -260,6 +268,10 @@ def check_type(name: str, value, types, context: str | None = None):
     ``InputTypeError`` naming ``name``, the expected type(s) and the type given
     otherwise. A boolean never passes for a number type."""
     types_t = types if isinstance(types, tuple) else (types,)
+    if not types_t or not all(isinstance(t, type) for t in types_t):
+        raise InputTypeError(
+            f"types must be a type or a tuple of types, got {types!r:.60}"
+        )
     is_bool = isinstance(value, (bool, np.bool_)) and not any(
         t in (bool, np.bool_, object) for t in types_t
     )
@@ -293,7 +305,9 @@ def check_numbers(
     """Return ``value`` if it is a numpy array of real numbers, none NaN, none below
     ``lo`` (``None``: no bound) and, unless ``allow_inf``, none infinite; the array
     itself is returned unchanged. ``InputTypeError`` for anything but a numeric array,
-    ``ValueError`` naming ``name`` and the first bad number otherwise."""
+    ``ValueError`` naming ``name`` and the first bad number otherwise; ``lo`` must be
+    a number or None."""
+    _bounds(lo, None)
     if not isinstance(value, np.ndarray) or value.dtype.kind not in "iuf":
         raise InputTypeError(
             f"{name} must be a numpy array of numbers{_where(context)}, got "
@@ -320,3 +334,63 @@ def check_mapping(name: str, value, context: str | None = None):
     import collections.abc
 
     return check_type(name, value, collections.abc.Mapping, context)
+
+
+def check_keys(name: str, value, keys, context: str | None = None):
+    """Return ``value`` if it has every one of ``keys`` (the keys of a mapping or the
+    columns of a DataFrame); ``InputTypeError`` naming ``name`` if it is neither,
+    ``DataError`` naming ``name`` and the missing keys otherwise (an argument that is
+    a table or record lacking fields fails like a data table does)."""
+    import collections.abc
+
+    keys = check_items("keys", keys)
+    if hasattr(value, "columns") and hasattr(value, "iloc"):
+        have = set(value.columns)
+    elif isinstance(value, collections.abc.Mapping):
+        have = set(value)
+    else:
+        raise InputTypeError(
+            f"{name} must be a mapping or a table with the keys "
+            f"{', '.join(map(str, keys))}{_where(context)}, got "
+            f"{type(value).__name__} {value!r:.60}"
+        )
+    missing = [k for k in keys if k not in have]
+    if missing:
+        raise DataError(
+            f"{name} lacks the key(s) {', '.join(map(str, missing))}{_where(context)} "
+            f"(needs {', '.join(map(str, keys))})"
+        )
+    return value
+
+
+def check_items(
+    name: str,
+    value,
+    types=None,
+    context: str | None = None,
+    allow_empty: bool = True,
+) -> list:
+    """``value`` as a list if it is an iterable of items (a list, tuple, range, set,
+    1-d numpy array or pandas Series; not a string, bytes or a mapping), each an
+    instance of ``types`` if given; ``InputTypeError`` naming ``name`` (or
+    ``name[i]`` for a bad item) otherwise, ``OutOfRangeError`` if it is empty and
+    ``allow_empty`` is false. A numpy array must be one-dimensional."""
+    import collections.abc
+
+    what = "a list" + (f" of {_type_names(types)}" if types is not None else "")
+    if (
+        isinstance(value, (str, bytes, collections.abc.Mapping))
+        or not isinstance(value, collections.abc.Iterable)
+        or (isinstance(value, np.ndarray) and value.ndim != 1)
+    ):
+        raise InputTypeError(
+            f"{name} must be {what}{_where(context)}, got {type(value).__name__} "
+            f"{value!r:.60}"
+        )
+    items = list(value)
+    if not items and not allow_empty:
+        raise OutOfRangeError(f"{name} must not be empty{_where(context)}")
+    if types is not None:
+        for i, item in enumerate(items):
+            check_type(f"{name}[{i}]", item, types, context)
+    return items

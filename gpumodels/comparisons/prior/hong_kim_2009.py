@@ -45,7 +45,12 @@ from gpumodels.comparisons.prior.estimate import (
 from gpumodels.engines import mwp_cwp as hk
 from gpumodels.facts.params import BYTES_PER_LOAD, Params, check_params
 from gpumodels.ground.errors import OutsideDomainError
-from gpumodels.ground.validate import check_choice, check_real, finite_result
+from gpumodels.ground.validate import (
+    as_array,
+    check_choice,
+    check_real,
+    finite_result,
+)
 
 MODEL = "Hong & Kim 2009"
 
@@ -153,26 +158,35 @@ def hong_kim2009(
             ),
         )
     regime = np.where(eq == 22, "latency", np.where(eq == 23, "memory", "compute"))
-    return make(MODEL, p, n_, a_, n_ / t, regime, pin_gbs=pin)
+    # a zero time (Eq. 23 at alpha = inf: no loads) gives an infinite throughput, which
+    # make flags as "not finite" and warns about (ModelValidityWarning)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ipc = n_ / t
+    return make(MODEL, p, n_, a_, ipc, regime, pin_gbs=pin)
 
 
 def case_rule_comparison(p: Params, n, alpha):
     """The §7.1 reduction beside Hong & Kim's printed case rule (``cases="printed"``) at
     one α: IPC, the equation each picks, their ratio and the printed rule's flags (its
-    impossible outputs are shown, not warned about)."""
+    impossible outputs are shown, not warned about). ``alpha`` must be finite: at
+    α = ∞ the printed rule's IPC is n/0 (:func:`hong_kim2009` with
+    ``cases="printed"`` flags it)."""
     p = check_params(p)
+    as_array("alpha", alpha)
 
     red = hong_kim2009(p, n, alpha)
     with expected_invalid():
         printed = hong_kim2009(p, n, alpha, cases="printed")
-    return pd.DataFrame(
-        {
-            "warps/SM": red.n,
-            "§7.1 reduction (IPC)": red.ipc,
-            "§7.1 case": red.regime,
-            "Hong & Kim's rule (IPC)": printed.ipc,
-            "Hong & Kim's case": printed.regime,
-            "ratio": printed.ipc / red.ipc,
-            "flags": printed.flags,
-        }
-    )
+    with np.errstate(divide="ignore", invalid="ignore"):  # flagged outputs
+        ratio = printed.ipc / red.ipc
+    columns = {
+        "warps/SM": red.n,
+        "§7.1 reduction (IPC)": red.ipc,
+        "§7.1 case": red.regime,
+        "Hong & Kim's rule (IPC)": printed.ipc,
+        "Hong & Kim's case": printed.regime,
+        "ratio": ratio,
+        "flags": printed.flags,
+    }
+    # one row per grid point (a scalar n and alpha: one row)
+    return pd.DataFrame({k: np.ravel(v) for k, v in columns.items()})

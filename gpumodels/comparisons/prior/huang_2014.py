@@ -231,6 +231,9 @@ def cpi_final(
     term, their §IV.B). MSHR_delay is taken as zero. Can be negative (with a warning
     from the delay term).
     """
+    transactions_per_access = check_int(
+        "transactions_per_access", transactions_per_access, 1
+    )
     mt = np.asarray(
         cpi_multithreading(n, alpha, mem_lat=mem_lat, alu_lat=alu_lat, policy=policy)
     )
@@ -294,6 +297,12 @@ def huang2014(
     p = check_params(p)
     n_, a_ = grid(n, alpha)
     bandwidth = check_flag("bandwidth", bandwidth)
+    # checked even when the bandwidth term is off, so a bad value never passes unseen
+    k = check_int("transactions_per_access", transactions_per_access, 1)
+    if peak_gbs is not None:
+        check_real("peak_gbs", peak_gbs, 0.0, lo_open=True)
+    if mshr is not None:
+        mshr = check_int("mshr", mshr, 1)
     units = issue_units(p)
     ipc = units / np.asarray(
         cpi_multithreading(
@@ -302,7 +311,6 @@ def huang2014(
     )
     extra = {}
     if bandwidth:
-        k = check_int("transactions_per_access", transactions_per_access, 1)
         s = service_time(
             p.clock_ghz, pin_bandwidth(p) if peak_gbs is None else peak_gbs
         )
@@ -314,7 +322,7 @@ def huang2014(
             "negative Bandwidth_delay": delay < 0,
         }
         if mshr is not None:
-            over = k * n_ > check_int("mshr", mshr, 1)
+            over = k * n_ > mshr
             ipc = np.where(over, np.nan, ipc)
             extra["MSHR_delay not modelled"] = over
     regime = f"{_policy(policy).upper()}{' +bandwidth' if bandwidth else ''}"

@@ -122,6 +122,7 @@ def simulate(p: Params, n: int, alpha: float) -> float:
 def rows(p: Params, alphas=ALPHAS + LIMIT_ALPHAS) -> list[dict]:
     """Simulate the whole sweep for one GPU (minutes); rows as written to the cache."""
     p = check_params(p)
+    alphas = _checks.numbers_list("alphas", alphas, allow_inf=True)
     out = []
     for a in alphas:
         for n in occupancies(p):
@@ -186,6 +187,7 @@ def curve(p: Params, alpha: float):
     """A function of ``n`` giving the cached simulated IPC at one ``alpha`` (Zhang &
     Owens' input curves)."""
     p = check_params(p)
+    alpha = _checks.checked_alpha("alpha", alpha)
 
     def f(n):
         return ipc(p, n, alpha)

@@ -36,6 +36,7 @@ from gpumodels.comparisons.prior.estimate import (
 )
 from gpumodels.facts.params import Params, check_params
 from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.validate import check_text
 from gpumodels.papers.volkov import synthetic as vk
 
 MODEL = "Zhang & Owens 2011"
@@ -85,6 +86,7 @@ def zhang_owens2011(
     p = check_params(p)
     if merge not in ("overlap", "add"):
         raise ValueError(f"merge must be 'overlap' or 'add', got {merge!r}")
+    inputs = check_text("inputs", inputs)
     n_, a_ = grid(n, alpha)
     if curves is not None and not (
         isinstance(curves, (tuple, list))

@@ -20,6 +20,7 @@ model calibrated to the printed 352/742/1008 ns) or a real GPU.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -28,7 +29,7 @@ import numpy as np
 
 from gpumodels.facts import _fields
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.errors import InputTypeError, OutOfRangeError, UnknownNameError
 from gpumodels.ground.validate import as_array, broadcast, check_int, check_real
 
 HIT, MISS, CONFLICT = 0, 1, 2
@@ -41,6 +42,9 @@ def _parse_bits(text: str) -> tuple[int, ...]:
         lo, _, hi = part.partition("-")
         bits.extend(range(int(lo), int(hi or lo) + 1))
     return tuple(bits)
+
+
+_BIT_FIELDS = ("column_bits", "row_bits", "bank_bits", "channel_bits", "byte_bits")
 
 
 @dataclass(frozen=True)
@@ -64,20 +68,26 @@ class AddressMap:
     )
 
     def __post_init__(self):
-        groups = [
-            self.column_bits,
-            self.row_bits,
-            self.bank_bits,
-            self.channel_bits,
-            self.byte_bits,
-        ]
-        flat = [b for g in groups for b in g]
-        if len(flat) != len(set(flat)):
-            raise ValueError(f"address map {self.name!r}: a bit is in two fields")
-        if any(b < 0 or b > 62 for b in flat):
-            raise ValueError(
-                f"address map {self.name!r}: bit positions must be in [0, 62]"
-            )
+        _fields.texts(self, ("name",))
+        _fields.mappings(self, ("sources",))
+        seen: dict[int, str] = {}
+        for group in _BIT_FIELDS:
+            bits = getattr(self, group)
+            if not isinstance(bits, tuple):
+                raise InputTypeError(
+                    f"AddressMap.{group} must be a tuple of bit positions in [0, 62], "
+                    f"got {type(bits).__name__} {bits!r:.60}"
+                )
+            for b in bits:
+                b = check_int(
+                    f"AddressMap.{group} item", b, 0, 62, f"address map {self.name!r}"
+                )
+                if b in seen:
+                    raise ValueError(
+                        f"address map {self.name!r}: a bit is in two fields (bit {b} "
+                        f"in {seen[b]} and {group})"
+                    )
+                seen[b] = group
         if self.channels is not None:
             check_int(
                 "channels",
@@ -153,6 +163,54 @@ def address_map(preset: str) -> AddressMap:
     )
 
 
+MAX_ID = (1 << 63) - 1
+"""The largest bank or row id :func:`row_buffer_outcomes` takes: ids are held as 64-bit
+signed integers (a decoded field of bit positions up to 62 always fits)."""
+
+
+def _ids(name: str, value) -> np.ndarray:
+    """``value`` as an int64 array of ids (integers in ``[0, MAX_ID]``);
+    ``InputTypeError`` or ``OutOfRangeError`` naming ``name`` otherwise.
+
+    Integers stay integers (a list of Python ints is read as int64, never through a
+    float, so ids above 2**53 keep their value); only floats are checked as numbers
+    (integral, finite, in range)."""
+    what = f"{name} must hold integer ids in [0, {MAX_ID}]"
+    if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
+        raise InputTypeError(f"{what}, got {type(value).__name__} {value!r:.60}")
+    items = None
+    try:
+        raw = np.asarray(value)
+        if raw.dtype.kind in "fO" and not (
+            isinstance(value, np.ndarray) and raw.dtype.kind == "f"
+        ):
+            # Python ints that numpy would read as floats or objects (mixed signs
+            # beyond int64, or beyond uint64): read them as int64 or refuse them
+            items = np.asarray(value, dtype=object)
+            if items.size and all(
+                isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+                for x in items.flat
+            ):
+                raw = np.asarray(value, dtype=np.int64)
+    except OverflowError:
+        flat = () if items is None else items.flat
+        first = next((x for x in flat if not 0 <= x <= MAX_ID), "a too large integer")
+        raise OutOfRangeError(f"{what}, got {first!s:.40}") from None
+    except (TypeError, ValueError):
+        raise InputTypeError(
+            f"{what}, got {type(value).__name__} {value!r:.60}"
+        ) from None
+    if raw.dtype.kind in "iu":
+        arr = raw
+        bad = (arr < 0) | (arr > MAX_ID)
+    else:
+        arr = as_array(name, value)
+        bad = (arr != np.floor(arr)) | (arr >= 2.0**63)
+    if np.any(bad):
+        raise OutOfRangeError(f"{what}, got {np.asarray(arr)[bad].flat[0].item()!r}")
+    return np.asarray(arr, dtype=np.int64)
+
+
 def row_buffer_outcomes(bank, row) -> np.ndarray:
     """Open-page outcome of each request, in stream order: 0 hit, 1 miss, 2 conflict.
 
@@ -163,8 +221,7 @@ def row_buffer_outcomes(bank, row) -> np.ndarray:
     >>> row_buffer_outcomes([0, 0, 1, 0, 0], [5, 5, 5, 7, 7]).tolist()
     [1, 0, 1, 2, 0]
     """
-    b = np.asarray(bank, dtype=np.int64)
-    r = np.asarray(row, dtype=np.int64)
+    b, r = _ids("bank", bank), _ids("row", row)
     if b.shape != r.shape or b.ndim != 1:
         raise ValueError("bank and row must be 1-D arrays of one length")
     order = np.argsort(b, kind="stable")
@@ -268,6 +325,12 @@ def detect_mapping(
     >>> found.row_bits == tuple(range(8, 22)), found.column_bits, found.latencies["row"]
     (True, (30, 31, 32), 400.0)
     """
+    if not callable(second_access_latency):
+        raise InputTypeError(
+            "second_access_latency must be a function (addr0, addr1) -> latency, got "
+            f"{type(second_access_latency).__name__} {second_access_latency!r:.40}"
+        )
+    address_bits = _fields.name_list("address_bits", address_bits, "bit positions")
     bits = sorted({check_int("address_bits item", b, 0, 62) for b in address_bits})
     if not bits:
         raise ValueError("address_bits must name at least one bit position")

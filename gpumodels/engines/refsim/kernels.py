@@ -47,8 +47,14 @@ from gpumodels.engines.refsim.trace import (
 )
 from gpumodels.facts import _fields
 from gpumodels.facts.occupancy import WARP_SIZE, occupancy
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
-from gpumodels.ground.validate import check_int, check_real
+from gpumodels.ground.errors import InputTypeError, OutOfRangeError, UnknownNameError
+from gpumodels.ground.validate import (
+    check_choice,
+    check_int,
+    check_mapping,
+    check_real,
+    check_type,
+)
 
 WARP = WARP_SIZE  # threads per warp (gpumodels.facts.occupancy.WARP_SIZE)
 CONSTANT_LIMIT = 64 * 1024  # CUDA C Programming Guide, cc 3.x: 64 KB of constant memory
@@ -230,7 +236,20 @@ class Kernel:
 
 def check_placement(kernel: Kernel, placement: Mapping[str, str]) -> None:
     """Raise ``ValueError`` if ``placement`` breaks a rule of compute capability 3.x
-    (module docstring)."""
+    (module docstring).
+
+    ``placement`` maps every array of ``kernel`` to its memory space (one of
+    :data:`~gpumodels.engines.refsim.trace.SPACES`)."""
+    check_type("kernel", kernel, Kernel, "check_placement")
+    check_mapping("placement", placement, "check_placement (array -> space)")
+    missing = [name for name in kernel.arrays if name not in placement]
+    if missing:
+        raise OutOfRangeError(
+            f"placement must give a space for every array of {kernel.name} "
+            f"({', '.join(kernel.arrays)}), got none for {', '.join(missing)}"
+        )
+    for name in kernel.arrays:
+        check_choice(f"placement[{name!r}]", placement[name], SPACES)
     const_total = 0
     shared_total = 0
     for name, spec in kernel.arrays.items():

@@ -9,8 +9,8 @@ import pandas as pd
 
 from gpumodels.engines.refsim.trace import check_space
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
-from gpumodels.ground.validate import check_choice, check_flag
+from gpumodels.ground.errors import OutOfRangeError, UnknownNameError
+from gpumodels.ground.validate import check_choice, check_flag, check_text
 
 SETS = ("train", "eval", "illustration")
 
@@ -27,12 +27,16 @@ def parse_moves(text: str) -> dict[str, str]:
     >>> parse_moves("rowDelimiters:G->S;d_vec:T->G")
     {'rowDelimiters': 'S', 'd_vec': 'G'}
     """
+    check_text("text", text, "parse_moves ('array:FROM->TO;...')")
     out: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in text.split(";"))):
         name, _, move = part.partition(":")
         src, _, dst = move.partition("->")
         if not (name and src and dst):
-            raise ValueError(f"a move must read 'array:FROM->TO', got {part!r}")
+            raise OutOfRangeError(
+                "text must hold moves separated by ';', each reading "
+                f"'array:FROM->TO'; a move must read 'array:FROM->TO', got {part!r}"
+            )
         check_space(src)
         out[name] = check_space(dst)
     return out

@@ -55,7 +55,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import namedtuple
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -81,9 +81,16 @@ from gpumodels.facts import _fields
 from gpumodels.facts.param_sets import params as volkov_params
 from gpumodels.facts.params import check_params
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
+from gpumodels.ground.errors import InputTypeError, OutOfRangeError, UnknownNameError
 from gpumodels.ground.schemas import REFSIM_COUNTERS
-from gpumodels.ground.validate import check_int, check_real
+from gpumodels.ground.validate import (
+    as_array,
+    check_int,
+    check_keys,
+    check_mapping,
+    check_real,
+    check_type,
+)
 
 MAPPING = "gddr5_6x16"
 """The simulated GPU's address map (``data/huang_li/address_maps.csv``), fixed before
@@ -208,6 +215,7 @@ class RefMachine:
         """Check every numeric field: finite, in range, named in the error."""
         cyc, cnt = MAX_MACHINE_CYCLES, MAX_MACHINE_COUNT
         ctx = "RefMachine"
+        _fields.mappings(self, ("sources",), str)
         for name in ("sm_count", "schedulers", "issue_per_scheduler"):
             check_int(name, getattr(self, name), 1, cnt, context=ctx)
         check_real("clock_ghz", self.clock_ghz, 0.0, 1000.0, ctx, lo_open=True)
@@ -377,28 +385,57 @@ def streams_from_records(
     Used by the tests and the Volkov cross-check; kernels go through
     :func:`kernel_streams`.
     """
-    kinds, counts, deps, lsus, r0, r1, addrs, wrec = [], [], [], [], [], [], [], [0]
-    n_req = 0
-    for recs in records_per_warp:
-        if not recs:
-            raise ValueError("every warp needs at least one record")
-        for kind, count, dep, lsu, ad in recs:
-            check_int("kind", kind, 0, len(KIND_NAMES) - 1)
-            check_int("count", count, 1)
-            kinds.append(kind)
-            counts.append(count)
-            deps.append(bool(dep))
-            lsus.append(float(lsu))
-            r0.append(n_req)
-            n_req += len(ad)
-            r1.append(n_req)
-            addrs.extend(int(a) for a in ad)
-        wrec.append(len(kinds))
+    if not isinstance(records_per_warp, Sequence) or isinstance(
+        records_per_warp, (str, bytes)
+    ):
+        raise InputTypeError(
+            "records_per_warp must be a list with one list of records (kind, count, "
+            "dep, lsu, addresses) per warp, got "
+            f"{type(records_per_warp).__name__} {records_per_warp!r:.60}"
+        )
     n_w = len(records_per_warp)
     if n_w > MAX_WARPS:
         raise ValueError(
             f"the number of warps must be at most MAX_WARPS = {MAX_WARPS}, got {n_w}"
         )
+    kinds, counts, deps, lsus, r0, r1, addrs, wrec = [], [], [], [], [], [], [], [0]
+    n_req = 0
+    for w, recs in enumerate(records_per_warp):
+        i = None
+        try:
+            if isinstance(recs, (str, bytes, Mapping)):
+                raise TypeError(f"got {type(recs).__name__} {recs!r:.60}")
+            if not isinstance(recs, Sized):  # an iterator of records, as before
+                recs = list(recs)
+            if len(recs) == 0:  # not `not recs`: a warp may be a numpy array
+                raise OutOfRangeError(
+                    f"records_per_warp[{w}] must be a non-empty list of records (every "
+                    f"warp needs at least one record), got {recs!r:.60}"
+                )
+            for i, (kind, count, dep, lsu, ad) in enumerate(recs):
+                check_int("kind", kind, 0, len(KIND_NAMES) - 1)
+                check_int("count", count, 1)
+                kinds.append(kind)
+                counts.append(count)
+                deps.append(bool(dep))
+                lsus.append(float(lsu))
+                r0.append(n_req)
+                n_req += len(ad)
+                r1.append(n_req)
+                addrs.extend(int(a) for a in ad)
+        except (InputTypeError, OutOfRangeError):
+            raise
+        except (TypeError, ValueError, OverflowError) as e:
+            if i is None:  # the warp itself is not a list of records
+                raise InputTypeError(
+                    f"records_per_warp[{w}] must be a list of records (kind, count, "
+                    f"dep, lsu, addresses); {e}"
+                ) from None
+            raise InputTypeError(
+                f"records_per_warp[{w}][{i}] must be a record (kind, count, dep, lsu, "
+                f"addresses) with a number lsu and integer addresses; {e}"
+            ) from None
+        wrec.append(len(kinds))
     wpb = check_int("warps_per_block", warps_per_block, 1)
     if n_w % wpb:
         raise ValueError(
@@ -422,6 +459,8 @@ def streams_from_records(
 def block_linear(tr: Trace, rm: RefMachine) -> np.ndarray:
     """The trace's addresses with every 2D-texture array laid out block-linear (tiles of
     ``tex_tile_bytes`` × ``tex_tile_rows``); other addresses unchanged."""
+    _check_trace(tr)
+    rm = _check_machine(rm)
     addr = tr.addr.copy()
     code = SPACES.index("2T")
     for name in tr.array_names:
@@ -466,6 +505,7 @@ def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
     wider than 4 B are read as one access per lane (``word_bytes`` ≤ 16 never spans two
     32-B sectors in these kernels, which align every array).
     """
+    _check_trace(tr)
     rm = machine() if rm is None else _check_machine(rm)
     addr = block_linear(tr, rm)
     sp = tr.space
@@ -1806,6 +1846,23 @@ def _check_machine(rm, name: str = "rm") -> RefMachine:
     return rm
 
 
+def _check_trace(tr, name: str = "tr") -> Trace:
+    """``tr`` if it is a kernel :class:`~gpumodels.engines.refsim.kernels.Trace`;
+    ``InputTypeError`` naming ``name`` otherwise."""
+    ctx = "a kernel's accesses, e.g. kernels.vecadd().trace()"
+    return check_type(name, tr, Trace, ctx)
+
+
+def _log_columns(log, columns: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The named columns of a ``dram_log`` (a DataFrame, :attr:`Result.dram_log`) as
+    float arrays of numbers >= 0; ``InputTypeError`` for anything but a DataFrame,
+    ``DataError`` for a missing column, ``OutOfRangeError`` for a bad number, each
+    naming ``log``."""
+    ctx = "a dram_log (Result.dram_log)"
+    check_keys("log", check_type("log", log, pd.DataFrame, ctx), columns, ctx)
+    return {c: as_array(f"log[{c!r}]", log[c].to_numpy()) for c in columns}
+
+
 def second_access_latency(
     addr0: int, addr1: int, rm: RefMachine | None = None
 ) -> float:
@@ -1828,9 +1885,9 @@ def lindley_waits(log) -> np.ndarray:
     by bank in the log's order (ns). For an FCFS bank this equals the logged ``wait_ns``
     (the test of the simulator's queues).
     """
+    cols = _log_columns(log, ("bank", "arrival_ns", "service_ns"))
     bank = np.asarray(log["bank"])
-    a = np.asarray(log["arrival_ns"], dtype=float)
-    s = np.asarray(log["service_ns"], dtype=float)
+    a, s = cols["arrival_ns"], cols["service_ns"]
     w = np.zeros(a.size)
     edges = np.flatnonzero(np.r_[True, bank[1:] != bank[:-1], True])
     for i, j in itertools.pairwise(edges):
@@ -1846,12 +1903,9 @@ def littles_law(log, start_ns: float, stop_ns: float) -> tuple[float, float]:
     per ns in the window; W the mean time in the banks of the requests that arrived in
     it.
     """
-    a = np.asarray(log["arrival_ns"], dtype=float)
-    d = (
-        a
-        + np.asarray(log["wait_ns"], dtype=float)
-        + np.asarray(log["service_ns"], dtype=float)
-    )
+    cols = _log_columns(log, ("arrival_ns", "wait_ns", "service_ns"))
+    a = cols["arrival_ns"]
+    d = a + cols["wait_ns"] + cols["service_ns"]
     t0 = check_real("start_ns", start_ns, 0.0)
     t1 = check_real("stop_ns", stop_ns, t0, lo_open=False)
     if t1 <= t0:
@@ -1876,6 +1930,11 @@ def window_ipc(warp, seq, issue, body: int, k1: int, k2: int) -> float:
     if starts.size <= k2:
         raise ValueError(
             f"warp 0 made {starts.size} trips; k2 must be below that, got {k2}"
+        )
+    if not starts[k2] > starts[k1]:
+        raise OutOfRangeError(
+            f"issue must give warp 0's trips increasing start cycles, got trip {k1} "
+            f"and trip {k2} both starting at cycle {starts[k1]}"
         )
     return rate_between(issue, starts[k1], starts[k2])
 
@@ -1949,9 +2008,14 @@ ALGORITHM1_BITS = range(3, 34)
 GPU (2^34 B)."""
 
 
+_TEST_COLUMNS = ("set", "benchmark", "kernel", "test", "moves")
+
+
 def reference_row(test: Mapping[str, str], seed: int = 0) -> dict:
     """One row of ``CACHE``: a placement test of ``data/huang_li/placements.csv``
     simulated."""
+    ctx = "reference_row (a row of data/huang_li/placements.csv, placements.tests())"
+    check_keys("test", check_mapping("test", test, ctx), _TEST_COLUMNS, ctx)
     k = _resolve(test["kernel"])
     res = simulate(k.name, test["test"], seed=seed)
     row = {

@@ -19,14 +19,21 @@ import pandas as pd
 from gpumodels.engines.mwp_cwp import (
     Inputs,
     Machine,
+    Prediction,
     machine,
     machines,
     predict,
 )
 from gpumodels.facts.occupancy import occupancy
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
-from gpumodels.ground.validate import check_flag, check_int, check_real
+from gpumodels.ground.validate import (
+    check_choice,
+    check_flag,
+    check_int,
+    check_items,
+    check_real,
+    check_type,
+)
 from gpumodels.papers.hong_kim.coalescing import transactions_cc13
 from gpumodels.papers.hong_kim.model import divergent_counts
 
@@ -203,6 +210,7 @@ def table_2_input_table():
 def table_2_rows(prediction) -> dict[str, float]:
     """``{published key: computed value}`` for the rows of Table 2, from a
     :class:`~gpumodels.engines.mwp_cwp.Prediction`."""
+    check_type("prediction", prediction, Prediction)
     return {
         f"hk09.t2.{key}.generic": float(getattr(prediction, attr))
         for _, attr, key, _ in TABLE_2_ROWS
@@ -235,10 +243,9 @@ def micro_inputs(
     ``GTX280_UNCOAL_PER_MW``.
     """
     rows = {r["benchmark"]: r for r in read_rows("hong_kim/table_4.csv")}
-    if name not in rows:
-        raise UnknownNameError(f"name must be one of {', '.join(rows)}, got {name!r}")
-    r = rows[name]
+    r = rows[check_choice("name", name, tuple(rows))]
     m = machine(gpu)
+    coalesced = check_flag("coalesced", coalesced)
     loops = int(r["loop_iterations"])
     mem = int(r["mem_insts"]) * loops
     blocks = occupancy(m.cc, threads_per_block).blocks_per_sm * m.sm_count
@@ -310,11 +317,7 @@ def merge_inputs(
     ``MAT_TILES``.
     """
     rows = {r["benchmark"]: r for r in read_rows("hong_kim/table_5.csv")}
-    if benchmark not in rows:
-        raise UnknownNameError(
-            f"benchmark must be one of {', '.join(rows)}, got {benchmark!r}"
-        )
-    r = rows[benchmark]
+    r = rows[check_choice("benchmark", benchmark, tuple(rows))]
     m = machine(gpu)
     tpb = check_int("threads_per_block", threads_per_block, 1, 512)
     if benchmark == "Mat. (tiled)":
@@ -388,6 +391,7 @@ def merge_sweep(
         threads = (
             [t * t for t in MAT_TILES] if benchmark == "Mat. (tiled)" else MERGE_THREADS
         )
+    threads = check_items("threads", threads, context="the sweep of block sizes")
     preds = [predict(merge_inputs(benchmark, t, gpu, uncoal_per_mw)) for t in threads]
     return _rows_of(
         preds, [{"benchmark": benchmark, "gpu": machine(gpu).gpu}] * len(preds)
@@ -405,6 +409,8 @@ def mwp_vs_warps(
     the curves can be drawn past them.
     """
     m = machine(gpu)
+    coalesced = check_flag("coalesced", coalesced)
+    warps = check_items("warps", warps, context="the sweep of warp counts")
     preds = [
         predict(
             explorer_inputs(m.gpu, w, 1, 1, 1.0 if coalesced else 0.0, uncoal_per_mw)
@@ -421,6 +427,7 @@ def svm_sweep(variant: str, threads: Sequence[int] = MERGE_THREADS):
     (``"optimized"`` or ``"naive"``)."""
     if variant not in ("optimized", "naive"):
         raise ValueError(f"variant must be 'optimized' or 'naive', got {variant!r}")
+    threads = check_items("threads", threads, context="the sweep of block sizes")
     preds = []
     for t in threads:
         k = merge_inputs("SVM", t, "FX5600")
@@ -442,6 +449,7 @@ def dependence_sweep(warps: Sequence[int], independent: bool, use_npw: bool = Tr
         check_flag("independent", independent),
         check_flag("use_npw", use_npw),
     )
+    warps = check_items("warps", warps, context="the sweep of warp counts")
     preds = []
     for w in warps:
         ind = 100 if (independent and use_npw) else 0
@@ -471,21 +479,6 @@ DEPENDENCE_WARPS = tuple(range(1, 17))
 to 512 threads, the largest block of the evaluated CUDA programs, §5.2)."""
 
 
-def _sequence(name: str, value, what: str) -> list:
-    """``value`` as a non-empty list; ``InputTypeError`` naming ``name`` unless it is a
-    list, tuple or other sequence (not a string)."""
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(
-        value, (Sequence, pd.Series, pd.Index)
-    ):
-        raise InputTypeError(
-            f"{name} must be a non-empty list of {what}, got "
-            f"{type(value).__name__} {value!r:.40}"
-        )
-    if len(value) == 0:
-        raise ValueError(f"{name} must be a non-empty list of {what}, got {value!r}")
-    return list(value)
-
-
 def dependence_ratio(warps: Sequence[int] = DEPENDENCE_WARPS):
     """§6.1 (Figure 26) in the model: the INDEP stand-in's time over the DEP one's for
     each number of warps per SM, both with ``N_pw`` (MODEL_PW), beside the memory
@@ -498,7 +491,9 @@ def dependence_ratio(warps: Sequence[int] = DEPENDENCE_WARPS):
     >>> d.ind_over_dep.round(3).tolist(), round(float(d.mwp_limit.iloc[0]), 2)
     ([0.05, 1.0], 11.67)
     """
-    warps = _sequence("warps", warps, "warp counts")
+    warps = check_items(
+        "warps", warps, context="the sweep of warp counts", allow_empty=False
+    )
     dep = dependence_sweep(warps, independent=False)
     ind = dependence_sweep(warps, independent=True)
     return pd.DataFrame(
@@ -599,6 +594,8 @@ def explorer_inputs(
     w = check_int("warps", warps, 1, 64)
     share = check_real("coalesced_share", coalesced_share, 0.0, 1.0)
     mem = check_real("mem_insts", mem_insts, 0.0)
+    if uncoal_per_mw is not None:
+        check_real("uncoal_per_mw", uncoal_per_mw, 1.0)
     uncoal = mem * (1 - share)
     return Inputs(
         machine=m.replace(cc=None),
@@ -633,7 +630,12 @@ def merge_mean_occupancy(gpus: Sequence[str] | None = None):
     §5.2's "from 4 to 512"; the tiles of ``MAT_TILES`` for Mat. (tiled)). A DataFrame,
     benchmarks by GPUs. The paper does not print the block sizes it averaged.
     """
-    gpus = machines() if gpus is None else _sequence("gpus", gpus, "GPU names")
+    if gpus is not None:
+        gpus = check_items(
+            "gpus", gpus, context="the GPUs to average over", allow_empty=False
+        )
+    else:
+        gpus = machines()
     names = list(merge_benchmarks().benchmark)
     sweep = pd.concat(
         [merge_sweep(b, g) for g in gpus for b in names], ignore_index=True
@@ -656,7 +658,12 @@ def merge_means(gpus: Sequence[str] | None = None):
     >>> round(float(m.loc[("SVM", "FX5600"), "cpi"]), 2)
     9.84
     """
-    gpus = machines() if gpus is None else _sequence("gpus", gpus, "GPU names")
+    if gpus is not None:
+        gpus = check_items(
+            "gpus", gpus, context="the GPUs to average over", allow_empty=False
+        )
+    else:
+        gpus = machines()
     names = list(merge_benchmarks().benchmark)
     sweep = pd.concat(
         [merge_sweep(b, g) for g in gpus for b in names], ignore_index=True
@@ -676,11 +683,7 @@ def table_5_occupancy(benchmark: str, gpu: str, threads_per_block: int) -> float
     0.3333
     """
     rows = {r["benchmark"]: r for r in read_rows("hong_kim/table_5.csv")}
-    if benchmark not in rows:
-        raise UnknownNameError(
-            f"benchmark must be one of {', '.join(rows)}, got {benchmark!r}"
-        )
-    r = rows[benchmark]
+    r = rows[check_choice("benchmark", benchmark, tuple(rows))]
     tpb = check_int("threads_per_block", threads_per_block, 1, 512)
     occ = occupancy(
         machine(gpu).cc, tpb, int(r["registers"]), int(r["shared_mem_bytes"])

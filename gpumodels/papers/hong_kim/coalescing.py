@@ -26,7 +26,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gpumodels.ground.validate import check_int
+from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.validate import check_flag, check_int, check_items
 
 HALF_WARP = 16
 """Threads whose accesses cc 1.x coalesces together."""
@@ -46,6 +47,11 @@ def index_terms(index: Callable[[int], int], threads: int) -> tuple[int, bool]:
     (2, False)
     """
     threads = check_int("threads", threads, 2, 1024)
+    if not callable(index):
+        raise InputTypeError(
+            "index must be a function of the thread index tx, got "
+            f"{type(index).__name__} {index!r:.40}"
+        )
     vals = [int(index(tx)) for tx in range(threads)]
     steps = {b - a for a, b in itertools.pairwise(vals)}
     if len(steps) != 1:
@@ -77,7 +83,8 @@ def coalesced_cc1x(derivative: int, aligned: bool, element_size: int = 4) -> boo
     [True, False, False]
     """
     d, s = _check(derivative, element_size)
-    return s in (4, 8, 16) and d == 1 and bool(aligned)
+    aligned = check_flag("aligned", aligned)
+    return s in (4, 8, 16) and d == 1 and aligned
 
 
 @dataclass(frozen=True)
@@ -118,6 +125,7 @@ def transactions_cc13(
     Transactions(count=16, size=128)
     """
     d, s = _check(derivative, element_size)
+    aligned = check_flag("aligned", aligned)
     if d == 0:
         raise ValueError(
             "derivative must be an integer >= 1 for Algorithm 2 (a broadcast, "
@@ -153,6 +161,9 @@ def guide_transactions(
     [(0, 128)]
     """
     s = check_int("element_size", element_size, 1, 16)
+    addresses = check_items(
+        "addresses", addresses, context=f"the {HALF_WARP} threads of a half-warp"
+    )
     if len(addresses) != HALF_WARP:
         raise ValueError(
             f"addresses must list the {HALF_WARP} threads of a half-warp, got "

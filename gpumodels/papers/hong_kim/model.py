@@ -12,7 +12,7 @@ from functools import cache
 import pandas as pd
 
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground.validate import (
     check_mapping,
     check_real,
@@ -47,6 +47,7 @@ def m_factor_of(counts: Mapping[str, float], source: str = "experiment") -> floa
     if source not in ("experiment", "manual"):
         raise ValueError(f"source must be 'experiment' or 'manual', got {source!r}")
     t = _table_7()
+    check_mapping("counts", counts)
     if not counts:
         raise ValueError("counts must name at least one instruction")
     total = weighted = 0.0
@@ -122,9 +123,32 @@ def divergent_counts(
     >>> [c["comp_insts"] for c in d.path_counts], d.all_paths["comp_insts"]
     ([5.0, 7.0], 10.0)
     """
+    check_mapping("blocks", blocks)
+    if isinstance(paths, (str, bytes)) or not isinstance(paths, Sequence):
+        raise InputTypeError(
+            "paths must be a list of paths (lists of block names), got "
+            f"{type(paths).__name__} {paths!r:.40}"
+        )
     if not paths:
         raise ValueError("paths must list at least one path")
+    for p in paths:
+        if isinstance(p, (str, bytes)) or not isinstance(p, Sequence):
+            raise InputTypeError(
+                "paths must hold lists or tuples of block names, got "
+                f"{type(p).__name__} {p!r:.40}"
+            )
+        for b in p:
+            try:
+                known = b in blocks
+            except TypeError:  # an unhashable block name
+                known = False
+            if not known:
+                raise UnknownNameError(
+                    f"paths: path block {b!r} is not one of the blocks "
+                    f"{', '.join(map(str, blocks))}"
+                )
     for name, c in blocks.items():
+        check_mapping(f"blocks[{name!r}]", c)
         for k, v in c.items():
             if k not in _COUNT_KEYS:
                 raise ValueError(
@@ -136,10 +160,6 @@ def divergent_counts(
     def sum_of(names) -> dict:
         out = {k: 0.0 for k in _COUNT_KEYS}
         for b in names:
-            if b not in blocks:
-                raise ValueError(
-                    f"path block {b!r} is not one of the blocks {', '.join(blocks)}"
-                )
             for k, v in blocks[b].items():
                 out[k] += float(v)
         return out

@@ -5,7 +5,6 @@ sequences of numbers, seeds."""
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -54,12 +53,8 @@ def check_real_or_nan(
 ) -> float:
     """A finite number >= ``lo`` (``> lo`` if ``lo_open``), or NaN where
     ``allow_nan`` (a saturated queue's flagged NaN)."""
-    if (
-        allow_nan
-        and isinstance(value, numbers.Real)
-        and not isinstance(value, (bool, np.bool_))
-        and math.isnan(value)
-    ):
+    # only a float is NaN; an int too large for a float would overflow math.isnan
+    if allow_nan and isinstance(value, (float, np.floating)) and math.isnan(value):
         return float(value)
     return check_real(name, value, lo, lo_open=lo_open)
 

@@ -17,8 +17,14 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from gpumodels.ground.errors import OutOfRangeError
 from gpumodels.ground.validate import check_int
 from gpumodels.papers.huang_li._checks import check_str
+
+MAX_CACHE_LINES = 1 << 24
+"""The most cache lines (caches × sets × ways) :func:`lru_hits` simulates in one call:
+its tag and LRU-stamp tables take 16 bytes per line (256 MiB at this bound; the K80's
+L2 has 12,288 lines)."""
 
 
 # compiled, so coverage cannot see it; tested through lru_hits
@@ -56,7 +62,8 @@ def lru_hits(
     ``lines`` are line numbers (byte address // line size), in access order; the set is
     ``line % n_sets``. ``cache_id`` (default all 0) sends each access to one of
     ``n_caches`` independent caches, all empty at the start. Misses allocate (every
-    access allocates: the read-only caches and a write-allocate L2).
+    access allocates: the read-only caches and a write-allocate L2). At most
+    :data:`MAX_CACHE_LINES` lines in all (``n_caches × n_sets × assoc``).
 
     >>> lru_hits([0, 1, 0, 2, 1], n_sets=1, assoc=2).tolist()    # 2 ways: 2 evicts 1
     [False, False, True, False, False]
@@ -70,6 +77,8 @@ def lru_hits(
         )
     ns = check_int("n_sets", n_sets, 1, 1 << 24)
     na = check_int("assoc", assoc, 1, 1024)
+    if n_caches is not None:
+        n_caches = check_int("n_caches", n_caches, 1, MAX_CACHE_LINES)
     if cache_id is None:
         cid = np.zeros(ln.size, dtype=np.int64)
         nc = 1
@@ -78,16 +87,24 @@ def lru_hits(
         if cid.shape != ln.shape or (
             cid.size and (not np.issubdtype(cid.dtype, np.integer) or cid.min() < 0)
         ):
-            raise ValueError("cache_id must be non-negative integers, one per access")
+            raise ValueError(
+                "cache_id must be non-negative integers, one per access of lines "
+                f"({ln.shape}), got shape {cid.shape} dtype {cid.dtype}"
+            )
         nc = (
             int(cid.max()) + 1
             if n_caches is None and cid.size
-            else check_int("n_caches", n_caches or 1, 1)
+            else (n_caches or 1)
         )
         if cid.size and cid.max() >= nc:
             raise ValueError(
                 f"cache_id must be below n_caches = {nc}, got {int(cid.max())}"
             )
+    if nc * ns * na > MAX_CACHE_LINES:
+        raise OutOfRangeError(
+            f"n_caches × n_sets × assoc must be at most MAX_CACHE_LINES = "
+            f"{MAX_CACHE_LINES} lines, got {nc} × {ns} × {na} = {nc * ns * na}"
+        )
     return _lru(ln.astype(np.int64), cid.astype(np.int64), ns, na, nc)
 
 

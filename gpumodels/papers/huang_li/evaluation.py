@@ -34,8 +34,14 @@ from gpumodels.engines.refsim.kernels import kernel
 from gpumodels.engines.refsim.placements import parse_moves, tests
 from gpumodels.facts import published as pub
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
-from gpumodels.ground.validate import check_choice, check_int, check_real
+from gpumodels.ground.errors import DataError, UnknownNameError
+from gpumodels.ground.validate import (
+    as_array,
+    check_choice,
+    check_int,
+    check_keys,
+    check_real,
+)
 from gpumodels.papers.huang_li._checks import (
     check_kind,
     check_map,
@@ -82,6 +88,7 @@ def reference():
 
 def reference_time_ns(test: str) -> float:
     """The simulated reference time of a placement test (ns)."""
+    check_str("test", test)
     rows = _ref_rows()
     if test not in rows:
         raise UnknownNameError(
@@ -220,12 +227,7 @@ class Evaluation:
 
     def __post_init__(self):
         check_kind("Evaluation.table", self.table, pd.DataFrame, "a pandas DataFrame")
-        missing = {"variant", "set", "error"} - set(self.table.columns)
-        if missing:
-            raise ValueError(
-                f"Evaluation.table must have the columns variant, set and error, "
-                f"missing {sorted(missing)}"
-            )
+        check_keys("Evaluation.table", self.table, ("variant", "set", "error"))
         check_map("Evaluation.overlap", self.overlap)
         for k, v in self.overlap.items():
             check_kind(
@@ -387,7 +389,14 @@ def coverage():
 def latency_only_score(test: Mapping[str, str]) -> float:
     """A PORPLE-style score (Chen et al. 2014): each memory instruction's unloaded
     latency summed, no instruction counts, queues or overlap — ``mem_insts ×
-    AMAT(constant DRAM latency)`` (cycles)."""
+    AMAT(constant DRAM latency)`` (cycles).
+
+    ``test`` is a placement row of :func:`gpumodels.engines.refsim.placements.tests`
+    (its ``benchmark`` and ``moves`` are read)."""
+    check_map("test", test)
+    check_keys("test", test, ("benchmark", "moves"), "a row of placements.tests()")
+    for key in ("benchmark", "moves"):
+        check_str(f"test[{key!r}]", test[key])
     s = sample_profile(test["benchmark"])
     an = _analysis(test["benchmark"], test["moves"])
     m = s.machine
@@ -481,6 +490,10 @@ def event_selection(min_placements: int = 3, threshold: float | None = None):
     return pd.DataFrame(out)
 
 
+LOG_COLUMNS = ("bank", "arrival_ns", "service_ns", "wait_ns")
+"""The columns :func:`kingman_vs_log` reads from a DRAM log (one row per request)."""
+
+
 def kingman_vs_log(log, min_requests: int = 20):
     """Kingman's per-bank mean wait from a DRAM log's own statistics, beside the wait
     the log records.
@@ -491,8 +504,21 @@ def kingman_vs_log(log, min_requests: int = 20):
     wait (NaN at ρ ≥ 1) and the logged mean wait, and their ratio. No fitting: the log's
     own statistics go into the standard formula.
     """
-
+    check_keys("log", log, LOG_COLUMNS, "a DRAM log (a DataFrame or a mapping)")
     b = np.asarray(log["bank"])
+    if b.ndim != 1 or (b.size and (b.dtype.kind not in "iu" or b.min() < 0)):
+        raise DataError(
+            "log['bank'] must be a column of non-negative integer bank ids, got "
+            f"dtype {b.dtype} shape {b.shape}"
+        )
+    for c in LOG_COLUMNS[1:]:
+        v = as_array(f"log[{c!r}]", log[c], 0.0)
+        if v.shape != b.shape:
+            raise DataError(
+                f"log[{c!r}] must have one entry per request ({b.size}), got shape "
+                f"{v.shape}"
+            )
+    min_requests = check_int("min_requests", min_requests, 0)
     a = np.asarray(log["arrival_ns"], dtype=float)
     order = np.lexsort((a, b))
     st = bank_stats(

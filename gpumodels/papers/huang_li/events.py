@@ -19,7 +19,9 @@ import numpy as np
 import pandas as pd
 
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.validate import as_array, check_real
+from gpumodels.ground.errors import OutOfRangeError, OutsideDomainError
+from gpumodels.ground.validate import as_array, check_mapping, check_real
+from gpumodels.papers.huang_li._checks import float_array
 
 THRESHOLD = 0.94
 
@@ -31,19 +33,46 @@ def cosine_similarity(a, b) -> float:
     >>> cosine_similarity([1, 2, 3], [2, 4, 6])
     1.0
     """
-    x = np.asarray(a, dtype=float)
-    y = np.asarray(b, dtype=float)
-    if x.ndim != 1 or x.shape != y.shape or x.size == 0:
-        raise ValueError(
-            f"a and b must be 1-D vectors of one length, got shapes {x.shape} and "
-            f"{y.shape}"
+    return _cosine(a, b, "a", "b")
+
+
+def _vector(name: str, value) -> np.ndarray:
+    """``value`` as a 1-D, non-empty, finite float vector (``name`` named)."""
+    x = float_array(name, value)
+    if x.ndim != 1 or x.size == 0:
+        raise OutOfRangeError(
+            f"{name} must be a 1-D vector of at least one number, got shape {x.shape}"
         )
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-        raise ValueError("a and b must be finite")
-    na, nb = np.linalg.norm(x), np.linalg.norm(y)
-    if na == 0 or nb == 0:
-        raise ValueError("a and b must not be zero vectors (the cosine is undefined)")
-    return float(min(1.0, x @ y / (na * nb)))
+    if not np.all(np.isfinite(x)):
+        raise OutOfRangeError(
+            f"{name} must hold finite numbers, got {x[~np.isfinite(x)][0]!r}"
+        )
+    return x
+
+
+def _cosine(a, b, name_a: str, name_b: str) -> float:
+    """:func:`cosine_similarity` with the arguments' names for its errors."""
+    x = _vector(name_a, a)
+    y = _vector(name_b, b)
+    if x.shape != y.shape:
+        raise ValueError(
+            f"{name_a} and {name_b} must be 1-D vectors of one length, got shapes "
+            f"{x.shape} and {y.shape}"
+        )
+    with np.errstate(all="ignore"):
+        na, nb = np.linalg.norm(x), np.linalg.norm(y)
+        if na == 0 or nb == 0:
+            raise ValueError(
+                f"{name_a} and {name_b} must not be zero vectors (the cosine is "
+                "undefined)"
+            )
+        cos = x @ y / (na * nb)
+    if not (math.isfinite(na) and math.isfinite(nb) and math.isfinite(cos)):
+        raise OutsideDomainError(
+            f"the cosine of {name_a} and {name_b} is not computable: their norms or "
+            "dot product are beyond the floating-point range"
+        )
+    return float(min(1.0, cos))
 
 
 def cosine_of_constant(times) -> float:
@@ -71,7 +100,12 @@ def select(
     """Events whose cosine with the time vector exceeds ``threshold``
     (name → cosine)."""
     th = check_real("threshold", threshold, 0.0, 1.0)
-    cos = {k: cosine_similarity(time_vector, v) for k, v in event_vectors.items()}
+    _vector("time_vector", time_vector)
+    check_mapping("event_vectors", event_vectors)
+    cos = {
+        k: _cosine(time_vector, v, "time_vector", f"event_vectors[{k!r}]")
+        for k, v in event_vectors.items()
+    }
     return {k: c for k, c in cos.items() if c > th}
 
 

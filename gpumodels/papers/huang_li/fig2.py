@@ -25,6 +25,7 @@ Two losses of the extraction are explicit, not papered over:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -191,10 +192,12 @@ def count_listing(
     check_str("index_register", index_register)
     check_str("panel", panel)
     check_str("space", space)
-    if isinstance(lines, (str, bytes)):
+    if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
         raise InputTypeError(
-            f"lines must be a sequence of listing lines, got a string {lines!r:.60}"
+            f"lines must be a sequence of listing lines (strings), got "
+            f"{type(lines).__name__} {lines!r:.60}"
         )
+    lines = [check_str(f"lines[{i}]", t) for i, t in enumerate(lines)]
     if index_register and not _REGISTER.fullmatch(index_register):
         raise ValueError(
             f"index_register must name a register such as 'R3', got {index_register!r}"

@@ -28,6 +28,7 @@ At ρ ≥ 1 no steady state exists: the closed forms raise ``OutsideDomainError`
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,6 +41,7 @@ from gpumodels.ground.validate import (
     check_choice,
     check_int,
     check_real,
+    finite_result,
     out,
 )
 from gpumodels.papers.huang_li._checks import check_kind, check_seed
@@ -88,9 +90,11 @@ def _steady(what: str, r: np.ndarray, rho) -> None:
 
 
 def _finite(what: str, r: np.ndarray, value: np.ndarray, **inputs) -> np.ndarray:
-    """``value`` if it is finite wherever ρ < 1 (NaN at ρ >= 1 is the documented
-    saturation); ``OutsideDomainError`` naming the inputs otherwise (a wait beyond the
-    floating-point range, e.g. c_a = 1e300)."""
+    """``value`` if every wait in it is finite; ``OutsideDomainError`` naming the
+    inputs otherwise (a wait beyond the floating-point range, e.g. c_a = 1e300). The
+    closed forms call it after :func:`_steady`, which has already refused ρ >= 1 with
+    ``OutsideDomainError``, so no saturated (NaN) entry reaches it; the ``ρ < 1`` mask
+    only keeps it from reading such an entry as an overflow."""
     bad = (r < 1.0) & ~np.isfinite(value)
     if np.any(bad):
         shown = ", ".join(f"{k}={v!r:.24}" for k, v in inputs.items())
@@ -217,13 +221,20 @@ def moments_cv(mean, second_moment) -> float:
     """
     m1 = check_real("mean", mean, 0.0, lo_open=True)
     m2 = check_real("second_moment", second_moment, 0.0)
+    if not math.isfinite(m1 * m1):
+        raise OutsideDomainError(
+            f"mean**2 is beyond the floating-point range for mean={mean!r:.24}: the "
+            "variance E[T²] − E[T]² cannot be formed"
+        )
     var = m2 - m1 * m1
     if var < -1e-12 * m1 * m1:
         raise ValueError(
             f"second_moment must be at least mean**2 = {m1 * m1!r} (a variance is "
             f"not negative), got {m2!r}"
         )
-    return float(np.sqrt(max(var, 0.0)) / m1)
+    with np.errstate(over="ignore"):
+        cv = float(np.sqrt(max(var, 0.0)) / m1)
+    return finite_result("moments_cv", cv, mean=mean, second_moment=second_moment)
 
 
 def exponential_cv(rate: float = 1.0) -> float:
@@ -247,6 +258,11 @@ MAX_CV = 1000.0
 """The largest coefficient of variation the simulated times take (above it the
 hyperexponential's branch probability rounds to 1 and its means overflow)."""
 
+MAX_TIMES = 10_000_000
+"""The most times :func:`gamma_times` and :func:`two_moment_times` draw in one call,
+and the most customers :func:`simulate_gg1` simulates (a few arrays of 80 MB each at
+this bound; the book simulates a million)."""
+
 
 def gamma_times(
     mean: float, cv: float, size: int, rng: np.random.Generator
@@ -255,7 +271,7 @@ def gamma_times(
     (cv 0: constant)."""
     mean = check_real("mean", mean, 0.0, lo_open=True)
     cv = check_real("cv", cv, 0.0, MAX_CV)
-    size = check_int("size", size, 0)
+    size = check_int("size", size, 0, MAX_TIMES)
     check_kind("rng", rng, np.random.Generator, "a numpy.random.Generator")
     if cv == 0.0:
         return np.full(size, mean)
@@ -275,7 +291,7 @@ def two_moment_times(
     """
     mean = check_real("mean", mean, 0.0, lo_open=True)
     cv = check_real("cv", cv, 0.0, MAX_CV)
-    size = check_int("size", size, 0)
+    size = check_int("size", size, 0, MAX_TIMES)
     check_kind("rng", rng, np.random.Generator, "a numpy.random.Generator")
     if cv <= 1.0:
         return gamma_times(mean, cv, size, rng)
@@ -312,7 +328,7 @@ def simulate_gg1(
     r = check_real("rho", rho, 0.0, 1.0, lo_open=True)
     if r >= 1.0:
         raise ValueError(f"rho must be in (0, 1) for a steady state, got {r}")
-    n = check_int("n", n, 100)
+    n = check_int("n", n, 100, MAX_TIMES)
     ts = check_real("tau_s", tau_s, 0.0, lo_open=True)
     w = check_real("warmup", warmup, 0.0, 0.5)
     rng = np.random.default_rng(check_seed("seed", seed))
@@ -444,10 +460,28 @@ def bank_stats(bank, arrival, service, latency=None) -> BankStats:
     ids, group, counts = np.unique(b[order], return_inverse=True, return_counts=True)
     t, s, lat = t[order], s[order], lat[order]
     same = group[1:] == group[:-1]
-    tau_a, sigma_a = _mean_sd(np.diff(t)[same], group[1:][same], ids.size)
-    tau_s, sigma_s = _mean_sd(s, group, ids.size)
-    mean_lat, _ = _mean_sd(lat, group, ids.size)
+    with np.errstate(over="ignore", invalid="ignore"):  # checked below
+        tau_a, sigma_a = _mean_sd(np.diff(t)[same], group[1:][same], ids.size)
+        tau_s, sigma_s = _mean_sd(s, group, ids.size)
+        mean_lat, _ = _mean_sd(lat, group, ids.size)
     keep = counts >= 2
+    lat_source = "service" if latency is None else "latency"
+    stats = (
+        ("tau_a", "the mean gap between arrivals", "arrival", tau_a),
+        ("sigma_a", "the standard deviation of those gaps", "arrival", sigma_a),
+        ("tau_s", "the mean service time", "service", tau_s),
+        ("sigma_s", "the standard deviation of the service times", "service", sigma_s),
+        ("latency", "the mean latency", lat_source, mean_lat),
+    )
+    for stat, meaning, source, v in stats:
+        bad = keep & ~np.isfinite(v)
+        if np.any(bad):
+            i = int(np.flatnonzero(bad)[0])
+            raise OutsideDomainError(
+                f"{stat} ({meaning}, from {source}) of bank {int(ids[i])} is not "
+                f"finite ({float(v[i])}): the times are beyond the floating-point "
+                "range of the model"
+            )
     return BankStats(
         bank=ids[keep],
         n=counts[keep],

@@ -58,8 +58,10 @@ from gpumodels.ground.errors import (
     UnknownNameError,
 )
 from gpumodels.ground.validate import (
+    check_keys,
     check_mapping,
     check_real,
+    check_sequence,
     check_text,
     finite_result,
 )
@@ -517,6 +519,8 @@ def _device_line(line: str, no: int = 0) -> dict[str, str]:
 def bench_rows(text: str, *, driver: str, date: str) -> list[dict]:
     """Tidy rows (:data:`BENCH_FIELDS`) from the program's output, labelled measured by
     this project."""
+    check_text("driver", driver)
+    check_text("date", date)
     device, rows = parse_bench(text)
     return [
         {
@@ -549,7 +553,19 @@ def bench_rows(text: str, *, driver: str, date: str) -> list[dict]:
 def bench_parameters(rows: list[dict]) -> Parameters:
     """The eight parameters from :func:`bench_rows` output (all eight must be
     present)."""
-    got = {r["parameter"]: float(r["value"]) for r in rows}
+    check_sequence("rows", rows)
+    got = {}
+    for i, r in enumerate(rows):
+        row = f"rows[{i}]"
+        check_mapping(row, r, "a row of bench_rows()")
+        check_keys(row, r, ("gpu", "parameter", "value"), "a row of bench_rows()")
+        try:
+            got[r["parameter"]] = float(r["value"])
+        except (TypeError, ValueError, OverflowError):
+            raise DataError(
+                f"rows[{i}] must hold a parameter name and a number value, got "
+                f"parameter {r['parameter']!r:.40} and value {r['value']!r:.40}"
+            ) from None
     missing = [p for p in PARAMETERS if p not in got]
     if missing:
         raise ValueError(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from gpumodels.facts import hardware, occupancy
 from gpumodels.facts.param_sets import params
 from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.validate import check_choice, check_text
 from gpumodels.papers.transit.figures import LEVER_CASES
 from gpumodels.papers.transit.machine import machine
 from gpumodels.papers.transit.model import (
@@ -118,7 +119,10 @@ def lever_effects(cases=LEVER_CASES) -> dict[str, dict[str, float]]:
 
 def caption_key(figure: str, system: str, direction: str) -> str:
     """The published key of one caption claim of Figs. 11–16."""
-    verb = {"up": "rises", "down": "drops", "same": "unchanged"}[direction]
+    verbs = {"up": "rises", "down": "drops", "same": "unchanged"}
+    check_text("figure", figure)
+    check_choice("system", system, ("ms", "cs"))
+    verb = verbs[check_choice("direction", direction, tuple(verbs))]
     return f"li15.s2_4.{figure.replace('Fig. ', 'fig')}.{system}_{verb}"
 
 
@@ -136,7 +140,7 @@ def lever_captions() -> dict[str, float]:
 def advice_state(bound: str) -> dict:
     """The model inputs of the book's state for ``bound`` (:data:`ADVICE_STATES`)."""
     m = _dp_machine()
-    n, Z = ADVICE_STATES[bound]
+    n, Z = ADVICE_STATES[check_choice("bound", bound, tuple(ADVICE_STATES))]
     return m.inputs(
         m.max_threads_per_sm if n is None else n, m.balance_Z if Z is None else Z
     )

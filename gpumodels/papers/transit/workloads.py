@@ -37,8 +37,15 @@ from functools import cache
 from gpumodels.facts import hardware, occupancy
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.ground.data import read_rows, read_text
-from gpumodels.ground.errors import InputTypeError, UnknownNameError
-from gpumodels.ground.validate import check_flag
+from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.validate import (
+    check_choice,
+    check_flag,
+    check_keys,
+    check_mapping,
+    check_real,
+    check_sequence,
+)
 from gpumodels.papers.transit.machine import Machine, machines
 
 TRANSACTION_BYTES = 32
@@ -134,6 +141,24 @@ def nvprof_rows() -> list[dict]:
     return out
 
 
+_DERIVE_COLUMNS = (
+    "gpu",
+    "duration",
+    "achieved_occupancy",
+    "dram_read_throughput",
+    "dram_write_throughput",
+    "dram_read_transactions",
+    "grid_x",
+    "grid_y",
+    "block_x",
+    "block_y",
+    "registers_per_thread",
+    "static_smem",
+    "inst_executed",
+    "inst_issued1",
+)
+
+
 def derive(row: dict) -> dict:
     """``n``, ``Z`` and the measured per-SM throughputs of one profiled launch,
     with the steps.
@@ -142,6 +167,8 @@ def derive(row: dict) -> dict:
     ``transactions``, ``active_sms``, ``n_occupancy`` from the occupancy calculator) so
     that a chapter can show the arithmetic.
     """
+    check_mapping("row", row, "a profiled launch of nvprof_rows()")
+    check_keys("row", row, _DERIVE_COLUMNS, "a profiled launch of nvprof_rows()")
     cc, sms = _gpu_facts(row["gpu"])
     lim = occupancy.limits(cc)
     max_threads = lim.max_warps_per_sm * WARP_SIZE
@@ -324,6 +351,8 @@ def table(gpu: str | None = None, available: bool = False) -> list[dict]:
     """Rows of ``data/transit/workloads.csv`` (``None`` = not available), optionally for
     one GPU and only those with both ``n`` and ``Z``."""
     available = check_flag("available", available)
+    if gpu is not None:
+        check_choice("gpu", gpu, sorted({r["gpu"] for r in _table()}))
     rows = [dict(r) for r in _table() if gpu is None or r["gpu"] == gpu]
     if available:
         rows = [r for r in rows if r["n"] is not None and r["Z"] is not None]
@@ -346,8 +375,7 @@ def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]
     SM, Li et al. 2015, §2.2). Keys: ``app, kernel, n, Z, bound, k, ms_predicted,
     ms_measured, PCT, RCT, ratio`` (PCT / RCT).
     """
-    if counter not in COUNTERS:
-        raise UnknownNameError(f"counter must be one of {COUNTERS}, got {counter!r}")
+    check_choice("counter", counter, COUNTERS)
     if not isinstance(machine, Machine):
         raise InputTypeError(
             "machine must be a gpumodels.papers.transit.machine.Machine, got "
@@ -358,12 +386,11 @@ def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]
         if counter == "inst_executed"
         else ("Z_issued1", "cs_measured_issued1")
     )
+    # the GPUs with profiled kernels (n and Z), checked before table() so that the
+    # message lists only the GPUs this function accepts
+    profiled = dict.fromkeys(sorted({r["gpu"] for r in table(available=True)}))
+    check_choice("gpu", gpu, profiled)
     rows = table(gpu, available=True)
-    if not rows:
-        raise UnknownNameError(
-            f"gpu must be one of the profiled GPUs "
-            f"{sorted({r['gpu'] for r in table(available=True)})}, got {gpu!r}"
-        )
     out = []
     for r in rows:
         e = machine.solve(r["n"], r[zcol])
@@ -393,6 +420,16 @@ def accuracy(rows: list[dict], min_threads: float = 0.0) -> float:
     The paper reports an accuracy without defining it (§3); this is the book's reading
     of it.
     """
+    check_sequence("rows", rows)
+    min_threads = check_real("min_threads", min_threads)
+    for i, r in enumerate(rows):
+        check_mapping(f"rows[{i}]", r, "a row of predictions()")
+        check_keys(f"rows[{i}]", r, ("n", "PCT", "RCT"), "a row of predictions()")
+        check_real(f"rows[{i}]['n']", r["n"], 0.0)
+        check_real(f"rows[{i}]['PCT']", r["PCT"], 0.0)
+        check_real(f"rows[{i}]['RCT']", r["RCT"], 0.0, lo_open=True)
+    if not rows:
+        raise ValueError("rows must hold at least one row of predictions(), got []")
     kept = [r for r in rows if r["n"] >= min_threads]
     if not kept:
         raise ValueError(

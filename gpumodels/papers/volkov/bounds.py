@@ -26,12 +26,13 @@ from gpumodels.engines import sim
 from gpumodels.facts import hardware
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground.validate import (
     as_array,
     check_choice,
     check_flag,
     check_int,
+    check_items,
     check_mapping,
     check_real,
     check_sequence,
@@ -70,6 +71,7 @@ class InstructionClass:
     reissues: float = 0.0
 
     def __post_init__(self):
+        check_text("InstructionClass.name", self.name)
         if self.resource not in RESOURCES[:-1]:
             raise UnknownNameError(
                 f"resource must be one of {RESOURCES[:-1]}, got {self.resource!r} "
@@ -148,9 +150,8 @@ def throughput_bound(
     issues, dual-issued pairs and reissues, each 1/issue cycles. Returns all totals and
     the tightest.
     """
-    mix = list(mix)
-    if not mix:
-        raise ValueError("mix must contain at least one InstructionClass")
+    check_type("limits", limits, Limits)
+    mix = check_items("mix", mix, InstructionClass, allow_empty=False)
     rows: list[dict] = []
     totals = {r: 0.0 for r in RESOURCES}
     for ic in mix:
@@ -318,6 +319,7 @@ def latency_bound(graph: ProgramGraph) -> LatencyBound:
     Earliest start times are propagated in topological order (Kahn's algorithm); a cycle
     in the graph raises ``ValueError``.
     """
+    check_type("graph", graph, ProgramGraph)
     if not graph.nodes:
         raise ValueError("graph must have at least one node")
     succ: dict[str, list[tuple[str, float]]] = {v: [] for v in graph.nodes}
@@ -349,9 +351,28 @@ def latency_bound(graph: ProgramGraph) -> LatencyBound:
 
 def default_can_pair(first: Instruction, second: Instruction) -> bool:
     """Volkov's §3.8 pairing rule: independent neighbours pair, except two loads."""
+    check_type("first", first, Instruction)
+    check_type("second", second, Instruction)
     if set(second.srcs) & set(first.dst):
         return False
     return not (first.unit == "load" and second.unit == "load")
+
+
+def _program(program) -> list[Instruction]:
+    """``program`` as a list of :class:`Instruction`; ``InputTypeError`` naming
+    ``program`` unless it is a list or tuple of them."""
+    check_sequence("program", program)
+    for ins in program:
+        check_type("program entries", ins, Instruction)
+    return list(program)
+
+
+def _check_can_pair(can_pair) -> None:
+    if can_pair is not None and not callable(can_pair):
+        raise InputTypeError(
+            "can_pair must be a function of two Instructions or None, got "
+            f"{type(can_pair).__name__} {can_pair!r:.40}"
+        )
 
 
 def dual_issue_groups(
@@ -363,6 +384,8 @@ def dual_issue_groups(
     ``can_pair=None`` gives single issue only. For Listing 3.5 the rule yields the four
     pairs of §3.8 (MOV+S2R, ISCADD+ISCADD, LD+ISCADD, ST+EXIT).
     """
+    program = _program(program)
+    _check_can_pair(can_pair)
     groups, i = [], 0
     while i < len(program):
         if (
@@ -397,8 +420,11 @@ def program_graph(
     * if ``termination_latency`` is given, an ``END`` node follows the last instruction
       with that latency (the block replacement latency of §3.7).
     """
+    program = _program(program)
     if not program:
         raise ValueError("program must contain at least one instruction")
+    check_mapping("dependency_latency", dependency_latency)
+    _check_can_pair(can_pair)
     check_real("ilp_latency", ilp_latency, 0.0)
     dual_issue = check_flag("dual_issue", dual_issue)
     g = ProgramGraph()
@@ -444,6 +470,20 @@ def barrier_graph(
     ``barrier_latency`` after the last arrival. The latency given on a barrier row
     itself is ignored in favour of ``barrier_latency``.
     """
+    check_text("barrier", barrier)
+    check_sequence("warps", warps)
+    for instrs in warps:
+        check_sequence("warps entries", instrs)
+        for row in instrs:
+            if not (
+                isinstance(row, (tuple, list))
+                and len(row) == 2
+                and isinstance(row[0], str)
+            ):
+                raise InputTypeError(
+                    "warps must hold lists of (instruction text, latency) pairs, got "
+                    f"{type(row).__name__} {row!r:.40}"
+                )
     g = ProgramGraph()
     g.add_node("join", "barrier released")
     for w, instrs in enumerate(warps):

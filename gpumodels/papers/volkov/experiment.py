@@ -46,6 +46,15 @@ SPACING_ALIGN = 32
 """Block start offsets are multiples of this many entries (§5.10: "aligned to multiples
 of 32")."""
 
+MAX_CHASE_ENTRIES = 1 << 26
+"""The largest pointer-chase array :func:`streaming_chase` and :func:`random_chase`
+build (64 Mi entries, 256 MiB of 4-byte entries on the GPU), and the most threads
+:func:`random_chase` starts: their arrays, and the shuffle's loop, scale with it."""
+
+MAX_PROGRAM_OPS = 100_000
+"""The longest program per warp :func:`phases_run` (ops per α-group × ``iterations``)
+and :func:`imbalance_run` (``instructions``) simulate."""
+
 
 # ---------------------------------------------------------------- occupancy tracking
 # (§5.5–5.6)
@@ -394,7 +403,7 @@ def streaming_chase(
     be a multiple of 32; ``iterations`` (default: as many as fit in ``spacing``) is
     capped so that sections never overlap and no entry is read twice.
     """
-    n = check_int("n_entries", n_entries, 32)
+    n = check_int("n_entries", n_entries, 32, MAX_CHASE_ENTRIES)
     tpb = check_int("threads_per_block", threads_per_block, 1, 1024)
     nb = check_int("blocks", blocks, 1)
     k = check_int("ilp", ilp, 1, 64)
@@ -449,8 +458,8 @@ def random_chase(
     different 32-byte segments, so even the first access of a warp is fully divergent.
     ``starts`` has shape ``(1, threads)``.
     """
-    n = check_int("n_entries", n_entries, 2)
-    g = check_int("threads", threads, 1)
+    n = check_int("n_entries", n_entries, 2, MAX_CHASE_ENTRIES)
+    g = check_int("threads", threads, 1, MAX_CHASE_ENTRIES)
     st = check_int("start_stride", start_stride, 1)
     seed = check_int("seed", seed, 0)
     it = n if iterations is None else check_int("iterations", iterations, 1)
@@ -518,7 +527,7 @@ def imbalance_run(
     )
     units = {f"u{k}": sim.Unit(latency, throughput_per_scheduler) for k in range(s)}
     machine = sim.SM(units, schedulers=s, issue_per_scheduler=1)
-    ins = check_int("instructions", instructions, 1)
+    ins = check_int("instructions", instructions, 1, MAX_PROGRAM_OPS)
     progs = [[sim.Op(f"u{i % s}", "r", ("r",))] * ins for i in range(n)]
     return sim.simulate(
         machine,
@@ -547,7 +556,9 @@ def phases_run(
 
     p = params(check_type("gpu", gpu, str))
     n = p.max_warps_per_sm
-    prog = sim.alpha_program(alpha) * check_int("iterations", iterations, 1)
+    group = sim.alpha_program(alpha)
+    most = max(1, MAX_PROGRAM_OPS // len(group))
+    prog = group * check_int("iterations", iterations, 1, most)
     return sim.simulate(
         sim.volkov_sm(p, contention=True),
         prog,

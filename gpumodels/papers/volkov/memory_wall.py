@@ -16,7 +16,14 @@ import pandas as pd
 
 from gpumodels.ground import plotting
 from gpumodels.ground.data import read_frame
-from gpumodels.ground.validate import check_real
+from gpumodels.ground.errors import InputTypeError, OutOfRangeError
+from gpumodels.ground.validate import (
+    check_items,
+    check_keys,
+    check_mapping,
+    check_real,
+    check_type,
+)
 
 _FILE = "geforce_memory_wall.csv"
 
@@ -48,6 +55,9 @@ def fit_trend(
     bandwidth), ``slope``, ``intercept``, the number of GPUs ``n`` and the span
     ``start``, ``end``. Needs at least 3 GPUs.
     """
+    check_type("df", df, pd.DataFrame, "the table() of the memory wall")
+    check_keys("df", df, ("year", "ratio", "line"), "the table() of the memory wall")
+    lines = check_items("lines", lines, str, "the product lines to fit")
     start = check_real("start", start, 1990, 2100)
     end = check_real("end", end, start, 2100)
     sel = df[(df["year"] >= start) & (df["year"] < end) & df["line"].isin(lines)]
@@ -79,9 +89,26 @@ SPANS = {
 
 
 def fits(df, spans: dict[str, tuple[float, float]] | None = None) -> dict[str, dict]:
-    """:func:`fit_trend` over each span of ``spans`` (by default :data:`SPANS`),
-    by label."""
-    return {name: fit_trend(df, lo, hi) for name, (lo, hi) in (spans or SPANS).items()}
+    """:func:`fit_trend` over each span of ``spans`` (``None``, the default, for
+    :data:`SPANS`), by label.
+
+    ``spans`` maps labels to ``(start, end)`` pairs; ``InputTypeError`` naming it if it
+    is not such a mapping, ``OutOfRangeError`` if it is empty (there would be nothing to
+    fit).
+    """
+    spans = SPANS if spans is None else check_mapping("spans", spans)
+    if not spans:
+        raise OutOfRangeError(
+            "spans must map at least one label to a (start, end) pair, got an empty "
+            "mapping (pass None for the default spans, memory_wall.SPANS)"
+        )
+    for name, span in spans.items():
+        if not (isinstance(span, (tuple, list)) and len(span) == 2):
+            raise InputTypeError(
+                f"spans must map labels to (start, end) pairs, got {name!r}: "
+                f"{span!r:.40}"
+            )
+    return {name: fit_trend(df, lo, hi) for name, (lo, hi) in spans.items()}
 
 
 #: The memory types of the GeForce rows in release order, for a stable colour per type.

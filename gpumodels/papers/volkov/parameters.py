@@ -28,8 +28,14 @@ import pandas as pd
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.facts.param_sets import GENERATIONS, params
 from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import DataError, UnknownNameError
-from gpumodels.ground.validate import as_array, broadcast, check_real
+from gpumodels.ground.errors import DataError, OutsideDomainError, UnknownNameError
+from gpumodels.ground.validate import (
+    as_array,
+    broadcast,
+    check_real,
+    check_text,
+    finite_result,
+)
 from gpumodels.papers.volkov.bounds import measured_metrics
 from gpumodels.papers.volkov.synthetic import (
     refined_memory_throughput,
@@ -58,7 +64,7 @@ def table(name: str):
     """One of Tables 6.1–6.4 (``"6.1"`` …) as a wide DataFrame, one row per GPU
     (measured values); ``DataError`` naming the file and the cell if one of Tables
     6.1–6.4 lacks a row it prints."""
-    df = measured_metrics(name)
+    df = measured_metrics(check_text("name", name))
     if df.empty:
         raise UnknownNameError(
             f"name must be one of '6.1', '6.2', '6.3', '6.4', '6.6', got {name!r}"
@@ -314,14 +320,25 @@ def fit_latency_model(throughput, latency, *, c_max: float | None = None):
         coef, *_ = np.linalg.lstsq(A, y, rcond=None)
         return float(np.sum((A @ coef - y) ** 2)), coef
 
-    grid = np.linspace(xmax * (1 + 1e-4), hi, 4000)
-    errs = [solve(c)[0] for c in grid]
-    k = int(np.argmin(errs))
-    lo_c, hi_c = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
-    fine = np.linspace(lo_c, hi_c, 2001)
-    best = min(fine, key=lambda c: solve(c)[0])
-    _, (a, b) = solve(best)
-    return float(a), float(b), float(best)
+    # an overflow inside the least squares (points near the floating-point limit)
+    # becomes OutsideDomainError; an underflow only rounds a tiny term to 0
+    try:
+        with np.errstate(over="raise", divide="raise", invalid="raise", under="ignore"):
+            grid = np.linspace(xmax * (1 + 1e-4), hi, 4000)
+            errs = [solve(c)[0] for c in grid]
+            k = int(np.argmin(errs))
+            lo_c, hi_c = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
+            fine = np.linspace(lo_c, hi_c, 2001)
+            best = min(fine, key=lambda c: solve(c)[0])
+            _, (a, b) = solve(best)
+    except (FloatingPointError, np.linalg.LinAlgError) as e:
+        raise OutsideDomainError(
+            f"the least-squares fit leaves the floating-point range ({e}) for "
+            f"throughput={throughput!r:.60}, latency={latency!r:.60}, c_max={c_max!r}"
+        ) from None
+    fit = (float(a), float(b), float(best))
+    finite_result("the fit (a, b, c)", fit, throughput=x, latency=y, c_max=c_max)
+    return fit
 
 
 def measured_occupancies():

@@ -241,21 +241,28 @@ def refined_latency(p: Params, x, alpha):
 
         a + Σ b·X/(c − X) + α·alu_lat,     X = x · 128 B · SMs · clock  (GB/s)
 
-    ``x`` and ``alpha`` broadcast.
+    ``x`` and ``alpha`` broadcast. ``alpha`` must be finite, as in :func:`latency`: at
+    ``alpha = inf`` (adds only) a group never ends (``OutOfRangeError`` naming
+    ``alpha``). ``x`` must be below ``c / gbs_per_ipc`` IPC/SM, ``c`` the smallest
+    pole of Table 6.5's fit in GB/s: from there on the latency is unbounded
+    (``OutsideDomainError`` naming ``x``, the bound and ``c``).
     """
     p = check_params(p)
     _require_memory(p)
     x_ = as_array("x", x)
-    a = as_array("alpha", alpha, allow_inf=True)
+    a = as_array("alpha", alpha)
     x_, a = broadcast(x=x_, alpha=a)
     c_min = min(c for _, c in p.latency_terms)
-    if np.any(x_ * p.gbs_per_ipc >= c_min) or np.any(np.isinf(a)):
+    with np.errstate(over="ignore"):  # x of 1e300 IPC/SM is simply beyond c
+        x_gbs = x_ * p.gbs_per_ipc
+    if np.any(x_gbs >= c_min):
+        first = float(x_[x_gbs >= c_min].flat[0])
         raise OutsideDomainError(
-            f"refined_latency is unbounded for x >= {c_min / p.gbs_per_ipc:.4g} IPC/SM "
-            f"(c = {c_min:g} GB/s for {p.gpu}) or alpha = inf; got x={x!r:.40}, "
-            f"alpha={alpha!r:.40}"
+            f"x must be below {c_min / p.gbs_per_ipc:.4g} IPC/SM for {p.gpu} (c = "
+            f"{c_min:g} GB/s, where the latency of Table 6.5's fit becomes unbounded), "
+            f"got {first:g}"
         )
-    return out(loaded_latency(p, x_ * p.gbs_per_ipc) + a * p.alu_lat)
+    return out(loaded_latency(p, x_gbs) + a * p.alu_lat)
 
 
 def refined_memory_throughput(p: Params, n, alpha):
