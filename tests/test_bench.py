@@ -1,5 +1,6 @@
 """The CUDA microbenchmarks: compiled by nvcc (no GPU needed), array setup and driver tested on the CPU."""
 
+from pathlib import Path
 import shutil
 import subprocess
 
@@ -65,24 +66,8 @@ def test_cpp_random_loop_is_one_cycle(setup_check):
     assert [int(v) for v in out[1].split()[1:4]] == [0, 32, 64]
 
 
-CANNED = """# gpu=Test GPU
-# cc=9.0
-# sm_count=2
-# clock_khz=1000000
-# mem_clock_khz=2000000
-# driver_api=13000
-# arg.kind=chase
-# arg.alpha=0
-# arg.ilp=1
-# arg.threads=64
-# arg.smem=0
-# repeats_per_warp=100
-warp,sm,start,end
-0,0,1000,2000
-1,0,1000,2000
-2,1,50,1050
-3,1,50,1050
-"""
+# one volkov_bench run as the program prints it (made up), shared with the fuzz baselines
+CANNED = (Path(__file__).parent / "fixtures" / "volkov_bench_canned.txt").read_text()
 
 
 def test_parse_and_summarize():

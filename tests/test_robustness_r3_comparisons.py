@@ -4,6 +4,7 @@ error, naming the argument."""
 
 from __future__ import annotations
 
+from pathlib import Path
 import math
 import re
 import warnings
@@ -22,21 +23,7 @@ from gpumodels.ground.errors import (
     UnknownNameError,
 )
 
-CANNED = """# gpu=Test GPU
-# cc=9.0
-# sm_count=2
-# clock_khz=1000000
-# arg.kind=chase
-# arg.alpha=0
-# arg.ilp=1
-# arg.threads=64
-# repeats_per_warp=100
-warp,sm,start,end
-0,0,1000,2000
-1,0,1000,2000
-2,1,50,1050
-3,1,50,1050
-"""
+CANNED = (Path(__file__).parent / "fixtures" / "volkov_bench_canned.txt").read_text()
 
 
 @pytest.fixture(scope="module")

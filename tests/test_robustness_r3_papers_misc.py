@@ -3,6 +3,7 @@ Volkov modules fail with the package's own errors, naming the argument."""
 
 from __future__ import annotations
 
+from pathlib import Path
 import re
 
 import numpy as np
@@ -22,17 +23,7 @@ from gpumodels.papers.transit import printed as tp
 from gpumodels.papers.transit import workloads
 from gpumodels.papers.volkov import bounds, experiment, memory_wall, parameters
 
-BENCH_OUTPUT = """# device,"NVIDIA H100 80GB HBM3",cc,9.0,sms,132
-kind,shape,blocks,threads,ms,work,value,unit
-compute,aa,16896,1024,10.000000,2267742732288,226774.273229,GFLOP/s
-compute,oa,1,1024,5.000000,134217728,26.843546,GFLOP/s
-compute,ao,16896,1,4.000000,2214592512,553.648128,GFLOP/s
-compute,oo,1,1,2.000000,8192,0.004096,GFLOP/s
-memory,aa,16896,1024,0.200000,536870912,2684.354560,GB/s
-memory,oa,1,1024,1.000000,8388608,8.388608,GB/s
-memory,ao,16896,1,2.000000,8388608,4.194304,GB/s
-memory,oo,1,1,400.000000,8388608,0.020972,GB/s
-"""
+BENCH_OUTPUT = (Path(__file__).parent / "fixtures" / "perfparams_bench_h100.txt").read_text()
 
 
 def raises(error, name, fn, *args, **kwargs):

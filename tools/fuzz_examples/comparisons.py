@@ -4,26 +4,12 @@ gpumodels.scoreboard (see tools/fuzz_examples/__init__.py)."""
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
-# one volkov_bench run as the program prints it (tests/test_bench.py's canned output)
-_CANNED = """# gpu=Test GPU
-# cc=9.0
-# sm_count=2
-# clock_khz=1000000
-# mem_clock_khz=2000000
-# driver_api=13000
-# arg.kind=chase
-# arg.alpha=0
-# arg.ilp=1
-# arg.threads=64
-# arg.smem=0
-# repeats_per_warp=100
-warp,sm,start,end
-0,0,1000,2000
-1,0,1000,2000
-2,1,50,1050
-3,1,50,1050
-"""
+# one volkov_bench run as the program prints it (the tests' made-up canned output)
+_CANNED = (
+    Path(__file__).resolve().parents[2] / "tests/fixtures/volkov_bench_canned.txt"
+).read_text()
 
 _SMI = "NVIDIA H100 80GB HBM3, 570.86.15, 1980 MHz, 1980 MHz, 2619 MHz\n"
 

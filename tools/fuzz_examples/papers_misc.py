@@ -3,23 +3,17 @@ tools/fuzz_examples/__init__.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 _HK = "gpumodels.papers.hong_kim"
 _PP = "gpumodels.papers.perez_piccoli"
 _TR = "gpumodels.papers.transit"
 _VK = "gpumodels.papers.volkov"
 
-# the perfparams_bench output of tests/test_perfparams.py (an H100 run, made up)
-_BENCH_OUTPUT = """# device,"NVIDIA H100 80GB HBM3",cc,9.0,sms,132
-kind,shape,blocks,threads,ms,work,value,unit
-compute,aa,16896,1024,10.000000,2267742732288,226774.273229,GFLOP/s
-compute,oa,1,1024,5.000000,134217728,26.843546,GFLOP/s
-compute,ao,16896,1,4.000000,2214592512,553.648128,GFLOP/s
-compute,oo,1,1,2.000000,8192,0.004096,GFLOP/s
-memory,aa,16896,1024,0.200000,536870912,2684.354560,GB/s
-memory,oa,1,1024,1.000000,8388608,8.388608,GB/s
-memory,ao,16896,1,2.000000,8388608,4.194304,GB/s
-memory,oo,1,1,400.000000,8388608,0.020972,GB/s
-"""
+# the made-up perfparams_bench output the parser tests use
+_BENCH_OUTPUT = (
+    Path(__file__).resolve().parents[2] / "tests/fixtures/perfparams_bench_h100.txt"
+).read_text()
 
 
 def _prediction():

@@ -143,19 +143,8 @@ def nvprof_rows() -> list[dict]:
 
 _DERIVE_COLUMNS = (
     "gpu",
-    "duration",
-    "achieved_occupancy",
-    "dram_read_throughput",
-    "dram_write_throughput",
-    "dram_read_transactions",
-    "grid_x",
-    "grid_y",
-    "block_x",
-    "block_y",
-    "registers_per_thread",
-    "static_smem",
-    "inst_executed",
-    "inst_issued1",
+    *_FLOAT,
+    *(c for c in _INT if c not in ("input_size", "flop_count_sp")),
 )
 
 
