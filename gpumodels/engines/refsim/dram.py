@@ -47,6 +47,17 @@ def _parse_bits(text: str) -> tuple[int, ...]:
 _BIT_FIELDS = ("column_bits", "row_bits", "bank_bits", "channel_bits", "byte_bits")
 
 
+def _bit_tuple(name: str, bits, hi: int, context: str | None = None) -> tuple:
+    """``bits`` if it is a tuple of bit positions in [0, ``hi``]; ``InputTypeError`` or
+    ``OutOfRangeError`` naming ``name`` otherwise."""
+    if not isinstance(bits, tuple):
+        raise InputTypeError(
+            f"{name} must be a tuple of bit positions in [0, {hi}], got "
+            f"{type(bits).__name__} {bits!r:.60}"
+        )
+    return tuple(check_int(f"{name} item", b, 0, hi, context) for b in bits)
+
+
 @dataclass(frozen=True)
 class AddressMap:
     """Which address bits select column, row, bank and channel (0-based bit positions).
@@ -72,16 +83,8 @@ class AddressMap:
         _fields.mappings(self, ("sources",))
         seen: dict[int, str] = {}
         for group in _BIT_FIELDS:
-            bits = getattr(self, group)
-            if not isinstance(bits, tuple):
-                raise InputTypeError(
-                    f"AddressMap.{group} must be a tuple of bit positions in [0, 62], "
-                    f"got {type(bits).__name__} {bits!r:.60}"
-                )
-            for b in bits:
-                b = check_int(
-                    f"AddressMap.{group} item", b, 0, 62, f"address map {self.name!r}"
-                )
+            where = f"address map {self.name!r}"
+            for b in _bit_tuple(f"AddressMap.{group}", getattr(self, group), 62, where):
                 if b in seen:
                     raise ValueError(
                         f"address map {self.name!r}: a bit is in two fields (bit {b} "
@@ -260,14 +263,7 @@ class DetectedMapping:
 
     def __post_init__(self):
         for name in ("column_bits", "row_bits", "other_bits"):
-            bits = getattr(self, name)
-            if not isinstance(bits, tuple):
-                raise InputTypeError(
-                    f"DetectedMapping.{name} must be a tuple of bit positions, got "
-                    f"{bits!r:.60}"
-                )
-            for b in bits:
-                check_int(f"DetectedMapping.{name}", b, 0, 63)
+            _bit_tuple(f"DetectedMapping.{name}", getattr(self, name), 63)
         _fields.mappings(self, ("latencies", "per_bit"))
         for k, v in self.latencies.items():  # an empty group has no entry
             check_real(f"DetectedMapping.latencies[{k!r}]", v, 0.0)
