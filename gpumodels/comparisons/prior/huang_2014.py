@@ -180,7 +180,9 @@ def _bandwidth_delay(n, cores, mem_lat, s, k):
         cores=cores,
     )
     queue = np.where(rho == 1.0, -np.inf, queue)
-    return np.minimum(queue, s * k * n * cores / 2.0), rho
+    with np.errstate(over="ignore"):  # a cap beyond the float range caps nothing
+        cap = s * k * n * cores / 2.0
+    return np.minimum(queue, cap), rho
 
 
 def huang2014_bandwidth_delay(n, cores, mem_lat, s, transactions_per_access=1):
