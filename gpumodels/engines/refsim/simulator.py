@@ -85,6 +85,7 @@ from gpumodels.ground.errors import InputTypeError, OutOfRangeError, UnknownName
 from gpumodels.ground.schemas import REFSIM_COUNTERS
 from gpumodels.ground.validate import (
     as_array,
+    check_choice,
     check_int,
     check_keys,
     check_mapping,
@@ -95,6 +96,18 @@ from gpumodels.ground.validate import (
 MAPPING = "gddr5_6x16"
 """The simulated GPU's address map (``data/huang_li/address_maps.csv``), fixed before
 any result."""
+
+DRAM_POLICIES = ("fcfs", "frfcfs")
+"""How a DRAM bank picks its next request: ``"fcfs"`` in arrival order (the book's
+reference so far), ``"frfcfs"`` a request to the open row first, else the oldest
+(first-ready FCFS, as GPU memory controllers schedule; no starvation cap)."""
+
+ADDRESS_HASHES = ("none", "xor")
+"""How a request's channel and bank follow from its address: ``"none"`` the address
+map's channel and bank bits as they are (the book's reference so far); ``"xor"`` each
+XORed with the low bits of the row (permutation-based interleaving, Zhang, Zhu and
+Zhang 2000), so that rows that share channel and bank bits spread over the channels
+and banks."""
 
 # instruction kinds of a stream record
 ALU, LDG, STG, LDT, LDC, LDS, STS, LDU = 0, 1, 2, 3, 4, 5, 6, 7
@@ -207,6 +220,8 @@ class RefMachine:
     launch_jitter: int
     fixed_mem_lat: float = 0.0
     mapping: str = MAPPING
+    dram_policy: str = "fcfs"
+    address_hash: str = "none"
     sources: Mapping[str, str] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
@@ -267,6 +282,8 @@ class RefMachine:
         check_int("tex_tile_bytes", self.tex_tile_bytes, 1, 1 << 20, context=ctx)
         check_int("tex_tile_rows", self.tex_tile_rows, 1, 1 << 20, context=ctx)
         check_int("launch_jitter", self.launch_jitter, 0, 1 << 20, context=ctx)
+        check_choice("dram_policy", self.dram_policy, DRAM_POLICIES)
+        check_choice("address_hash", self.address_hash, ADDRESS_HASHES)
         try:
             address_map(self.mapping)
         except UnknownNameError as e:
@@ -719,7 +736,7 @@ _Params = namedtuple(
     "_Params",
     "n_sm S P wpb res nslots blocks l2_sets l2_assoc tex_sets tex_assoc c_sets c_assoc "
     "c_line alu_lat alu_thru lsu_thru shmem_lat tex_hit const_hit l2_front l2_back "
-    "l2_to_dram burst fixed n_channels",
+    "l2_to_dram burst fixed n_channels frfcfs xor_hash",
 )
 """The core's scalar parameters (times in core cycles): SMs, schedulers per SM (``S``)
 and issues per scheduler and cycle (``P``), warps per block (``wpb``), resident blocks
@@ -727,7 +744,8 @@ per SM (``res``), warp slots per SM, blocks; sets and ways of the L2, texture an
 constant caches and the constant line's bytes; arithmetic latency and throughput,
 load/store throughput, the hit latencies, the L2's pipeline (SM to L2, L2 back to the
 SM, L2 to DRAM), a burst's time on its channel's bus, the fixed memory latency (0:
-off), DRAM channels."""
+off), DRAM channels, whether the banks schedule first-ready FCFS and whether channel
+and bank are XOR-hashed with the row."""
 
 _Stream = namedtuple("_Stream", "kind count dep lsu req0 req1 req_addr warp_rec")
 """The instruction streams (the arrays of :class:`Streams`)."""
@@ -754,13 +772,14 @@ constant caches (a block of sets per SM for the last two)."""
 
 _Events = namedtuple(
     "_Events",
-    "ht hs hi stage addr warp rec store bypass out bank arr start q_next free_items",
+    "ht hs hi stage addr warp rec store bypass out bank row arr start q_next "
+    "free_items",
 )
 """Memory requests in flight (event items) and the heap of their next events: heap
 time, sequence number (ties in the order scheduled) and item; per item its stage (0:
 at the L2, 1: arriving at a DRAM bank, 2: bank data ready for the bus), address, warp,
-record, store, L2 bypass, row-buffer outcome, bank, arrival and service start at the
-bank, the next item in the bank's queue; the stack of free items."""
+record, store, L2 bypass, row-buffer outcome, bank, row, arrival and service start at
+the bank, the next item in the bank's queue; the stack of free items."""
 
 _Dram = namedtuple(
     "_Dram",
@@ -946,19 +965,27 @@ def _dram_arrival(tau, it, ev, dram, nh, seq, pa):  # pragma: no cover - compile
     q_head, q_tail, q_len = dram.q_head, dram.q_tail, dram.q_len
     row_bits, bank_bits, ch_bits = dram.row_bits, dram.bank_bits, dram.ch_bits
     a = ev.addr[it]
-    ch = _field(a, ch_bits) % pa.n_channels
-    b = (ch << bank_bits.size) | _field(a, bank_bits)
     row = _field(a, row_bits)
-    o = _row_outcome(open_row[b], row)
-    open_row[b] = row  # FCFS: the row this request finds is its predecessor's
-    ev.out[it] = o
+    ch = _field(a, ch_bits)
+    bk = _field(a, bank_bits)
+    if pa.xor_hash:  # the row's low bits permute channel and bank
+        ch ^= row & ((1 << ch_bits.size) - 1)
+        bk ^= (row >> ch_bits.size) & ((1 << bank_bits.size) - 1)
+    ch = ch % pa.n_channels
+    b = (ch << bank_bits.size) | bk
     ev.bank[it] = b
+    ev.row[it] = row
     ev.arr[it] = tau
+    if q_len[b] == 0 or not pa.frfcfs:
+        # FCFS: the row this request finds is its predecessor's; FR-FCFS decides the
+        # outcome of a queued request when the bank picks it (_dram_burst)
+        ev.out[it] = _row_outcome(open_row[b], row)
+        open_row[b] = row
     if q_len[b] == 0:  # idle bank: service starts when its last burst has ended
         s0 = max(tau, bank_free[b])
         start[it] = s0
         stage[it] = 2
-        nh, seq = _schedule(ev, nh, seq, s0 + dram.occ[o] - pa.burst, it)
+        nh, seq = _schedule(ev, nh, seq, s0 + dram.occ[ev.out[it]] - pa.burst, it)
         q_head[b] = it
     else:
         q_next[q_tail[b]] = it
@@ -966,6 +993,29 @@ def _dram_arrival(tau, it, ev, dram, nh, seq, pa):  # pragma: no cover - compile
     q_tail[b] = it
     q_len[b] += 1
     return nh, seq
+
+
+@njit(cache=True, inline="always")
+def _first_ready(b, ev, dram):  # pragma: no cover - compiled
+    """FR-FCFS: the oldest queued request of bank ``b`` to its open row, else the
+    oldest; it is moved to the head of the queue and its row-buffer outcome set (the
+    bank's row becomes its row). Returns it."""
+    q_next, open_row = ev.q_next, dram.open_row
+    q_head, q_tail = dram.q_head, dram.q_tail
+    prev, j = -1, q_head[b]
+    while j >= 0 and ev.row[j] != open_row[b]:
+        prev, j = j, q_next[j]
+    if j < 0:  # no row hit waiting: the oldest
+        prev, j = -1, q_head[b]
+    if prev >= 0:  # unlink j and put it first
+        q_next[prev] = q_next[j]
+        if q_tail[b] == j:
+            q_tail[b] = prev
+        q_next[j] = q_head[b]
+        q_head[b] = j
+    ev.out[j] = _row_outcome(open_row[b], ev.row[j])
+    open_row[b] = ev.row[j]
+    return j
 
 
 @njit(cache=True, inline="always")
@@ -1009,6 +1059,8 @@ def _dram_burst(
     n_free += 1
     if q_len[b] > 0:
         j = q_head[b]
+        if pa.frfcfs:
+            j = _first_ready(b, ev, dram)
         start[j] = end
         stage[j] = 2
         nh, seq = _schedule(ev, nh, seq, end + occ[out[j]] - pa.burst, j)
@@ -1465,6 +1517,8 @@ def _core(
         fp[9],  # burst
         fp[10],  # fixed
         n_channels,
+        ip[10] == 1,  # frfcfs
+        ip[11] == 1,  # xor_hash
     )
     W = blocks * wpb
     n_banks = n_channels << bank_bits.size
@@ -1537,6 +1591,7 @@ def _core(
         np.zeros(cap, np.bool_),  # bypass
         np.zeros(cap, np.int64),  # out
         np.zeros(cap, np.int64),  # bank
+        np.zeros(cap, np.int64),  # row
         np.zeros(cap),  # arr
         np.zeros(cap),  # start
         np.full(cap, -1, np.int64),  # q_next
@@ -1700,6 +1755,8 @@ def run_streams(st: Streams, rm: RefMachine | None = None, seed: int = 0) -> Res
             rm.const_sets,
             rm.const_assoc,
             rm.const_line_bytes,
+            DRAM_POLICIES.index(rm.dram_policy),
+            ADDRESS_HASHES.index(rm.address_hash),
         ],
         dtype=np.int64,
     )

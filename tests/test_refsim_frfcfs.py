@@ -1,0 +1,90 @@
+"""Switches that make the reference simulator's memory harder or more realistic (issue
+39), both off by default: first-ready FCFS DRAM scheduling (a queued request to the open
+row is served before older ones to other rows) and XOR address hashing of channel and
+bank with the row."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gpumodels.engines.refsim import dram, simulator as refsim
+from gpumodels.ground.errors import UnknownNameError
+
+RM = refsim.machine()
+AMAP = dram.address_map(refsim.MAPPING)
+
+
+def _addr(bank_field=0, row=0, column=0):
+    def put(value, bits):
+        return sum(((value >> i) & 1) << b for i, b in enumerate(bits))
+
+    return put(column, AMAP.column_bits) | put(row, AMAP.row_bits) | put(
+        bank_field, AMAP.bank_bits
+    )
+
+
+def _run(policy, rows, address_hash="none"):
+    """One warp loads one sector per row of ``rows`` from bank 0, all in flight at once."""
+    recs = [[(refsim.LDG, 1, False, 1.0, [_addr(row=r, column=i)]) for i, r in enumerate(rows)]]
+    rm = RM.with_(sm_count=1, launch_jitter=0, dram_policy=policy, address_hash=address_hash)
+    return refsim.run_streams(refsim.streams_from_records(recs), rm)
+
+
+def test_fcfs_stays_the_default():
+    assert RM.dram_policy == "fcfs"
+    assert refsim.DRAM_POLICIES == ("fcfs", "frfcfs")
+
+
+def test_a_later_request_to_the_open_row_goes_first():
+    rows = [1, 2, 1]  # A opens row 1; B (row 2) waits; C (row 1) arrives behind B
+    fcfs = _run("fcfs", rows).dram_log
+    fr = _run("frfcfs", rows).dram_log
+    assert fcfs["outcome"].tolist() == ["miss", "conflict", "conflict"]
+    assert fr["outcome"].tolist() == ["miss", "hit", "conflict"]
+    # the log is in service order: A, then C, then B, although B arrived before C
+    a, c, b = fr["arrival_ns"]
+    assert a < b < c
+    assert _run("frfcfs", rows).time_ns < _run("fcfs", rows).time_ns
+
+
+def test_without_a_row_hit_waiting_it_is_fcfs():
+    rows = [1, 2, 3, 4]
+    a, b = _run("fcfs", rows), _run("frfcfs", rows)
+    assert a.dram_log.equals(b.dram_log) and a.time_ns == b.time_ns
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=24))
+def test_frfcfs_serves_every_request_once_and_never_more_conflicts(rows):
+    # all loads are queued while the first is served, so FR-FCFS visits each row once
+    a, b = _run("fcfs", rows), _run("frfcfs", rows)
+    assert len(b.dram_log) == len(rows) == len(a.dram_log)
+    conflicts = [int((r.dram_log["outcome"] == "conflict").sum()) for r in (a, b)]
+    assert conflicts[1] <= conflicts[0]
+    assert np.all(b.dram_log["wait_ns"] >= 0)
+
+
+def test_an_unknown_policy_is_refused():
+    with pytest.raises(UnknownNameError, match="dram_policy"):
+        RM.with_(dram_policy="fifo")
+
+
+def test_xor_hashing_spreads_rows_of_one_bank_over_channels_and_banks():
+    rows = list(range(16))  # sixteen rows of bank 0, channel 0
+    plain, hashed = _run("fcfs", rows), _run("fcfs", rows, "xor")
+    assert plain.dram_log["bank"].nunique() == 1
+    assert hashed.dram_log["bank"].nunique() > 8
+    assert (hashed.dram_log["outcome"] == "conflict").sum() < (
+        plain.dram_log["outcome"] == "conflict"
+    ).sum()
+    assert hashed.time_ns < plain.time_ns
+    assert hashed.dram_log["wait_ns"].sum() < plain.dram_log["wait_ns"].sum() / 10
+    # row 0 keeps its channel and bank: hashing only permutes
+    assert _run("fcfs", [0], "xor").dram_log["bank"].tolist() == [0]
+
+
+def test_an_unknown_hash_is_refused():
+    assert RM.address_hash == "none" and refsim.ADDRESS_HASHES == ("none", "xor")
+    with pytest.raises(UnknownNameError, match="address_hash"):
+        RM.with_(address_hash="crc")
