@@ -717,6 +717,35 @@ TABLES: dict[str, Table] = {
         },
         unique=["test"],
     ),
+    "simulated/huang_li_sensitivity.csv": _wide(
+        {
+            "reading": text(),
+            "label": text(optional=True),
+            "option": text(),
+            "readings": text(optional=True),
+        },
+        {
+            "placements": number(1, integer=True),
+            "unpredicted": COUNT,
+            "mean_error_pct": NONNEG,
+            "ci_low_pct": NONNEG,
+            "ci_high_pct": NONNEG,
+            "tau_full": number(-1, 1, optional=True),
+            "d_error_pp": number(),
+            "d_tau": number(-2, 2, optional=True),
+        },
+        unique=["reading", "option"],
+        checks=[
+            pa.Check(
+                lambda df: df["unpredicted"] <= df["placements"],
+                name="unpredicted <= placements",
+            ),
+            pa.Check(
+                lambda df: df["ci_low_pct"] <= df["ci_high_pct"],
+                name="ci_low_pct <= ci_high_pct",
+            ),
+        ],
+    ),
     "simulated/huang_li_volkov_check.csv": _wide(
         {"gpu": text(isin=VOLKOV_GPUS)},
         {
@@ -771,6 +800,8 @@ TABLES: dict[str, Table] = {
                         "achieved_occupancy",
                         "dram_read_throughput",
                         "dram_write_throughput",
+                        "executed_ipc",
+                        "issued_ipc",
                     ),
                 )
                 for c in (
@@ -784,6 +815,8 @@ TABLES: dict[str, Table] = {
                     "static_smem",
                     "inst_executed",
                     "inst_issued1",
+                    "executed_ipc",
+                    "issued_ipc",
                     "achieved_occupancy",
                     "dram_read_throughput",
                     "dram_write_throughput",
@@ -823,6 +856,8 @@ TABLES: dict[str, Table] = {
             "measured_provenance": text(),
             "Z_issued1": number(0, lo_open=True, optional=True),
             "cs_measured_issued1": number(0, optional=True),
+            "Z_ipc_ratio": number(0, lo_open=True, optional=True),
+            "cs_measured_ipc_ratio": number(0, optional=True),
             "source": SOURCE,
         },
         unique=["app", "kernel", "gpu"],

@@ -1,5 +1,5 @@
 """Baselines for gpumodels.papers.huang_li (analysis, cache, evaluation, events, fig2,
-model, queueing, book) (see tools/fuzz_examples/__init__.py)."""
+model, queueing, book, verdicts) (see tools/fuzz_examples/__init__.py)."""
 
 from __future__ import annotations
 
@@ -125,6 +125,13 @@ def _dram_log():
 # ---------------------------------------------------------------- evaluation
 
 
+@cache
+def _reading():
+    from gpumodels.papers.huang_li import readings
+
+    return readings.reading("amat_form")
+
+
 def _eval_test():
     from gpumodels.engines.refsim.placements import tests
 
@@ -195,6 +202,7 @@ BASELINES = {
     P + "evaluation.kingman_vs_log": lambda: {"log": _dram_log(), "min_requests": 8},
     P + "evaluation.latency_only_score": lambda: {"test": _eval_test()},
     P + "evaluation.reference_time_ns": lambda: {"test": "bfs_1"},
+    P + "evaluation.parse_readings": lambda: {"text": "mwp_bytes=l2; clock=base"},
     # events
     P + "events.cosine_similarity": lambda: {
         "a": _event_vectors()[0],
@@ -236,6 +244,11 @@ BASELINES = {
         "target": _analysis(),
     },
     P + "model.overlap_features": lambda: {"an": _analysis()},
+    P + "model.mwp_load_bytes": lambda: {
+        "an": _analysis(),
+        "machine": _k80(),
+        "reading": "l2",
+    },
     P + "model.predict": lambda: {
         "sample": _profile(),
         "moves": {"a": "T"},
@@ -243,6 +256,21 @@ BASELINES = {
     },
     # queueing
     P + "queueing.BankStats": lambda: _fields(_bank_stats()),
+    # verdicts
+    P + "verdicts.verdict": lambda: {
+        "low": 1.0,
+        "high": 2.0,
+        "rule": ">",
+        "value": 0.0,
+    },
+    P + "verdicts.leave_one_out_tau": lambda: {
+        "reference": [1.0, 2.0, 3.0, 4.0, 5.0],
+        "scores": [2.0, 1.0, 3.0, 5.0, 4.0],
+    },
+    P + "verdicts.arrival_cv": lambda: {"logs": {"md": _dram_log()}, "min_requests": 8},
+    # readings
+    P + "readings.Reading": lambda: _fields(_reading()),
+    P + "readings.reading": lambda: {"name": "mwp_bytes"},
     P + "queueing.bank_latency": lambda: {"stats": _bank_stats()},
     P + "queueing.bank_stats": lambda: dict(
         zip(("bank", "arrival", "service"), _requests())

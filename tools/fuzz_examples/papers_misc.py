@@ -76,6 +76,12 @@ def _transit_rows():
     return predictions(machine("GTX690", "SP"), "GTX680")
 
 
+def _gk104():
+    from gpumodels.papers.transit.machine import machine
+
+    return machine("GTX690", "SP")
+
+
 def _nvprof_row():
     from gpumodels.papers.transit.workloads import nvprof_rows
 
@@ -262,6 +268,7 @@ BASELINES = {
     },
     f"{_TR}.workloads.accuracy": lambda: {"rows": _transit_rows()},
     f"{_TR}.workloads.derive": lambda: {"row": _nvprof_row()},
+    f"{_TR}.workloads.saturation_threads": lambda: {"machine": _gk104(), "Z": 3.0},
     # ---- Volkov
     f"{_VK}.bounds.InstructionClass": lambda: {
         "name": "loads",

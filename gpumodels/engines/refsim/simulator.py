@@ -98,16 +98,17 @@ MAPPING = "gddr5_6x16"
 any result."""
 
 DRAM_POLICIES = ("fcfs", "frfcfs")
-"""How a DRAM bank picks its next request: ``"fcfs"`` in arrival order (the book's
-reference so far), ``"frfcfs"`` a request to the open row first, else the oldest
-(first-ready FCFS, as GPU memory controllers schedule; no starvation cap)."""
+"""The ways a DRAM bank can pick its next request. ``"fcfs"`` serves them in arrival
+order (the book's reference so far); ``"frfcfs"`` serves a request to the open row
+first, else the oldest (first-ready FCFS, as GPU memory controllers schedule; no
+starvation cap)."""
 
 ADDRESS_HASHES = ("none", "xor")
-"""How a request's channel and bank follow from its address: ``"none"`` the address
-map's channel and bank bits as they are (the book's reference so far); ``"xor"`` each
-XORed with the low bits of the row (permutation-based interleaving, Zhang, Zhu and
-Zhang 2000), so that rows that share channel and bank bits spread over the channels
-and banks."""
+"""The ways a request's channel and bank can follow from its address. ``"none"`` takes
+the address map's channel and bank bits as they are (the book's reference so far);
+``"xor"`` XORs each with the low bits of the row (permutation-based interleaving,
+Zhang, Zhu and Zhang 2000), so that rows that share channel and bank bits spread over
+the channels and banks."""
 
 # instruction kinds of a stream record
 ALU, LDG, STG, LDT, LDC, LDS, STS, LDU = 0, 1, 2, 3, 4, 5, 6, 7

@@ -10,7 +10,7 @@ from gpumodels.engines.refsim import dram, kernels, placements
 from gpumodels.facts import published as pub
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import InputTypeError
-from gpumodels.ground.validate import as_array, check_int, check_real
+from gpumodels.ground.validate import as_array, check_choice, check_int, check_real
 from gpumodels.papers.huang_li import analysis, events, fig2, model, queueing
 from gpumodels.papers.huang_li._checks import (
     check_ints,
@@ -28,31 +28,54 @@ VECADD_PLACEMENTS = {
 """Fig. 2's four placements of vecAdd (v stays in global memory)."""
 
 
-def vecadd_walkthrough(machine: analysis.Machine | None = None):
+def vecadd_walkthrough(
+    machine: analysis.Machine | None = None,
+    variant: str = "sim2012",
+    overlap: model.OverlapModel | None = None,
+):
     """Every step of the model for Fig. 2's four vecAdd placements,
-    one column per placement.
+    one column per placement, in the model ``variant`` it really runs.
 
-    The profile is vecAdd with a and b in global memory (the sample); each column is
-    predicted from it. T_overlap is Sim et al.'s F_overlap here, because Eq. 11 is
-    trained only in the next chapter (on the 38 training placements against the
-    simulated reference).
+    The profile is vecAdd with a and b in global memory (the sample, counters by the
+    model's rules); each column is predicted from it. The default, ``"sim2012"``, is
+    Sim et al. 2012's general model (executed instructions, the constant DRAM latency,
+    F_overlap), the one variant that needs no fitted Eq. 11. ``"full"`` (or any other
+    variant) needs ``overlap``, a fitted Eq. 11 (for instance
+    ``evaluation.run().overlap["full"]``, trained on the simulated reference). The
+    rows ``variant``, ``#inst per warp the variant uses``, ``DRAM_lat the variant
+    uses`` and ``T_overlap`` say which parts ran; the issued count and Kingman's
+    DRAM latency are shown in every variant.
     """
 
     if machine is not None:
         check_kind("machine", machine, analysis.Machine, "a huang_li.analysis.Machine")
+    check_choice("variant", variant, tuple(model.VARIANTS))
+    if overlap is not None:
+        check_kind("overlap", overlap, model.OverlapModel, "a model.OverlapModel")
+    spec = model.VARIANTS[variant]
+    if spec["overlap"] == "eq11" and overlap is None:
+        raise ValueError(
+            f"overlap must be a fitted Eq. 11 (model.OverlapModel) for variant "
+            f"{variant!r}, got None; only 'sim2012' runs without one"
+        )
     m = machine or analysis.k80()
     k = kernels.kernel("vecAdd")
     prof = model.profile(k, machine=m)
+    how = "F_overlap" if spec["overlap"] == "f_overlap" else "Eq. 11"
     cols = {}
     for name, moves in VECADD_PLACEMENTS.items():
-        p = model.predict(prof, moves, variant="sim2012")
+        p = model.predict(prof, moves, variant=variant, overlap=overlap)
         a = p.analysis
         st = a.bank_stats
         cols[f"a, b in {name}"] = {
+            "variant": spec["label"],
             "addressing instructions per warp": a.addressing_per_warp,
             "executed instructions per warp": a.executed_per_warp,
             "replays per warp, causes (1)-(4)": a.replays_per_warp,
             "#inst per warp (issued, Eq. 3)": model.instructions_per_warp(prof, a),
+            f"#inst per warp the variant uses ({spec['instructions']})": (
+                p.inst_per_warp
+            ),
             "memory instructions per warp": a.mem_insts_per_warp,
             "global sectors requested": a.requests["G"],
             "texture lines looked up / missed": f"{a.requests['T']} / {a.misses['T']}",
@@ -64,13 +87,17 @@ def vecadd_walkthrough(machine: analysis.Machine | None = None):
             "banks receiving requests": int(st.bank.size),
             "largest bank utilisation ρ": float(st.rho.max()) if st.bank.size else 0.0,
             "DRAM_lat, Kingman per bank (cycles)": a.dram_lat["mapped"],
+            f"DRAM_lat the variant uses ({spec['dram']}, cycles)": p.dram_lat,
             "miss_ratio (Eq. 5)": a.miss_ratio,
             "shmem_ratio (Eq. 5)": a.shmem_ratio,
             "AMAT (cycles, Eq. 5)": p.amat,
             "MWP / CWP": f"{p.mwp:.1f} / {p.cwp:.1f}",
             "T_comp (cycles, Eq. 2)": p.t_comp,
             "T_mem (cycles, Eq. 4)": p.t_mem,
-            "T_overlap (cycles, F_overlap)": p.t_overlap,
+            f"T_overlap (cycles, {how})": p.t_overlap,
+            "T_overlap clipped to [0, min(T_comp, T_mem)]": "yes"
+            if p.clipped
+            else "no",
             "copy into shared memory (cycles)": p.copy_cycles,
             "T (µs)": p.t / (m.clock_ghz * 1e3),
         }

@@ -53,6 +53,7 @@ from gpumodels.papers.huang_li.analysis import Analysis, analyze, k80
 from gpumodels.papers.huang_li.book import implied_errors
 from gpumodels.papers.huang_li.events import THRESHOLD, cosine_similarity
 from gpumodels.papers.huang_li.model import (
+    AMAT_FORMS,
     FEATURES,
     VARIANTS,
     OverlapModel,
@@ -65,6 +66,7 @@ from gpumodels.papers.huang_li.model import (
     profile,
 )
 from gpumodels.papers.huang_li.queueing import bank_stats, kingman
+from gpumodels.papers.huang_li.readings import READINGS, changed, resolve
 
 REFERENCE = "simulated/huang_li_reference.csv"
 ALGORITHM1 = "simulated/huang_li_algorithm1.csv"
@@ -129,27 +131,54 @@ def _sample_counters(benchmark: str) -> dict[str, float]:
     }
 
 
-def sample_profile(benchmark: str) -> Profile:
+ANALYSIS_READINGS = ("rule", "mapping", "queue_form", "saturation", "service", "clock")
+"""The readings of :data:`gpumodels.papers.huang_li.readings.READINGS` that change the
+trace analysis (the others change only
+:func:`~gpumodels.papers.huang_li.model.evaluate`): a change to one of them re-analyses
+every placement (about 5 s)."""
+
+
+def _analysis_key(readings: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple((k, readings[k]) for k in ANALYSIS_READINGS)
+
+
+def sample_profile(
+    benchmark: str, readings: Mapping[str, str] | None = None
+) -> Profile:
     """The sample placement's :class:`~gpumodels.papers.huang_li.model.Profile`: its
     trace, the simulator's instruction counters, and the Algorithm 1 mapping as the
-    model's belief."""
+    model's belief (by default; ``readings`` as in :func:`run`)."""
     check_str("benchmark", benchmark)
-    return _sample_profile(benchmark)
+    return _sample_profile(benchmark, _analysis_key(resolve(readings)))
 
 
 @cache
-def _sample_profile(benchmark: str) -> Profile:
+def _sample_profile(benchmark: str, key: tuple[tuple[str, str], ...]) -> Profile:
+    r = dict(key)
+    mapping = (
+        detected_mapping().as_map("algorithm1_on_refsim")
+        if r["mapping"] == "algorithm1"
+        else r["mapping"]
+    )
     return profile(
         kernel(benchmark),
         counters=_sample_counters(benchmark),
-        mapping=detected_mapping().as_map("algorithm1_on_refsim"),
+        machine=k80(r["clock"]),
+        mapping=mapping,
+        rule=r["rule"],
+        queue_form=r["queue_form"],
+        saturation=r["saturation"],
+        service=r["service"],
     )
 
 
 @cache
-def _analysis(benchmark: str, moves: str) -> Analysis:
-    s = sample_profile(benchmark)
+def _analysis(benchmark: str, moves: str, key: tuple[tuple[str, str], ...]) -> Analysis:
+    s = _sample_profile(benchmark, key)
     return analyze(kernel(benchmark).trace(parse_moves(moves)), s.machine, **s.options)
+
+
+_DEFAULT_KEY = tuple(resolve().items())
 
 
 _ZERO = OverlapModel(
@@ -167,10 +196,12 @@ def _terms(
     test: Mapping[str, str],
     variant: str,
     overlap: OverlapModel | None,
-    amat_form: str = "printed",
+    key: tuple[tuple[str, str], ...] = _DEFAULT_KEY,
 ) -> Prediction:
-    s = sample_profile(test["benchmark"])
-    an = _analysis(test["benchmark"], test["moves"])
+    r = dict(key)
+    akey = _analysis_key(r)
+    s = _sample_profile(test["benchmark"], akey)
+    an = _analysis(test["benchmark"], test["moves"], akey)
     kind = VARIANTS[variant]["instructions"]
     return evaluate(
         an,
@@ -179,22 +210,49 @@ def _terms(
         w_serial=s.counters["w_serial"],
         overlap=overlap,
         machine=s.machine,
-        amat_form=amat_form,
+        amat_form=r["amat_form"],
+        mwp_bytes=r["mwp_bytes"],
+        copy=r["copy"],
     )
 
 
-def fit_overlap(variant: str, amat_form: str = "printed") -> OverlapModel:
+def _readings_key(
+    amat_form: str, readings: Mapping[str, str] | None
+) -> tuple[tuple[str, str], ...]:
+    """Every reading's option, ``amat_form`` folded in (``run``'s older argument)."""
+    check_choice("amat_form", amat_form, AMAT_FORMS)
+    full = resolve(readings)
+    if readings is not None and "amat_form" in readings:
+        if amat_form != AMAT_FORMS[0] and readings["amat_form"] != amat_form:
+            raise ValueError(
+                "amat_form and readings['amat_form'] must agree where both are given, "
+                f"got {amat_form!r} and {readings['amat_form']!r}"
+            )
+    else:
+        full["amat_form"] = amat_form
+    return tuple(full.items())
+
+
+def fit_overlap(
+    variant: str,
+    amat_form: str = "printed",
+    readings: Mapping[str, str] | None = None,
+) -> OverlapModel:
     """Eq. 11 fitted for ``variant`` on the 38 training placements (target ``(T_comp +
-    T_mem − T_ref)/T_mem``)."""
+    T_mem − T_ref)/T_mem``), under ``readings`` as in :func:`run`."""
     check_choice(
         "variant",
         variant,
         tuple(v for v in VARIANTS if VARIANTS[v]["overlap"] == "eq11"),
     )
+    return _fit_overlap(variant, _readings_key(amat_form, readings))
+
+
+def _fit_overlap(variant: str, key: tuple[tuple[str, str], ...]) -> OverlapModel:
     x, y, g = [], [], []
-    clock = k80().clock_ghz
+    clock = k80(dict(key)["clock"]).clock_ghz
     for t in tests("train"):
-        p = _terms(t, variant, _ZERO, amat_form)
+        p = _terms(t, variant, _ZERO, key)
         if not (p.t_mem > 0 and math.isfinite(p.t_mem)):
             continue
         x.append(overlap_features(p.analysis))
@@ -220,14 +278,19 @@ class Evaluation:
     reference), ``error`` (``|ratio − 1|``), the Eq. 1 terms in ns and whether T_overlap
     was clipped. ``overlap``: variant →
     :class:`~gpumodels.papers.huang_li.model.OverlapModel` (absent for ``sim2012``).
+    ``readings``: the option of every reading of
+    :data:`~gpumodels.papers.huang_li.readings.READINGS` the evaluation used (empty for
+    an evaluation built by hand).
     """
 
     table: object
     overlap: Mapping[str, OverlapModel] = field(default_factory=dict)
+    readings: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
         check_kind("Evaluation.table", self.table, pd.DataFrame, "a pandas DataFrame")
         check_keys("Evaluation.table", self.table, ("variant", "set", "error"))
+        check_map("Evaluation.readings", self.readings, "str")
         check_map("Evaluation.overlap", self.overlap)
         for k, v in self.overlap.items():
             check_kind(
@@ -245,26 +308,30 @@ class Evaluation:
         return float(self.errors(variant, set_).mean())
 
 
-def run(amat_form: str = "printed") -> Evaluation:
+def run(
+    amat_form: str = "printed", readings: Mapping[str, str] | None = None
+) -> Evaluation:
     """Evaluate every variant on the 38 training and 22 evaluation placements (cached; a
-    few seconds).
+    few seconds, about 5 s more for each new set of analysis readings).
 
     ``amat_form``: Eq. 5 as printed (every request pays hit_lat, shared ones too) or
-    ``"weighted"`` (shared requests pay only shmem_lat) [A1]."""
-    check_choice("amat_form", amat_form, ("printed", "weighted"))
-    return _run(amat_form)
+    ``"weighted"`` (shared requests pay only shmem_lat) [A1]. ``readings``: any of the
+    unprinted readings of :data:`gpumodels.papers.huang_li.readings.READINGS` by name
+    (``{"mwp_bytes": "l2", "clock": "base"}``); the others keep their defaults. An
+    unknown name or option is an error naming the known ones."""
+    return _run(_readings_key(amat_form, readings))
 
 
 @cache
-def _run(amat_form: str) -> Evaluation:
-    clock = k80().clock_ghz
+def _run(key: tuple[tuple[str, str], ...]) -> Evaluation:
+    clock = k80(dict(key)["clock"]).clock_ghz
     rows, fits = [], {}
     for v in VARIANTS:
-        ov = fit_overlap(v, amat_form) if VARIANTS[v]["overlap"] == "eq11" else None
+        ov = _fit_overlap(v, key) if VARIANTS[v]["overlap"] == "eq11" else None
         if ov is not None:
             fits[v] = ov
         for t in tests("train") + tests("eval"):
-            p = _terms(t, v, ov, amat_form)
+            p = _terms(t, v, ov, key)
             ref = reference_time_ns(t["test"])
             pred = p.t / clock
             rows.append(
@@ -288,7 +355,7 @@ def _run(amat_form: str) -> Evaluation:
                     "saturated": p.saturated,
                 }
             )
-    return Evaluation(table=pd.DataFrame(rows), overlap=fits)
+    return Evaluation(table=pd.DataFrame(rows), overlap=fits, readings=dict(key))
 
 
 MAX_BOOT = 1_000_000
@@ -398,7 +465,7 @@ def latency_only_score(test: Mapping[str, str]) -> float:
     for key in ("benchmark", "moves"):
         check_str(f"test[{key!r}]", test[key])
     s = sample_profile(test["benchmark"])
-    an = _analysis(test["benchmark"], test["moves"])
+    an = _analysis(test["benchmark"], test["moves"], _analysis_key(resolve()))
     m = s.machine
     return sum(an.mem_insts.values()) * amat(
         an.dram_lat["constant"], an.miss_ratio, m.hit_lat, m.shmem_lat, an.shmem_ratio
@@ -614,3 +681,175 @@ def gains(ev: Evaluation | None = None, n_boot: int = 2000, seed: int = 0):
             }
         )
     return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------
+# sensitivity to the unprinted readings
+
+SENSITIVITY = "simulated/huang_li_sensitivity.csv"
+"""The cached sensitivity study (:func:`sensitivity`), written by
+``tools/huang_li_sensitivity.py``."""
+
+PAPER_TAU = 1.0
+"""Kendall's τ the paper claims for the full model on Fig. 6 ("performance ranking based
+on our model is consistent with that based on the measured performance": the same
+order, τ = +1)."""
+
+CRITERIA = ("error", "tau")
+"""How :func:`favourable` ranks readings: ``"error"``, the full model's headline error
+closest to the paper's 9.9 % (ties: τ closest to +1); ``"tau"``, the Fig. 6 τ closest to
++1 (ties: the error)."""
+
+SENSITIVITY_COLUMNS = (
+    "reading",
+    "label",
+    "option",
+    "readings",
+    "placements",
+    "unpredicted",
+    "mean_error_pct",
+    "ci_low_pct",
+    "ci_high_pct",
+    "tau_full",
+    "d_error_pp",
+    "d_tau",
+    "source",
+)
+"""The columns of :data:`SENSITIVITY` and of :func:`sensitivity`'s table."""
+
+
+def headline(ev: Evaluation | None = None) -> dict[str, float]:
+    """The two numbers the sensitivity study follows: the full model's mean |error| over
+    the 22 evaluation placements (%, with its bootstrap 95 % interval, 2000 resamples,
+    seed 0) and Kendall's τ of its Fig. 6 ranking of the neuralnet placements.
+
+    ``unpredicted`` counts placements with no prediction (a saturated queue under
+    ``saturation="nan"``); the error is then the mean over the others, and τ is NaN."""
+    ev = _evaluation(ev)
+    e = ev.errors("full")
+    ok = e[np.isfinite(e)]
+    lo, hi = bootstrap_ci(ok) if ok.size >= 2 else (math.nan, math.nan)
+    _, taus = ranking("neuralnet", ev)
+    return {
+        "placements": int(e.size),
+        "unpredicted": int(e.size - ok.size),
+        "mean_error_pct": 100 * float(ok.mean()) if ok.size else math.nan,
+        "ci_low_pct": 100 * lo,
+        "ci_high_pct": 100 * hi,
+        "tau_full": taus["full_ns"],
+    }
+
+
+def _score(row: Mapping, criterion: str) -> tuple[float, float]:
+    err = abs(row["mean_error_pct"] - pub.value("hl17.s5a.mean_error"))
+    tau = abs(row["tau_full"] - PAPER_TAU)
+    err = err if math.isfinite(err) else math.inf
+    tau = tau if math.isfinite(tau) else math.inf
+    return (err, tau) if criterion == "error" else (tau, err)
+
+
+def _eligible(row: Mapping) -> bool:
+    return row["unpredicted"] == 0
+
+
+def _row(reading: str, label: str, option: str, readings: Mapping[str, str]) -> dict:
+    h = headline(run(readings=readings))
+    return {
+        "reading": reading,
+        "label": label,
+        "option": option,
+        "readings": "; ".join(f"{k}={v}" for k, v in changed(readings).items()),
+        **h,
+    }
+
+
+def _combined(rows: list[dict], criterion: str) -> dict[str, str]:
+    """Each reading at its own best option (default included) by ``criterion``."""
+    best = {}
+    for r in READINGS:
+        cands = [x for x in rows if x["reading"] in ("default", r.name)]
+        cands = [x for x in cands if _eligible(x)]
+        pick = min(cands, key=lambda x: _score(x, criterion))
+        if pick["reading"] == r.name:
+            best[r.name] = pick["option"]
+    return best
+
+
+def sensitivity() -> pd.DataFrame:
+    """The sensitivity study (about a minute; the book reads the cached
+    :func:`sensitivity_table`): the full model's headline error and Fig. 6 τ
+    (:func:`headline`) under the defaults, under each alternative of each reading of
+    :data:`~gpumodels.papers.huang_li.readings.READINGS` alone, and under two
+    combinations — every reading at its own option with the error closest to the
+    paper's (``combined``/``error``), and at its own option with τ closest to +1
+    (``combined``/``tau``), options that leave a placement unpredicted excluded —
+    with the change from the default of each (``d_error_pp``, ``d_tau``)."""
+    rows = [_row("default", "", "all defaults", {})]
+    for r in READINGS:
+        for opt in r.alternatives:
+            rows.append(_row(r.name, r.label, opt, {r.name: opt}))
+    for criterion in CRITERIA:
+        combo = _combined(rows, criterion)
+        if len(combo) >= 2:
+            rows.append(_row("combined", "", criterion, combo))
+    base = rows[0]
+    source = (
+        "model under the named readings over the simulated reference "
+        "(evaluation.sensitivity)"
+    )
+    for x in rows:
+        x["d_error_pp"] = x["mean_error_pct"] - base["mean_error_pct"]
+        x["d_tau"] = x["tau_full"] - base["tau_full"]
+        x["source"] = source
+    return pd.DataFrame(rows, columns=list(SENSITIVITY_COLUMNS))
+
+
+def sensitivity_table() -> pd.DataFrame:
+    """The cached :func:`sensitivity` (``data/simulated/huang_li_sensitivity.csv``)."""
+    df = pd.DataFrame(read_rows(SENSITIVITY))
+    if list(df.columns) != list(SENSITIVITY_COLUMNS):
+        raise DataError(
+            f"{SENSITIVITY} must have the columns {', '.join(SENSITIVITY_COLUMNS)}, "
+            f"got {', '.join(df.columns)}"
+        )
+    for c in SENSITIVITY_COLUMNS[4:-1]:
+        df[c] = pd.to_numeric(df[c])
+    for c in ("placements", "unpredicted"):
+        df[c] = df[c].astype(int)
+    return df
+
+
+def parse_readings(text: str) -> dict[str, str]:
+    """The readings of a ``readings`` cell (``"mwp_bytes=l2; clock=base"``; empty for
+    the defaults), checked against
+    :data:`~gpumodels.papers.huang_li.readings.READINGS`."""
+    check_str("text", text)
+    out = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        k, sep, v = part.partition("=")
+        if not sep:
+            raise ValueError(f"text must be 'name=option; ...', got {text!r}")
+        out[k.strip()] = v.strip()
+    resolve(out)
+    return out
+
+
+def favourable(criterion: str = "error", table=None) -> dict[str, str]:
+    """The readings that most favour the paper among the rows of the sensitivity study
+    (``table``, by default the cached :func:`sensitivity_table`): by ``criterion`` (one
+    of :data:`CRITERIA`), the row whose full-model error is closest to the paper's
+    9.9 % (``"error"``) or whose Fig. 6 τ is closest to +1 (``"tau"``), the other as the
+    tie-break; rows that leave a placement unpredicted are not eligible. Returns the
+    readings that differ from the defaults (empty: the defaults favour it most)."""
+    check_choice("criterion", criterion, CRITERIA)
+    df = sensitivity_table() if table is None else table
+    check_kind("table", df, pd.DataFrame, "a sensitivity table (a pandas DataFrame)")
+    check_keys("table", df, SENSITIVITY_COLUMNS[:-1], "a sensitivity table")
+    rows = [r for r in df.to_dict("records") if _eligible(r)]
+    if not rows:
+        raise ValueError(
+            "table must have at least one row with every placement predicted"
+        )
+    best = min(rows, key=lambda r: _score(r, criterion))
+    text = best["readings"]
+    return parse_readings(text if isinstance(text, str) else "")

@@ -559,11 +559,58 @@ class Prediction:
         }
 
 
-def _mwp_cwp(an: Analysis, m: Machine, inst: float, amat_cycles: float, cpi: float):
+AMAT_FORMS = ("printed", "weighted")
+"""The readings of Eq. 5 :func:`amat` takes [A1]: as printed, or hit_lat weighted."""
+
+MWP_BYTES = ("lookups", "l2", "dram")
+"""What counts as the bytes a warp's off-chip memory instruction asks of memory, the
+``load_bytes_per_warp`` that sets MWP's bandwidth limit (Eqs. 18–19 take MWP from Sim et
+al. 2012 and Hong & Kim 2009; the seed does not say which bytes). ``"lookups"`` (the
+book's default): every global sector and every texture and constant line looked up,
+cache hits included; ``"l2"``: the bytes sent to the L2 (texture and constant hits
+left out); ``"dram"``: the bytes DRAM supplied."""
+
+COPY = ("added", "omitted")
+"""Whether a move into shared memory adds its one-off copy (bytes / DRAM bandwidth) to
+T [A19]: ``"added"`` (the book's default) or ``"omitted"``."""
+
+
+def mwp_load_bytes(
+    an: Analysis, machine: Machine | None = None, reading: str = "lookups"
+):
+    """The bytes per off-chip memory instruction (global, texture, 2D texture,
+    constant) that feed MWP's bandwidth limit, under one of :data:`MWP_BYTES`.
+
+    Returns ``(bytes, instructions)`` (totals over the grid); the per-instruction value
+    is their ratio. A placement with no off-chip instruction returns ``(0, 0)``.
+    """
+    check_kind("an", an, Analysis, _ANALYSIS)
+    m = k80() if machine is None else check_kind("machine", machine, Machine, _MACHINE)
+    check_choice("reading", reading, MWP_BYTES)
     off = an.mem_insts["G"] + an.mem_insts["T"] + an.mem_insts["2T"] + an.mem_insts["C"]
+    if reading == "lookups":
+        b = an.offchip_bytes
+    elif reading == "l2":
+        b = an.l2_accesses * m.request_bytes
+    else:
+        b = an.dram_bytes
+    return int(b), int(off)
+
+
+def _mwp_cwp(
+    an: Analysis,
+    m: Machine,
+    inst: float,
+    amat_cycles: float,
+    cpi: float,
+    bytes_reading: str = "lookups",
+):
+    b, off = mwp_load_bytes(an, m, bytes_reading)
     mem = off / an.n_warps
     comp = max(inst - mem, 0.0)
-    bytes_w = an.offchip_bytes / off if off else 128.0
+    # at least one byte: a warp whose loads all hit in a cache sends nothing off-chip
+    # and has no bandwidth limit; 1 B puts MWP_peak_bw far above any warp count
+    bytes_w = max(b / off, 1.0) if off else 128.0
     mem_arg = mem if mem >= 1 else 0.0
     if comp + mem_arg == 0:
         comp = 1.0
@@ -605,16 +652,24 @@ def evaluate(
     overlap: OverlapModel | None = None,
     machine: Machine | None = None,
     amat_form: str = "printed",
+    mwp_bytes: str = "lookups",
+    copy: str = "added",
 ) -> Prediction:
     """All terms of Eq. 1 for an analysed placement, given its instruction count per
-    warp."""
+    warp.
+
+    ``amat_form`` is the Eq. 5 reading (:data:`AMAT_FORMS`, [A1]), ``mwp_bytes`` the
+    bytes that set MWP's bandwidth limit (:data:`MWP_BYTES`), ``copy`` whether a move
+    into shared memory adds its copy time (:data:`COPY`, [A19])."""
     v = VARIANTS[check_choice("variant", variant, tuple(VARIANTS))]
     check_kind("an", an, Analysis, _ANALYSIS)
     if machine is not None:
         check_kind("machine", machine, Machine, _MACHINE)
     if overlap is not None:
         check_kind("overlap", overlap, OverlapModel, "a huang_li.model.OverlapModel")
-    check_choice("amat_form", amat_form, ("printed", "weighted"))
+    check_choice("amat_form", amat_form, AMAT_FORMS)
+    check_choice("mwp_bytes", mwp_bytes, MWP_BYTES)
+    check_choice("copy", copy, COPY)
     m = machine or k80()
     dram = an.dram_lat[v["dram"]]
     sat = bool(an.saturated.get(v["dram"], False))
@@ -649,7 +704,7 @@ def evaluate(
             m.clock_ghz,
             an,
         )
-    mwp, cwp, peak, n = _mwp_cwp(an, m, inst_per_warp, am, an.cpi)
+    mwp, cwp, peak, n = _mwp_cwp(an, m, inst_per_warp, am, an.cpi, mwp_bytes)
     it, _ = itmlp(m.mlp, mwp, cwp, peak)
     eff = effective_requests(an.mem_insts_per_warp, an.n_warps, an.active_sms, it)
     tm = t_mem(eff, am)
@@ -663,8 +718,8 @@ def evaluate(
                 "only 'sim2012' runs without one"
             )
         to = overlap.ratio(overlap_features(an)) * tm
-    copy = an.copy_bytes / (
-        m.bandwidth_gbs / m.clock_ghz
+    copy_cycles = (
+        an.copy_bytes / (m.bandwidth_gbs / m.clock_ghz) if copy == "added" else 0.0
     )  # [A19]: every block's copy, bytes / DRAM bandwidth
     t, clipped = t_total(tc, tm, to)
     return Prediction(
@@ -674,7 +729,7 @@ def evaluate(
         tc,
         tm,
         tc + tm - t,
-        t + copy,
+        t + copy_cycles,
         am,
         dram,
         an.miss_ratio,
@@ -684,7 +739,7 @@ def evaluate(
         mwp,
         cwp,
         n,
-        copy,
+        copy_cycles,
         sat,
         clipped,
         m.clock_ghz,
@@ -699,6 +754,8 @@ def predict(
     variant: str = "full",
     overlap: OverlapModel | None = None,
     amat_form: str = "printed",
+    mwp_bytes: str = "lookups",
+    copy: str = "added",
 ) -> Prediction:
     """Predict a target placement's time from the sample's profile (§III-A, §IV; the
     design's pipeline).
@@ -709,7 +766,8 @@ def predict(
     (replays, caches, banks, queues) on the profile's machine and readings; ``#inst``
     comes from :func:`instructions_per_warp` as the variant says; W_serial from the
     sample; T_comp, T_mem, T_overlap as the variant says; a move into shared memory adds
-    its one-off copy, bytes / bandwidth [A19].
+    its one-off copy, bytes / bandwidth [A19]. ``amat_form``, ``mwp_bytes`` and
+    ``copy`` are the readings of :func:`evaluate`.
     """
     kind = VARIANTS[check_choice("variant", variant, tuple(VARIANTS))]["instructions"]
     check_kind("sample", sample, Profile, "a huang_li.model.Profile")
@@ -725,4 +783,6 @@ def predict(
         overlap=overlap,
         machine=sample.machine,
         amat_form=amat_form,
+        mwp_bytes=mwp_bytes,
+        copy=copy,
     )

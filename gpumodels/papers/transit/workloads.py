@@ -12,10 +12,10 @@ only inside Figs. 18-19, which the text lost. The book rebuilds what public data
 * **Profiled Kepler kernels** (``data/transit/rodinia_kepler_nvprof.csv``, a copy of
   public nvprof measurements by Amarís et al. on a GTX 680 and a Tesla K20): ``n`` and
   ``Z`` follow the paper's formulas with two substitutions the data force, both stated
-  per row — the instruction count is ``inst_executed`` (the data hold no
-  ``inst_issued``; issued ≥ executed, so ``Z`` is a lower bound), and the DRAM write
-  transactions are ``write throughput × duration / 32 B`` (the data hold no
-  write-transaction count). The median of the profiled launches is used.
+  per row — the data hold no ``inst_issued`` count, so ``Z`` is computed with three
+  instruction counts (:data:`COUNTERS`), and the DRAM write transactions are ``write
+  throughput × duration / 32 B`` (the data hold no write-transaction count). The median
+  of the profiled launches is used.
 * **Kernels known only from the Rodinia source** (``data/transit/rodinia_launch.csv``):
   block size and static shared memory give, through
   :func:`gpumodels.facts.occupancy.occupancy`, an *upper bound* on ``n`` (registers per
@@ -23,8 +23,9 @@ only inside Figs. 18-19, which the text lost. The book rebuilds what public data
 
 Measured throughputs are per *active* SM, ``min(SMs, blocks in the grid)``, so that a
 one-block kernel is compared with one SM: DRAM GB/s (reads + writes) and G
-thread-instructions/s (``inst_executed × 32 / duration``, the paper's CS throughput in
-the same units as ``Z × T``).
+thread-instructions/s (instructions × 32 / duration, with the same instruction count as
+``Z``: the paper's CS throughput in the units of ``Z × T``; the paper's figure captions
+call it GFLOPS, but a ``Z`` in instructions makes ``Z × T`` an instruction rate).
 """
 
 from __future__ import annotations
@@ -34,17 +35,22 @@ import io
 import statistics
 from functools import cache
 
+import numpy as np
+
 from gpumodels.facts import hardware, occupancy
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.ground.data import read_rows, read_text
 from gpumodels.ground.errors import InputTypeError
 from gpumodels.ground.validate import (
+    as_array,
     check_choice,
     check_flag,
     check_keys,
     check_mapping,
     check_real,
     check_sequence,
+    finite_result,
+    out,
 )
 from gpumodels.papers.transit.machine import Machine, machines
 
@@ -75,28 +81,51 @@ COLUMNS = (
     "measured_provenance",
     "Z_issued1",
     "cs_measured_issued1",
+    "Z_ipc_ratio",
+    "cs_measured_ipc_ratio",
     "source",
 )
 """Columns of ``data/transit/workloads.csv``; ``n`` and ``Z`` in threads/SM and
 instructions/byte, measured throughputs in GB/s and G thread-instructions/s per active
-SM; empty = not available. ``Z_issued1`` and ``cs_measured_issued1`` are ``Z`` and the
-measured CS throughput counted with nvprof's ``inst_issued1`` event instead of
-``inst_executed`` (see :data:`COUNTERS`)."""
+SM; empty = not available. ``Z``/``cs_measured`` count ``inst_executed``,
+``Z_issued1``/``cs_measured_issued1`` nvprof's ``inst_issued1`` event and
+``Z_ipc_ratio``/``cs_measured_ipc_ratio`` the issued count ``inst_executed ×
+issued_ipc / executed_ipc`` (see :data:`COUNTERS`)."""
 
-COUNTERS = ("inst_executed", "inst_issued1")
-"""The two instruction counters the profiled data hold. The paper's ``Z`` counts
-instructions *issued*; ``inst_executed`` counts warp instructions executed (no replays),
-``inst_issued1`` counts Kepler issue events that issued one instruction (replays
-included, dual-issued pairs excluded: those are the ``inst_issued2`` event, which the
-data do not hold). Neither is the paper's count exactly; :func:`predictions` uses the
-same counter for ``Z`` and for the measured CS throughput, so that ``Z × T`` and the
-measurement count the same instructions."""
+COUNTERS = ("inst_executed", "inst_issued1", "ipc_ratio")
+"""The three warp-instruction counts the profiled data allow, for ``Z`` and the
+measured CS throughput.
+
+The paper's ``Z`` counts instructions *issued* (``instruction_issued``, Li et al. 2015,
+§3), replays included. ``inst_executed`` is nvprof's event for instructions executed,
+replays not included: it undercounts issue. ``inst_issued1`` is Kepler's event "number
+of single instruction issued per cycle": issue slots that issued one instruction,
+replays included, but a dual-issued pair is the separate event ``inst_issued2``, which
+the data do not hold, so it undercounts wherever the scheduler dual-issues.
+``ipc_ratio`` is ``inst_executed × issued_ipc / executed_ipc``: nvprof's two metrics
+"instructions issued per cycle" and "instructions executed per cycle" share their
+cycle count, so their ratio is issued / executed, and the product is nvprof's
+``inst_issued`` (both dual-issue slots and the replays), the paper's count. It is the
+default of :func:`predictions` (:data:`DEFAULT_COUNTER`)."""
+
+DEFAULT_COUNTER = "ipc_ratio"
+"""The counter :func:`predictions` uses unless told otherwise, the one that
+reconstructs the paper's ``instruction_issued``."""
+
+_COUNTER_COLUMNS = {
+    "inst_executed": ("Z", "cs_measured"),
+    "inst_issued1": ("Z_issued1", "cs_measured_issued1"),
+    "ipc_ratio": ("Z_ipc_ratio", "cs_measured_ipc_ratio"),
+}
+_MEDIANS = tuple(c for pair in _COUNTER_COLUMNS.values() for c in pair)
 
 _FLOAT = (
     "duration",
     "achieved_occupancy",
     "dram_read_throughput",
     "dram_write_throughput",
+    "executed_ipc",
+    "issued_ipc",
 )
 _INT = (
     "input_size",
@@ -144,7 +173,7 @@ def nvprof_rows() -> list[dict]:
 _DERIVE_COLUMNS = (
     "gpu",
     *_FLOAT,
-    *(c for c in _INT if c not in ("input_size", "flop_count_sp")),
+    *(c for c in _INT if c != "input_size"),
 )
 
 
@@ -153,11 +182,18 @@ def derive(row: dict) -> dict:
     with the steps.
 
     Returns the intermediate quantities too (``max_threads``, ``write_transactions``,
-    ``transactions``, ``active_sms``, ``n_occupancy`` from the occupancy calculator) so
-    that a chapter can show the arithmetic.
+    ``transactions``, ``active_sms``, ``n_occupancy`` from the occupancy calculator,
+    ``inst_issued`` = ``inst_executed × issued_ipc / executed_ipc``) so that a chapter
+    can show the arithmetic. ``Z``, ``Z_issued1`` and ``Z_ipc_ratio`` (and the matching
+    ``cs_measured*``) count the three instruction counts of :data:`COUNTERS`;
+    ``gflops_sp_measured`` is ``flop_count_sp / duration`` per active SM in GFLOP/s, a
+    different quantity from the CS throughput in instructions (the paper's figure
+    captions call PCT and RCT "GFLOPS").
     """
     check_mapping("row", row, "a profiled launch of nvprof_rows()")
     check_keys("row", row, _DERIVE_COLUMNS, "a profiled launch of nvprof_rows()")
+    check_real("row['executed_ipc']", row["executed_ipc"], 0.0, lo_open=True)
+    check_real("row['issued_ipc']", row["issued_ipc"], 0.0)
     cc, sms = _gpu_facts(row["gpu"])
     lim = occupancy.limits(cc)
     max_threads = lim.max_warps_per_sm * WARP_SIZE
@@ -170,6 +206,7 @@ def derive(row: dict) -> dict:
         cc, threads, row["registers_per_thread"], row["static_smem"]
     )
     resident_blocks = min(occ.blocks_per_sm, -(-blocks // sms))
+    issued = row["inst_executed"] * row["issued_ipc"] / row["executed_ipc"]
     return {
         "max_threads": max_threads,
         "n": row["achieved_occupancy"] * max_threads,
@@ -177,6 +214,8 @@ def derive(row: dict) -> dict:
         "transactions": transactions,
         "Z": row["inst_executed"] / transactions,
         "Z_issued1": row["inst_issued1"] / transactions,
+        "inst_issued": issued,
+        "Z_ipc_ratio": issued / transactions,
         "active_sms": active,
         "n_occupancy": resident_blocks * threads,
         "occupancy_limiter": occ.limiter,
@@ -192,6 +231,8 @@ def derive(row: dict) -> dict:
         / row["duration"]
         / 1e9
         / active,
+        "cs_measured_ipc_ratio": issued * WARP_SIZE / row["duration"] / 1e9 / active,
+        "gflops_sp_measured": row["flop_count_sp"] / row["duration"] / 1e9 / active,
     }
 
 
@@ -208,14 +249,7 @@ def _profiled_rows() -> list[dict]:
         d = [derive(r) for r in launches]
         med = {
             key: statistics.median(x[key] for x in d)
-            for key in (
-                "n",
-                "Z",
-                "ms_measured",
-                "cs_measured",
-                "Z_issued1",
-                "cs_measured_issued1",
-            )
+            for key in ("n", "ms_measured", *_MEDIANS)
         }
         rows.append(
             {
@@ -244,6 +278,8 @@ def _profiled_rows() -> list[dict]:
                 ),
                 "Z_issued1": _g(med["Z_issued1"]),
                 "cs_measured_issued1": _g(med["cs_measured_issued1"]),
+                "Z_ipc_ratio": _g(med["Z_ipc_ratio"]),
+                "cs_measured_ipc_ratio": _g(med["cs_measured_ipc_ratio"]),
                 "source": launches[0]["source"],
             }
         )
@@ -280,6 +316,8 @@ def _source_rows() -> list[dict]:
                     "measured_provenance": "not available",
                     "Z_issued1": "",
                     "cs_measured_issued1": "",
+                    "Z_ipc_ratio": "",
+                    "cs_measured_ipc_ratio": "",
                     "source": r["source"],
                 }
             )
@@ -323,14 +361,7 @@ def _table() -> tuple[dict, ...]:
     rows = []
     for r in read_rows(TABLE_FILE):
         r = dict(r)
-        for c in (
-            "n",
-            "Z",
-            "ms_measured",
-            "cs_measured",
-            "Z_issued1",
-            "cs_measured_issued1",
-        ):
+        for c in ("n", "ms_measured", *_MEDIANS):
             r[c] = float(r[c]) if r[c] else None
         rows.append(r)
     return tuple(rows)
@@ -354,15 +385,38 @@ def reported_accuracy() -> list[dict]:
     return [dict(r) for r in read_rows("transit/reported_accuracy.csv")]
 
 
-def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]:
+def saturation_threads(machine, Z):
+    """Threads per SM at which the thread bound ends on ``machine`` for ``Z``
+    thread-instructions per byte: ``min(R, π_y/Z) · (k_delta/R + Z·M/π_y)``.
+
+    Below it the throughput is ``n / (L + Z_model)`` (Li et al. 2015, §2.4.1, both
+    curves on their slopes); at it one of the ceilings ``R`` or ``π_y/Z`` is reached. It
+    is at least ``min(k_delta, M)`` for every ``Z`` (``k_delta`` as ``Z → 0``, ``M`` as
+    ``Z → ∞``), so on a machine whose ``k_delta`` and ``M`` both reach the SM's thread
+    limit no workload leaves the thread bound.
+    """
+    if not isinstance(machine, Machine):
+        raise InputTypeError(
+            "machine must be a gpumodels.papers.transit.machine.Machine, got "
+            f"{type(machine).__name__} {machine!r:.40}"
+        )
+    Z = as_array("Z", Z, lo_open=True)
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        cap = np.minimum(machine.R, machine.pi_height / Z)
+        res = cap * (machine.k_delta / machine.R + np.asarray(machine.model_Z(Z)))
+    return out(finite_result("the saturation thread count", res, Z=Z))
+
+
+def predictions(machine, gpu: str, counter: str = DEFAULT_COUNTER) -> list[dict]:
     """The model against the profiled kernels of ``gpu`` on the transit ``machine``, one
     dict per kernel.
 
     ``Z`` and the measured CS throughput (RCT) are both counted with ``counter`` (one of
-    :data:`COUNTERS`); the prediction is the equilibrium of ``machine`` at the kernel's
-    ``n`` and ``Z``: its MS throughput and PCT = ``Z × T`` (G thread-instructions/s per
-    SM, Li et al. 2015, §2.2). Keys: ``app, kernel, n, Z, bound, k, ms_predicted,
-    ms_measured, PCT, RCT, ratio`` (PCT / RCT).
+    :data:`COUNTERS`, default :data:`DEFAULT_COUNTER`); the prediction is the
+    equilibrium of ``machine`` at the kernel's ``n`` and ``Z``: its MS throughput and
+    PCT = ``Z × T`` (G thread-instructions/s per SM, Li et al. 2015, §2.2). Keys: ``app,
+    kernel, n, Z, bound, k, ms_predicted, ms_measured, PCT, RCT, ratio`` (PCT / RCT) and
+    ``n_saturation`` (:func:`saturation_threads` at the kernel's ``Z``).
     """
     check_choice("counter", counter, COUNTERS)
     if not isinstance(machine, Machine):
@@ -370,21 +424,17 @@ def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]
             "machine must be a gpumodels.papers.transit.machine.Machine, got "
             f"{type(machine).__name__} {machine!r:.40}"
         )
-    zcol, ccol = (
-        ("Z", "cs_measured")
-        if counter == "inst_executed"
-        else ("Z_issued1", "cs_measured_issued1")
-    )
+    zcol, ccol = _COUNTER_COLUMNS[counter]
     # the GPUs with profiled kernels (n and Z), checked before table() so that the
     # message lists only the GPUs this function accepts
     profiled = dict.fromkeys(sorted({r["gpu"] for r in table(available=True)}))
     check_choice("gpu", gpu, profiled)
     rows = table(gpu, available=True)
-    out = []
+    out_rows = []
     for r in rows:
         e = machine.solve(r["n"], r[zcol])
         pct = r[zcol] * e.ms_throughput
-        out.append(
+        out_rows.append(
             {
                 "app": r["app"],
                 "kernel": r["kernel"],
@@ -397,9 +447,10 @@ def predictions(machine, gpu: str, counter: str = "inst_executed") -> list[dict]
                 "PCT": pct,
                 "RCT": r[ccol],
                 "ratio": pct / r[ccol],
+                "n_saturation": saturation_threads(machine, r[zcol]),
             }
         )
-    return out
+    return out_rows
 
 
 def accuracy(rows: list[dict], min_threads: float = 0.0) -> float:

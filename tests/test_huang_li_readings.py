@@ -1,0 +1,174 @@
+"""Huang & Li's unprinted readings: the registry, run() under any reading, the MWP-bytes
+switch, and the cached sensitivity study against a recomputation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gpumodels.engines.refsim import placements
+from gpumodels.engines.refsim.kernels import kernel
+from gpumodels.facts import published as pub
+from gpumodels.ground.errors import UnknownNameError
+from gpumodels.papers.huang_li import analysis, evaluation, model, queueing, readings
+
+
+def test_registry_names_are_unique_and_options_distinct():
+    names = [r.name for r in readings.READINGS]
+    assert len(names) == len(set(names))
+    for r in readings.READINGS:
+        assert len(set(r.options)) == len(r.options) >= 2
+        assert set(r.meaning) == set(r.options)
+    assert {x[0] for x in readings.NOT_SWITCHED}.isdisjoint({"A1", "A2", "A6", "A13"})
+
+
+def test_registry_options_are_the_ones_the_code_takes():
+    r = {x.name: set(x.options) for x in readings.READINGS}
+    assert r["amat_form"] == set(model.AMAT_FORMS)
+    assert r["mwp_bytes"] == set(model.MWP_BYTES)
+    assert r["copy"] == set(model.COPY)
+    assert r["queue_form"] <= set(queueing.QUEUE_FORMS)
+    assert r["saturation"] == set(queueing.SATURATION)
+    assert r["service"] == set(analysis.SERVICE)
+    assert set(evaluation.ANALYSIS_READINGS) <= set(r)
+
+
+def test_defaults_are_what_run_uses_by_default():
+    d = readings.defaults()
+    ev = evaluation.run()
+    assert dict(ev.readings) == d
+    assert evaluation.run(readings=d) is ev  # the same cached evaluation
+    assert evaluation.run(readings={}) is ev
+    # the defaults of the code's own keyword arguments agree with the registry
+    assert d["amat_form"] == "printed" and d["mwp_bytes"] == "lookups"
+    assert d["copy"] == "added" and d["clock"] == "boost"
+    assert d["queue_form"] == "kingman" and d["saturation"] == "cap"
+    assert d["service"] == "occupancy" and d["rule"] == "printed"
+    assert d["mapping"] == "algorithm1"  # the sample profile's Algorithm 1 map
+    s = evaluation.sample_profile("neuralnet")
+    assert s.analysis.options["mapping"] == "algorithm1_on_refsim"
+    assert s.machine.clock_ghz == analysis.k80().clock_ghz
+
+
+def test_run_under_defaults_matches_the_cached_default_row():
+    """run() with no readings reproduces the cache's default row and the summary's
+    full-model error."""
+    row = evaluation.sensitivity_table().set_index(["reading", "option"])
+    base = row.loc[("default", "all defaults")]
+    h = evaluation.headline(evaluation.run())
+    assert h["mean_error_pct"] == pytest.approx(base["mean_error_pct"], rel=1e-12)
+    assert h["tau_full"] == pytest.approx(base["tau_full"], abs=1e-12)
+    s = evaluation.summary(evaluation.run()).set_index("variant")
+    assert s.loc["full", "mean error (%)"] == pytest.approx(h["mean_error_pct"])
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"no_such_reading": "x"}, {"mwp_bytes": "everything"}, {"mapping": "gddr5_6x16"}],
+)
+def test_unknown_reading_or_option_is_refused(bad):
+    with pytest.raises(UnknownNameError, match="must be one of"):
+        evaluation.run(readings=bad)
+    with pytest.raises(UnknownNameError):
+        readings.resolve(bad)
+
+
+def test_amat_form_argument_and_reading_must_agree():
+    assert evaluation.run("weighted") is evaluation.run(readings={"amat_form": "weighted"})
+    with pytest.raises(ValueError, match="must agree"):
+        evaluation.run("weighted", readings={"amat_form": "printed"})
+
+
+def test_every_alternative_is_accepted_by_the_model_layer():
+    for r in readings.READINGS:
+        for opt in r.alternatives:
+            assert readings.resolve({r.name: opt})[r.name] == opt
+            assert readings.changed({r.name: opt}) == {r.name: opt}
+
+
+def _nn(space: str):
+    t = next(
+        t for t in placements.tests()
+        if t["benchmark"] == "neuralnet" and t["moves"].endswith(f"->{space}")
+    )
+    return analysis.analyze(kernel("neuralnet").trace(placements.parse_moves(t["moves"])))
+
+
+def test_mwp_bytes_switch_drops_texture_hits():
+    an = _nn("T")
+    m = analysis.k80()
+    look, off = model.mwp_load_bytes(an, m, "lookups")
+    l2, off2 = model.mwp_load_bytes(an, m, "l2")
+    dram, _ = model.mwp_load_bytes(an, m, "dram")
+    assert off == off2 > 0
+    hits = (an.requests["T"] - an.misses["T"]) * m.tex.line_bytes + (
+        an.requests["C"] - an.misses["C"]
+    ) * m.const.line_bytes
+    assert hits > 0  # the case has texture hits for the switch to drop
+    assert look == an.offchip_bytes
+    assert look - l2 == hits
+    assert dram == an.dram_bytes <= l2
+    kw = dict(variant="sim2012", inst_per_warp=an.executed_per_warp)
+    p = {b: model.evaluate(an, mwp_bytes=b, **kw) for b in model.MWP_BYTES}
+    assert p["lookups"].t == model.evaluate(an, **kw).t  # the default
+    assert p["l2"].mwp >= p["lookups"].mwp  # fewer bytes: a looser bandwidth limit
+
+
+def test_copy_switch_removes_only_the_copy():
+    an = _nn("S")
+    kw = dict(variant="sim2012", inst_per_warp=an.executed_per_warp)
+    a, b = model.evaluate(an, **kw), model.evaluate(an, copy="omitted", **kw)
+    assert a.copy_cycles > 0 and b.copy_cycles == 0
+    assert a.t - b.t == pytest.approx(a.copy_cycles)
+
+
+def test_sensitivity_cache_matches_a_recomputation():
+    df = evaluation.sensitivity_table()
+    assert set(df["reading"]) >= {"default", *(r.name for r in readings.READINGS)}
+    n_alt = sum(len(r.alternatives) for r in readings.READINGS)
+    assert (df["reading"] != "combined").sum() == 1 + n_alt
+    row = df[(df["reading"] == "mwp_bytes") & (df["option"] == "l2")].iloc[0]
+    h = evaluation.headline(evaluation.run(readings={"mwp_bytes": "l2"}))
+    for k, v in h.items():
+        assert (math.isnan(v) and math.isnan(row[k])) or v == pytest.approx(
+            row[k], rel=1e-9, abs=1e-12
+        ), k
+    base = df[df["reading"] == "default"].iloc[0]
+    assert row["d_error_pp"] == pytest.approx(row["mean_error_pct"] - base["mean_error_pct"])
+
+
+def test_favourable_follows_its_definition():
+    df = evaluation.sensitivity_table()
+    fav = evaluation.favourable("error", df)
+    ok = df[df["unpredicted"] == 0]
+    paper = pub.value("hl17.s5a.mean_error")
+    best = ok.loc[(ok["mean_error_pct"] - paper).abs().idxmin()]
+    assert fav == evaluation.parse_readings(best["readings"])
+    # the rule can pick the defaults: a table where they are best returns {}
+    t = df.copy()
+    t.loc[t["reading"] == "default", "mean_error_pct"] = paper
+    assert evaluation.favourable("error", t) == {}
+    with pytest.raises(UnknownNameError):
+        evaluation.favourable("closest")
+
+
+def test_parse_readings_round_trip_and_refusals():
+    assert evaluation.parse_readings("") == {}
+    assert evaluation.parse_readings("mwp_bytes=l2; clock=base") == {
+        "mwp_bytes": "l2",
+        "clock": "base",
+    }
+    with pytest.raises(ValueError):
+        evaluation.parse_readings("mwp_bytes")
+    with pytest.raises(UnknownNameError):
+        evaluation.parse_readings("mwp_bytes=all")
+
+
+def test_readings_tables():
+    t = readings.table()
+    assert list(t["reading"]) == [r.name for r in readings.READINGS]
+    assert isinstance(readings.not_switched_table(), pd.DataFrame)
+    assert np.all(t["alternatives"].str.len() > 0)
