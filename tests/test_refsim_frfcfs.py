@@ -88,3 +88,24 @@ def test_an_unknown_hash_is_refused():
     assert RM.address_hash == "none" and refsim.ADDRESS_HASHES == ("none", "xor")
     with pytest.raises(UnknownNameError, match="address_hash"):
         RM.with_(address_hash="crc")
+
+
+def _replays(replay_issue, lsu=32.0, alus=4000):
+    """One warp: a load with ``lsu - 1`` replays, then arithmetic long enough to
+    outlast the load."""
+    recs = [[(refsim.LDG, 1, False, lsu, [_addr(row=1)]), (refsim.ALU, alus, False, 1.0, [])]]
+    rm = RM.with_(sm_count=1, launch_jitter=0, replay_issue=replay_issue)
+    return refsim.run_streams(refsim.streams_from_records(recs), rm)
+
+
+def test_replays_that_take_issue_slots_delay_the_scheduler():
+    free, slots = _replays("free"), _replays("slots")
+    P = RM.issue_per_scheduler
+    blocked = -(-(32 - P) // P)  # whole cycles the 31 replays need beyond the first
+    assert slots.cycles - free.cycles == pytest.approx(blocked)
+    assert slots.counters["inst_issued"] == free.counters["inst_issued"]
+    # no replays: no difference
+    assert _replays("slots", lsu=1.0).cycles == _replays("free", lsu=1.0).cycles
+    assert RM.replay_issue == "free" and refsim.REPLAY_ISSUE == ("free", "slots")
+    with pytest.raises(UnknownNameError, match="replay_issue"):
+        RM.with_(replay_issue="all")

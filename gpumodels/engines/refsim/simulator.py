@@ -103,6 +103,12 @@ order (the book's reference so far); ``"frfcfs"`` serves a request to the open r
 first, else the oldest (first-ready FCFS, as GPU memory controllers schedule; no
 starvation cap)."""
 
+REPLAY_ISSUE = ("free", "slots")
+"""Whether a memory instruction's replays take issue slots. ``"free"``: they hold only
+the load/store unit (the book's reference so far); ``"slots"``: each replay also takes
+an issue slot of the warp's scheduler, and replays beyond the cycle's slots keep the
+scheduler from issuing for the whole cycles they need."""
+
 ADDRESS_HASHES = ("none", "xor")
 """The ways a request's channel and bank can follow from its address. ``"none"`` takes
 the address map's channel and bank bits as they are (the book's reference so far);
@@ -223,6 +229,7 @@ class RefMachine:
     mapping: str = MAPPING
     dram_policy: str = "fcfs"
     address_hash: str = "none"
+    replay_issue: str = "free"
     sources: Mapping[str, str] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
@@ -285,6 +292,7 @@ class RefMachine:
         check_int("launch_jitter", self.launch_jitter, 0, 1 << 20, context=ctx)
         check_choice("dram_policy", self.dram_policy, DRAM_POLICIES)
         check_choice("address_hash", self.address_hash, ADDRESS_HASHES)
+        check_choice("replay_issue", self.replay_issue, REPLAY_ISSUE)
         try:
             address_map(self.mapping)
         except UnknownNameError as e:
@@ -737,7 +745,7 @@ _Params = namedtuple(
     "_Params",
     "n_sm S P wpb res nslots blocks l2_sets l2_assoc tex_sets tex_assoc c_sets c_assoc "
     "c_line alu_lat alu_thru lsu_thru shmem_lat tex_hit const_hit l2_front l2_back "
-    "l2_to_dram burst fixed n_channels frfcfs xor_hash",
+    "l2_to_dram burst fixed n_channels frfcfs xor_hash replay_slots",
 )
 """The core's scalar parameters (times in core cycles): SMs, schedulers per SM (``S``)
 and issues per scheduler and cycle (``P``), warps per block (``wpb``), resident blocks
@@ -745,8 +753,8 @@ per SM (``res``), warp slots per SM, blocks; sets and ways of the L2, texture an
 constant caches and the constant line's bytes; arithmetic latency and throughput,
 load/store throughput, the hit latencies, the L2's pipeline (SM to L2, L2 back to the
 SM, L2 to DRAM), a burst's time on its channel's bus, the fixed memory latency (0:
-off), DRAM channels, whether the banks schedule first-ready FCFS and whether channel
-and bank are XOR-hashed with the row."""
+off), DRAM channels, whether the banks schedule first-ready FCFS, whether channel
+and bank are XOR-hashed with the row, and whether replays take issue slots."""
 
 _Stream = namedtuple("_Stream", "kind count dep lsu req0 req1 req_addr warp_rec")
 """The instruction streams (the arrays of :class:`Streams`)."""
@@ -760,10 +768,13 @@ _Warps = namedtuple(
 time its results are ready, loads in flight, its last issue, done issuing, finished,
 its finishing time; per record: issue and data-ready times."""
 
-_Sms = namedtuple("_Sms", "slot_warp bs_block bs_left bs_free bs_end alu_free lsu_free")
+_Sms = namedtuple(
+    "_Sms", "slot_warp bs_block bs_left bs_free bs_end alu_free lsu_free sched_free"
+)
 """Per SM: the warp in each warp slot; per block slot its block, warps left, the time
 it can take a new block (when empty) and its last warp's finish; the times its
-arithmetic and load/store units are free."""
+arithmetic and load/store units are free; per scheduler the time it may issue again
+(replays that take issue slots)."""
 
 _Caches = namedtuple(
     "_Caches", "l2_tag l2_val l2_st tx_tag tx_val tx_st c_tag c_val c_st"
@@ -1325,6 +1336,8 @@ def _issue_cycle(
     for sm in range(pa.n_sm):
         for sch in range(pa.S):
             issued = 0
+            if pa.replay_slots and sms.sched_free[sm, sch] > t + _EPS:
+                continue  # still issuing the replays of an earlier cycle
             for sl in range(sch, pa.nslots, pa.S):
                 if issued >= pa.P:
                     break
@@ -1358,6 +1371,11 @@ def _issue_cycle(
                         clock,
                         pa,
                     )
+                    if pa.replay_slots:  # each replay takes an issue slot too
+                        issued += int(stm.lsu[r]) - 1
+                        if issued + 1 > pa.P:
+                            over = issued + 1 - pa.P
+                            sms.sched_free[sm, sch] = t + 1 + -(-over // pa.P)
                 _advance_warp(t, w, stm, wa)
                 issued += 1
                 any_issue = True
@@ -1520,6 +1538,7 @@ def _core(
         n_channels,
         ip[10] == 1,  # frfcfs
         ip[11] == 1,  # xor_hash
+        ip[12] == 1,  # replay_slots
     )
     W = blocks * wpb
     n_banks = n_channels << bank_bits.size
@@ -1551,6 +1570,7 @@ def _core(
         np.zeros((n_sm, res)),  # bs_end
         np.zeros(n_sm),  # alu_free
         np.zeros(n_sm),  # lsu_free
+        np.zeros((n_sm, ip[1])),  # sched_free
     )
     l2_shape = (pa.l2_sets, pa.l2_assoc)
     tx_shape = (n_sm * pa.tex_sets, pa.tex_assoc)
@@ -1758,6 +1778,7 @@ def run_streams(st: Streams, rm: RefMachine | None = None, seed: int = 0) -> Res
             rm.const_line_bytes,
             DRAM_POLICIES.index(rm.dram_policy),
             ADDRESS_HASHES.index(rm.address_hash),
+            REPLAY_ISSUE.index(rm.replay_issue),
         ],
         dtype=np.int64,
     )
