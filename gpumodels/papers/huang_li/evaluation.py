@@ -719,9 +719,10 @@ SENSITIVITY_COLUMNS = (
 
 
 def headline(ev: Evaluation | None = None) -> dict[str, float]:
-    """The two numbers the sensitivity study follows: the full model's mean |error| over
-    the 22 evaluation placements (%, with its bootstrap 95 % interval, 2000 resamples,
-    seed 0) and Kendall's τ of its Fig. 6 ranking of the neuralnet placements.
+    """The two numbers the sensitivity study follows: the full model's mean
+    ``|error|`` over the 22 evaluation placements (%, with its bootstrap 95 % interval,
+    2000 resamples, seed 0) and Kendall's τ of its Fig. 6 ranking of the neuralnet
+    placements.
 
     ``unpredicted`` counts placements with no prediction (a saturated queue under
     ``saturation="nan"``); the error is then the mean over the others, and τ is NaN."""

@@ -278,7 +278,7 @@ def table(ev=None, n_boot: int = 2000, seed: int = 0):
 
 def train_test(ev=None):
     """Training and test error of every fitted Eq. 11, side by side: per variant with
-    a fitted T_overlap, the mean |error| (%) over the 38 training and the 22
+    a fitted T_overlap, the mean ``|error|`` (%) over the 38 training and the 22
     evaluation placements with bootstrap 95 % intervals
     (:func:`~gpumodels.papers.huang_li.evaluation.bootstrap_ci`), the share of
     placements where T_overlap was clipped to ``[0, min(T_comp, T_mem)]``, the fit's R²
