@@ -109,3 +109,35 @@ def test_replays_that_take_issue_slots_delay_the_scheduler():
     assert RM.replay_issue == "free" and refsim.REPLAY_ISSUE == ("free", "slots")
     with pytest.raises(UnknownNameError, match="replay_issue"):
         RM.with_(replay_issue="all")
+
+
+def _block(first, second, warps_per_block=2):
+    st_ = refsim.streams_from_records(
+        [first, second], warps_per_block=warps_per_block, resident_blocks_per_sm=2
+    )
+    return refsim.run_streams(st_, RM.with_(sm_count=1, launch_jitter=0))
+
+
+def test_a_barrier_holds_a_warp_until_its_block_arrives():
+    long_, short = (refsim.ALU, 2000, False, 1.0, []), (refsim.ALU, 1, False, 1.0, [])
+    bar = (refsim.BAR, 1, False, 1.0, [])
+    free = _block([long_, short], [short, short])
+    synced = _block([long_, bar, short], [short, bar, short])
+    # without the barrier the short warp is done in a few cycles; with it, it waits
+    # for the long one
+    assert free.warp_finish[1] <= 20
+    assert synced.warp_finish[1] >= 2000
+    assert synced.counters["inst_executed"] == free.counters["inst_executed"] + 2
+    # warps of different blocks do not wait for each other
+    apart = _block([long_, bar, short], [short, bar, short], warps_per_block=1)
+    assert apart.warp_finish[1] <= 20
+    # a barrier as a warp's last record releases it too
+    last = _block([long_, bar], [short, bar])
+    assert last.warp_finish[1] >= 2000 and np.all(np.isfinite(last.warp_finish))
+
+
+def test_warps_of_a_block_must_reach_the_same_number_of_barriers():
+    bar, alu = (refsim.BAR, 1, False, 1.0, []), (refsim.ALU, 1, False, 1.0, [])
+    with pytest.raises(ValueError, match="block 0 reach different numbers of barriers"):
+        refsim.streams_from_records([[alu, bar], [alu]], warps_per_block=2)
+    refsim.streams_from_records([[alu, bar], [alu]], warps_per_block=1)  # two blocks

@@ -117,7 +117,7 @@ Zhang, Zhu and Zhang 2000), so that rows that share channel and bank bits spread
 the channels and banks."""
 
 # instruction kinds of a stream record
-ALU, LDG, STG, LDT, LDC, LDS, STS, LDU = 0, 1, 2, 3, 4, 5, 6, 7
+ALU, LDG, STG, LDT, LDC, LDS, STS, LDU, BAR = 0, 1, 2, 3, 4, 5, 6, 7, 8
 KIND_NAMES = (
     "alu",
     "ld.global",
@@ -127,6 +127,7 @@ KIND_NAMES = (
     "ld.shared",
     "st.shared",
     "ld.global.uncached",
+    "bar.sync",
 )
 
 COUNTERS = REFSIM_COUNTERS
@@ -407,7 +408,10 @@ def streams_from_records(
     """Build :class:`Streams` from Python lists: per warp, a list of ``(kind, count,
     dep, lsu, addresses)``.
 
-    ``addresses`` are the record's request addresses (empty for ALU and shared records).
+    ``addresses`` are the record's request addresses (empty for ALU, shared and barrier
+    records). A ``BAR`` record is a ``bar.sync`` per instruction: the warp waits until
+    every unfinished warp of its block has reached it, so the warps of a block must
+    reach the same number.
     Used by the tests and the Volkov cross-check; kernels go through
     :func:`kernel_streams`.
     """
@@ -467,6 +471,19 @@ def streams_from_records(
         raise ValueError(
             f"the number of warps ({n_w}) must be a multiple of warps_per_block ({wpb})"
         )
+    # every warp of a block must reach the same number of barriers, or some would wait
+    # for ever
+    k, c = np.array(kinds, np.int64), np.array(counts, np.int64)
+    bars = [
+        int(c[wrec[w] : wrec[w + 1]][k[wrec[w] : wrec[w + 1]] == BAR].sum())
+        for w in range(n_w)
+    ]
+    for b in range(0, n_w, wpb):
+        if len(set(bars[b : b + wpb])) > 1:
+            raise OutOfRangeError(
+                f"records_per_warp: the warps of block {b // wpb} reach different "
+                f"numbers of barriers ({bars[b : b + wpb]}); each must reach the same"
+            )
     return Streams(
         np.array(kinds, np.int8),
         np.array(counts, np.int64),
@@ -762,19 +779,21 @@ _Stream = namedtuple("_Stream", "kind count dep lsu req0 req1 req_addr warp_rec"
 _Warps = namedtuple(
     "_Warps",
     "cur left next_ok ready pending last_issue done_issue finished finish "
-    "rec_issue rec_done",
+    "rec_issue rec_done at_bar",
 )
 """Per warp: its current record, instructions left in it, the earliest next issue, the
 time its results are ready, loads in flight, its last issue, done issuing, finished,
-its finishing time; per record: issue and data-ready times."""
+its finishing time; per record: issue and data-ready times; per warp again, whether
+it waits at a barrier."""
 
 _Sms = namedtuple(
-    "_Sms", "slot_warp bs_block bs_left bs_free bs_end alu_free lsu_free sched_free"
+    "_Sms",
+    "slot_warp bs_block bs_left bs_free bs_end alu_free lsu_free sched_free bar_count",
 )
 """Per SM: the warp in each warp slot; per block slot its block, warps left, the time
 it can take a new block (when empty) and its last warp's finish; the times its
 arithmetic and load/store units are free; per scheduler the time it may issue again
-(replays that take issue slots)."""
+(replays that take issue slots); per block slot the warps waiting at its barrier."""
 
 _Caches = namedtuple(
     "_Caches", "l2_tag l2_val l2_st tx_tag tx_val tx_st c_tag c_val c_st"
@@ -1123,7 +1142,13 @@ def _retire_warps(sms, wa, pa):  # pragma: no cover - compiled
                 continue
             for k in range(wpb):
                 w = slot_warp[sm, bsl * wpb + k]
-                if w >= 0 and done_issue[w] and not finished[w] and pending[w] == 0:
+                if (
+                    w >= 0
+                    and done_issue[w]
+                    and not finished[w]
+                    and pending[w] == 0
+                    and not wa.at_bar[w]
+                ):
                     finished[w] = True
                     n_done += 1
                     finish[w] = max(last_issue[w] + 1.0, ready[w])
@@ -1159,6 +1184,7 @@ def _launch_blocks(
                 bs_block[sm, bsl] = blk
                 bs_left[sm, bsl] = wpb
                 bs_end[sm, bsl] = 0.0
+                sms.bar_count[sm, bsl] = 0
                 for k in range(wpb):
                     w = blk * wpb + k
                     slot_warp[sm, bsl * wpb + k] = w
@@ -1323,6 +1349,27 @@ def _advance_warp(t, w, stm, wa):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
+def _arrive_at_barrier(t, sm, sl, w, wa, sms, counters, pa):  # pragma: no cover
+    """Step 3e: warp ``w`` (in warp slot ``sl``) issues a ``bar.sync``: it waits until
+    every unfinished warp of its block has issued one; the last to arrive releases them
+    all for the next cycle."""
+    counters[C_EXEC] += 1
+    counters[C_ISSUED] += 1
+    bsl = sl // pa.wpb
+    wa.at_bar[w] = True
+    sms.bar_count[sm, bsl] += 1
+    if sms.bar_count[sm, bsl] < sms.bs_left[sm, bsl]:
+        return
+    sms.bar_count[sm, bsl] = 0
+    for k in range(pa.wpb):
+        v = sms.slot_warp[sm, bsl * pa.wpb + k]
+        if v >= 0 and wa.at_bar[v]:
+            wa.at_bar[v] = False
+            wa.next_ok[v] = max(wa.next_ok[v], t + 1.0)
+            wa.ready[v] = max(wa.ready[v], t + 1.0)  # a warp ends no sooner
+
+
+@njit(cache=True, inline="always")
 def _issue_cycle(
     t, stm, wa, sms, caches, ev, counters, nh, seq, n_free, clock, pa
 ):  # pragma: no cover - compiled
@@ -1342,12 +1389,14 @@ def _issue_cycle(
                 if issued >= pa.P:
                     break
                 w = slot_warp[sm, sl]
-                if w < 0 or done_issue[w] or next_ok[w] > t:
+                if w < 0 or done_issue[w] or next_ok[w] > t or wa.at_bar[w]:
                     continue
                 r = cur[w]
                 if _waits_for_loads(t, w, r, stm, wa):
                     continue
-                if kind[r] == ALU:
+                if kind[r] == BAR:
+                    _arrive_at_barrier(t, sm, sl, w, wa, sms, counters, pa)
+                elif kind[r] == ALU:
                     if alu_free[sm] >= t + 1 - _EPS:
                         continue
                     _issue_alu(t, sm, w, r, wa, sms, counters, pa)
@@ -1391,6 +1440,8 @@ def _warp_next_time(t, w, stm, wa):  # pragma: no cover - compiled
     cycle, once its loads are back), or issue (its earliest issue, and its results when
     its next instruction waits for them); inf while it waits for loads in flight."""
     dep, count, pending, ready = stm.dep, stm.count, wa.pending, wa.ready
+    if wa.at_bar[w]:  # released by the last warp of its block to arrive
+        return np.inf
     if wa.done_issue[w]:
         if pending[w] == 0:
             return t + 1.0
@@ -1557,6 +1608,7 @@ def _core(
         np.zeros(W),  # finish
         np.full(n_rec, -1.0),  # rec_issue
         np.full(n_rec, -1.0),  # rec_done
+        np.zeros(W, np.bool_),  # at_bar
     )
     cur, left = wa.cur, wa.left
     for w in range(W):
@@ -1571,6 +1623,7 @@ def _core(
         np.zeros(n_sm),  # alu_free
         np.zeros(n_sm),  # lsu_free
         np.zeros((n_sm, ip[1])),  # sched_free
+        np.zeros((n_sm, res), np.int64),  # bar_count
     )
     l2_shape = (pa.l2_sets, pa.l2_assoc)
     tx_shape = (n_sm * pa.tex_sets, pa.tex_assoc)
