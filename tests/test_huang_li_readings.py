@@ -12,6 +12,7 @@ import pytest
 from gpumodels.engines.refsim import placements
 from gpumodels.engines.refsim.kernels import kernel
 from gpumodels.facts import published as pub
+from gpumodels.ground import schemas
 from gpumodels.ground.errors import UnknownNameError
 from gpumodels.papers.huang_li import analysis, evaluation, model, queueing, readings
 
@@ -22,7 +23,13 @@ def test_registry_names_are_unique_and_options_distinct():
     for r in readings.READINGS:
         assert len(set(r.options)) == len(r.options) >= 2
         assert set(r.meaning) == set(r.options)
-    assert {x[0] for x in readings.NOT_SWITCHED}.isdisjoint({"A1", "A2", "A6", "A13"})
+    labels = {x[0] for x in readings.NOT_SWITCHED}
+    assert labels.isdisjoint({"A1", "A2", "A6", "A12", "A19"})
+    assert {"A7–A10", "A13"} <= labels  # placement lists; A13's 0/1-based numbering
+    a13 = next(x for x in readings.NOT_SWITCHED if x[0] == "A13")
+    assert "count from 0 or 1" in a13[1]
+    # the combinations cache has one column per reading, in the registry's order
+    assert schemas._HUANG_LI_READINGS == tuple(r.name for r in readings.READINGS)
 
 
 def test_registry_options_are_the_ones_the_code_takes():
@@ -80,6 +87,12 @@ def test_amat_form_argument_and_reading_must_agree():
     assert evaluation.run("weighted") is evaluation.run(readings={"amat_form": "weighted"})
     with pytest.raises(ValueError, match="must agree"):
         evaluation.run("weighted", readings={"amat_form": "printed"})
+    # an explicit "printed" (the default option) is refused too, not silently overruled
+    with pytest.raises(ValueError, match="must agree"):
+        evaluation.run("printed", readings={"amat_form": "weighted"})
+    with pytest.raises(ValueError, match="must agree"):
+        evaluation.fit_overlap("full", "printed", readings={"amat_form": "weighted"})
+    assert evaluation.run("printed") is evaluation.run()
 
 
 def test_every_alternative_is_accepted_by_the_model_layer():
@@ -125,32 +138,99 @@ def test_copy_switch_removes_only_the_copy():
     assert a.t - b.t == pytest.approx(a.copy_cycles)
 
 
+def _same(h: dict, row) -> None:
+    for k, v in h.items():
+        assert (math.isnan(v) and math.isnan(row[k])) or v == pytest.approx(
+            row[k], rel=1e-9, abs=1e-12
+        ), k
+
+
 def test_sensitivity_cache_matches_a_recomputation():
     df = evaluation.sensitivity_table()
     assert set(df["reading"]) >= {"default", *(r.name for r in readings.READINGS)}
     n_alt = sum(len(r.alternatives) for r in readings.READINGS)
     assert (df["reading"] != "combined").sum() == 1 + n_alt
-    row = df[(df["reading"] == "mwp_bytes") & (df["option"] == "l2")].iloc[0]
-    h = evaluation.headline(evaluation.run(readings={"mwp_bytes": "l2"}))
-    for k, v in h.items():
-        assert (math.isnan(v) and math.isnan(row[k])) or v == pytest.approx(
-            row[k], rel=1e-9, abs=1e-12
-        ), k
+    # a model-level reading and an analysis reading (re-analyses every placement)
+    for name, opt in (("mwp_bytes", "l2"), ("rule", "segments")):
+        row = df[(df["reading"] == name) & (df["option"] == opt)].iloc[0]
+        assert evaluation.parse_readings(row["readings"]) == {name: opt}
+        _same(evaluation.headline(evaluation.run(readings={name: opt})), row)
     base = df[df["reading"] == "default"].iloc[0]
-    assert row["d_error_pp"] == pytest.approx(row["mean_error_pct"] - base["mean_error_pct"])
+    d = row["mean_error_pct"] - base["mean_error_pct"]
+    assert row["d_error_pp"] == pytest.approx(d)
+    # the combined rows are the exhaustive search's picks
+    comb = df[df["reading"] == "combined"].set_index("option")
+    assert set(comb.index) == set(evaluation.CRITERIA)
+    for c in evaluation.CRITERIA:
+        picked = evaluation.parse_readings(comb.at[c, "readings"])
+        assert picked == evaluation.favourable(c)
+
+
+def test_combination_cache_is_exhaustive_and_matches_a_recomputation():
+    df = evaluation.combination_table()
+    names = [r.name for r in readings.READINGS]
+    assert len(df) == math.prod(len(r.options) for r in readings.READINGS)
+    assert not df.duplicated(subset=names).any()
+    for r in readings.READINGS:
+        assert set(df[r.name]) == set(r.options)
+    # each skipped row has saturation=nan and a placement left unpredicted
+    skipped = df[df["status"] == "skipped"]
+    assert (skipped["saturation"] == "nan").all() and (skipped["unpredicted"] > 0).all()
+    assert skipped["mean_error_pct"].isna().all()
+    ev = df[df["status"] == "evaluated"]
+    assert ev["mean_error_pct"].notna().all()
+    # the defaults' row is the sensitivity study's default row
+    d = readings.defaults()
+    row = df[(df[names] == pd.Series(d)).all(axis=1)].iloc[0]
+    assert row["readings"] == ""
+    _same(evaluation.headline(evaluation.run()), row)
+    # a combination of several readings, analysis readings among them, recomputed
+    fav = evaluation.favourable("error")
+    assert len(fav) >= 2 and set(fav) & set(evaluation.ANALYSIS_READINGS)
+    full = readings.resolve(fav)
+    row = df[(df[names] == pd.Series(full)).all(axis=1)].iloc[0]
+    _same(evaluation.headline(evaluation.run(readings=fav)), row)
+    # a skipped combination really leaves placements unpredicted: the count matches
+    nan = {**d, "saturation": "nan"}
+    row = df[(df[names] == pd.Series(nan)).all(axis=1)].iloc[0]
+    assert row["status"] == "skipped"
+    h = evaluation.headline(evaluation.run(readings=nan))
+    assert h["unpredicted"] == row["unpredicted"] > 0
+
+
+def _brute(df, criterion):
+    ok = df[(df["status"] == "evaluated") & (df["unpredicted"] == 0)]
+    err = (ok["mean_error_pct"] - pub.value("hl17.s5a.mean_error")).abs()
+    tau = (ok["tau_full"] - evaluation.PAPER_TAU).abs().fillna(np.inf)
+    keys = list(zip(err, tau)) if criterion == "error" else list(zip(tau, err))
+    return ok.iloc[min(range(len(keys)), key=keys.__getitem__)]
 
 
 def test_favourable_follows_its_definition():
-    df = evaluation.sensitivity_table()
-    fav = evaluation.favourable("error", df)
-    ok = df[df["unpredicted"] == 0]
+    df = evaluation.combination_table()
+    names = [r.name for r in readings.READINGS]
+    for c in evaluation.CRITERIA:
+        best = _brute(df, c)
+        fav = evaluation.favourable(c, df)
+        assert fav == readings.changed(dict(best[names]))
+        top = evaluation.top_combinations(c, 5, df)
+        assert len(top) == 5 and dict(top.iloc[0][names]) == dict(best[names])
+        assert (top["unpredicted"] == 0).all()
+    # "error": the chosen error is no farther from 9.9 % than any eligible row's
     paper = pub.value("hl17.s5a.mean_error")
-    best = ok.loc[(ok["mean_error_pct"] - paper).abs().idxmin()]
-    assert fav == evaluation.parse_readings(best["readings"])
+    ok = df[(df["status"] == "evaluated") & (df["unpredicted"] == 0)]
+    best = evaluation.top_combinations("error", 1, df).iloc[0]
+    gap = (ok["mean_error_pct"] - paper).abs().min()
+    assert abs(best["mean_error_pct"] - paper) <= gap
     # the rule can pick the defaults: a table where they are best returns {}
     t = df.copy()
-    t.loc[t["reading"] == "default", "mean_error_pct"] = paper
+    t.loc[t["readings"] == "", "mean_error_pct"] = paper
     assert evaluation.favourable("error", t) == {}
+    # a table with no eligible row is refused
+    t = df.copy()
+    t["unpredicted"] = 1
+    with pytest.raises(ValueError, match="every placement predicted"):
+        evaluation.favourable("error", t)
     with pytest.raises(UnknownNameError):
         evaluation.favourable("closest")
 

@@ -18,6 +18,9 @@ from gpumodels.papers.huang_li import book, evaluation, verdicts
     ("low", "high", "rule", "value", "want"),
     [
         (5.0, 15.0, "level", 9.9, "confirmed"),
+        (0.0, 19.8, "level", 9.9, "confirmed"),  # half-width = tolerance = 9.9
+        (0.0, 19.9, "level", 9.9, "inconclusive"),
+        (-1000.0, 1000.0, "level", 9.9, "inconclusive"),  # contains it, says nothing
         (40.0, 190.0, "level", 9.9, "contradicted"),
         (-5.0, 1.0, "level", 9.9, "contradicted"),
         (9.9, 9.9, "level", 9.9, "confirmed"),
@@ -35,6 +38,20 @@ def test_verdict_rule(low, high, rule, value, want):
     assert verdicts.verdict(low, high, rule, value) == want
 
 
+@pytest.mark.parametrize(
+    ("low", "high", "value", "tolerance", "want"),
+    [
+        (0.5, 1.0, 1.0, 0.5, "confirmed"),  # Fig. 6's τ claim
+        (-1.0, 1.0, 1.0, 0.5, "inconclusive"),  # a 5-placement bootstrap's interval
+        (-1.0, 1.0, 1.0, None, "confirmed"),  # default tolerance |value| = 1
+        (-0.67, -0.33, 1.0, 0.5, "contradicted"),
+        (9.0, 11.0, 10.0, 0.0, "inconclusive"),
+    ],
+)
+def test_level_rule_needs_a_narrow_interval(low, high, value, tolerance, want):
+    assert verdicts.verdict(low, high, "level", value, tolerance) == want
+
+
 def test_verdict_refuses_bad_intervals_and_rules():
     with pytest.raises(OutOfRangeError, match="high must be at least low"):
         verdicts.verdict(2.0, 1.0, ">", 0.0)
@@ -44,6 +61,8 @@ def test_verdict_refuses_bad_intervals_and_rules():
         verdicts.verdict(0.0, 1.0, "same sign", 0.0)
     with pytest.raises(InputTypeError, match="value"):
         verdicts.verdict(0.0, 1.0, "level", "9.9")
+    with pytest.raises(OutOfRangeError, match="tolerance"):
+        verdicts.verdict(0.0, 1.0, "level", 0.5, -1.0)
 
 
 # ---------------------------------------------------------------- the claim table
@@ -77,7 +96,8 @@ def test_every_verdict_follows_from_its_interval(vt):
     assert set(vt["verdict"]) <= set(verdicts.VERDICTS)
     for _, r in vt.iterrows():
         assert r["low"] <= r["high"]
-        got = verdicts.verdict(r["low"], r["high"], r["rule"], r["bound"])
+        tol = None if math.isnan(r["tolerance"]) else r["tolerance"]
+        got = verdicts.verdict(r["low"], r["high"], r["rule"], r["bound"], tol)
         assert got == r["verdict"]
         if r["rule"] == "level":
             assert r["bound"] == r["paper"]
@@ -222,3 +242,62 @@ def test_walkthrough_says_which_variant_runs(ev):
         book.vecadd_walkthrough(variant="full")
     with pytest.raises(UnknownNameError):
         book.vecadd_walkthrough(variant="PORPLE")
+
+
+def test_table_uses_the_cluster_bootstrap_and_shows_the_placement_one(ev, vt):
+    err = evaluation.eval_errors(ev)
+    v = vt.set_index("key")
+    d = (err["baseline"] - err["queue_mapped"]).to_numpy()
+    lo, hi = evaluation.paired_bootstrap(d, err["benchmark"])
+    plo, phi = evaluation.paired_bootstrap(d)
+    row = v.loc["hl17.s5b.queue_alone"]
+    assert (row["low"], row["high"]) == pytest.approx((lo[0], hi[0]))
+    assert (row["placement low"], row["placement high"]) == pytest.approx(
+        (plo[0], phi[0])
+    )
+    assert row["interval"].startswith("cluster bootstrap 95 %, 9 benchmarks of 22")
+    assert v.loc["fig6.full", "interval"].startswith("robustness range")
+    assert v.loc["fig6.latency_only", "paper's value"] == "< 1"
+    assert v.loc["fig6.full", "tolerance"] == 0.5
+    assert v.loc["hl17.s5a.mean_error", "tolerance"] == v.loc[
+        "hl17.s5a.mean_error", "paper"
+    ]
+
+
+def test_gains_and_verdicts_share_one_interval(ev, vt):
+    g = evaluation.gains(ev).set_index("published key")
+    v = vt.set_index("key")
+    for key in ("hl17.s5a.vs_sim2012", "hl17.s5b.instr", "hl17.s5b.both"):
+        assert g.loc[key, "95% CI low"] == pytest.approx(v.loc[key, "low"])
+        assert g.loc[key, "95% CI high"] == pytest.approx(v.loc[key, "high"])
+        assert g.loc[key, "placement CI low"] == pytest.approx(
+            v.loc[key, "placement low"]
+        )
+
+
+def test_near_threshold_flag_can_fire(ev, vt, monkeypatch):
+    assert set(vt["near the threshold"]) <= {"yes", "no"}
+    monkeypatch.setattr(verdicts, "NEAR_MARGIN", 1e6)
+    wide = verdicts.table(ev, n_boot=200)
+    boot = ~wide["key"].str.startswith("fig6")
+    assert (wide.loc[boot, "near the threshold"] == "yes").all()
+    assert (wide.loc[~boot, "near the threshold"] == "no").all()
+
+
+def test_paired_bootstrap():
+    x = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]])
+    lo, hi = evaluation.paired_bootstrap(x, n_boot=500)
+    assert np.all(lo <= x.mean(axis=0)) and np.all(x.mean(axis=0) <= hi)
+    # paired: column 2 is column 1 + 1 in every resample
+    assert hi[1] - hi[0] == pytest.approx(1.0) and lo[1] - lo[0] == pytest.approx(1.0)
+    # one cluster per pair of rows: resample means are those of whole clusters
+    lo, hi = evaluation.paired_bootstrap(x[:, 0], ["a", "a", "b", "b"], n_boot=500)
+    assert lo[0] == pytest.approx(2.0) and hi[0] == pytest.approx(6.0)
+    with pytest.raises(ValueError, match="groups"):
+        evaluation.paired_bootstrap(x, ["a"] * 4)
+    with pytest.raises(ValueError, match="groups"):
+        evaluation.paired_bootstrap(x, ["a", "b"])
+    with pytest.raises(ValueError, match="finite"):
+        evaluation.paired_bootstrap([[1.0], [math.nan]])
+    with pytest.raises(ValueError, match="n_boot"):
+        evaluation.paired_bootstrap(x, n_boot=1)

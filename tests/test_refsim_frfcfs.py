@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpumodels.engines.refsim import dram, simulator as refsim
-from gpumodels.ground.errors import UnknownNameError
+from gpumodels.ground.errors import OutOfRangeError, UnknownNameError
 
 RM = refsim.machine()
 AMAP = dram.address_map(refsim.MAPPING)
@@ -141,3 +141,48 @@ def test_warps_of_a_block_must_reach_the_same_number_of_barriers():
     with pytest.raises(ValueError, match="block 0 reach different numbers of barriers"):
         refsim.streams_from_records([[alu, bar], [alu]], warps_per_block=2)
     refsim.streams_from_records([[alu, bar], [alu]], warps_per_block=1)  # two blocks
+
+
+def _fields_of(st_):
+    return {k: getattr(st_, k) for k in st_.__dataclass_fields__}
+
+
+def test_streams_built_directly_refuse_uneven_barriers_bad_kinds_and_low_lsu():
+    # review finding 4: the checks live in Streams itself, not only in
+    # streams_from_records, so a hand-built Streams cannot deadlock the simulator
+    bar, alu = (refsim.BAR, 1, False, 1.0, []), (refsim.ALU, 1, False, 1.0, [])
+    two_blocks = refsim.streams_from_records([[alu, bar], [alu]], warps_per_block=1)
+    one_block = {**_fields_of(two_blocks), "blocks": 1, "warps_per_block": 2}
+    with pytest.raises(OutOfRangeError, match=r"block 0 reach different.*\[1, 0\]"):
+        refsim.Streams(**one_block)
+    # a later block is named; even counts (two barriers each) pass
+    w = [[alu, bar, bar], [bar, alu, bar], [alu, bar], [alu]]
+    two = refsim.streams_from_records(w, warps_per_block=1)
+    with pytest.raises(OutOfRangeError, match="block 1 reach"):
+        refsim.Streams(**{**_fields_of(two), "blocks": 2, "warps_per_block": 2})
+    ok = refsim.streams_from_records(w[:2], warps_per_block=2)
+    assert refsim.Streams(**_fields_of(ok)).n_warps == 2
+    # kinds past bar.sync
+    kind = two_blocks.kind.copy()
+    kind[0] = len(refsim.KIND_NAMES)
+    with pytest.raises(OutOfRangeError, match=r"Streams.kind .* got 9 at record 0"):
+        refsim.Streams(**{**_fields_of(two_blocks), "kind": kind})
+    # a memory record holds the load/store unit at least one cycle; ALU and BAR may not
+    ld = refsim.streams_from_records([[(refsim.LDG, 1, False, 1.0, [_addr(row=1)])]])
+    for low in (0.0, 0.5):
+        with pytest.raises(OutOfRangeError, match="Streams.lsu must be >= 1"):
+            refsim.Streams(**{**_fields_of(ld), "lsu": np.array([low])})
+        with pytest.raises(OutOfRangeError, match=r"records_per_warp\[0\]\[0\] lsu"):
+            refsim.streams_from_records([[(refsim.LDS, 1, False, low, [])]])
+    assert refsim.streams_from_records([[(refsim.ALU, 1, False, 0.0, [])]]).lsu[0] == 0
+    # warp_rec must be a CSR over the records
+    with pytest.raises(ValueError, match="warp_rec"):
+        refsim.Streams(**{**_fields_of(ld), "warp_rec": np.array([0, 2])})
+
+
+def test_kernel_streams_satisfy_the_streams_checks():
+    # every memory record the kernels generate holds the load/store unit >= 1 cycle
+    for name, make in refsim.GENERATORS.items():
+        st_ = refsim.kernel_streams(make().trace())  # built through Streams's checks
+        mem = (st_.kind != refsim.ALU) & (st_.kind != refsim.BAR)
+        assert mem.any() and st_.lsu[mem].min() >= 1, name

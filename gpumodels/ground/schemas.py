@@ -393,6 +393,21 @@ NONNEG = number(0)
 COUNT = number(0, integer=True)
 OPT_COUNT = number(0, integer=True, optional=True)
 
+_HUANG_LI_READINGS = (
+    "amat_form",
+    "queue_form",
+    "service",
+    "saturation",
+    "rule",
+    "mapping",
+    "clock",
+    "mwp_bytes",
+    "copy",
+)
+"""The reading columns of ``simulated/huang_li_combinations.csv``, one per reading of
+``gpumodels.papers.huang_li.readings.READINGS`` in its order (a test checks that they
+agree; this layer cannot import the paper's)."""
+
 REFSIM_COUNTERS = (
     "inst_executed",
     "inst_issued",
@@ -727,6 +742,7 @@ TABLES: dict[str, Table] = {
         {
             "placements": number(1, integer=True),
             "unpredicted": COUNT,
+            "saturated": COUNT,
             "mean_error_pct": NONNEG,
             "ci_low_pct": NONNEG,
             "ci_high_pct": NONNEG,
@@ -743,6 +759,37 @@ TABLES: dict[str, Table] = {
             pa.Check(
                 lambda df: df["ci_low_pct"] <= df["ci_high_pct"],
                 name="ci_low_pct <= ci_high_pct",
+            ),
+        ],
+    ),
+    "simulated/huang_li_combinations.csv": _wide(
+        {
+            **{k: text() for k in _HUANG_LI_READINGS},
+            "readings": text(optional=True),
+            "status": text(isin=["evaluated", "skipped"]),
+        },
+        {
+            "placements": number(1, integer=True),
+            "unpredicted": COUNT,
+            "saturated": COUNT,
+            "mean_error_pct": number(0, optional=True),
+            "ci_low_pct": number(0, optional=True),
+            "ci_high_pct": number(0, optional=True),
+            "tau_full": number(-1, 1, optional=True),
+        },
+        unique=list(_HUANG_LI_READINGS),
+        checks=[
+            pa.Check(
+                lambda df: df["unpredicted"] <= df["placements"],
+                name="unpredicted <= placements",
+            ),
+            pa.Check(
+                lambda df: (df["status"] == "skipped") == df["mean_error_pct"].isna(),
+                name="a skipped combination, and only one, has no error",
+            ),
+            pa.Check(
+                lambda df: (df["status"] == "evaluated") | (df["unpredicted"] > 0),
+                name="skipped only where a placement is unpredicted",
             ),
         ],
     ),
@@ -830,6 +877,14 @@ TABLES: dict[str, Table] = {
             "one row per kernel launch in profiler order: "
             "repeated launches are real rows"
         ),
+        # issued counts replays too: issued >= executed > 0 (same cycle base)
+        checks=[
+            pa.Check(lambda df: df["executed_ipc"] > 0, name="executed_ipc > 0"),
+            pa.Check(
+                lambda df: df["issued_ipc"] >= df["executed_ipc"],
+                name="issued_ipc >= executed_ipc",
+            ),
+        ],
     ),
     "transit/rodinia_launch.csv": _wide(
         {"app": text(), "kernel": text()},

@@ -16,6 +16,14 @@ def _fields(obj, drop=()):
     }
 
 
+@cache
+def _combinations():
+    """The first rows of the cached exhaustive search of the readings."""
+    from gpumodels.papers.huang_li import evaluation
+
+    return evaluation.combination_table().head(40)
+
+
 # ---------------------------------------------------------------- analysis, model
 
 
@@ -203,6 +211,15 @@ BASELINES = {
     P + "evaluation.latency_only_score": lambda: {"test": _eval_test()},
     P + "evaluation.reference_time_ns": lambda: {"test": "bfs_1"},
     P + "evaluation.parse_readings": lambda: {"text": "mwp_bytes=l2; clock=base"},
+    P + "evaluation.top_combinations": lambda: {
+        "criterion": "tau",
+        "n": 3,
+        "table": _combinations(),
+    },
+    P + "evaluation.favourable": lambda: {
+        "criterion": "error",
+        "table": _combinations(),
+    },
     # events
     P + "events.cosine_similarity": lambda: {
         "a": _event_vectors()[0],
@@ -262,6 +279,14 @@ BASELINES = {
         "high": 2.0,
         "rule": ">",
         "value": 0.0,
+        "tolerance": 0.5,
+    },
+    P + "evaluation.paired_bootstrap": lambda: {
+        "values": [[1.0, 2.0], [3.0, 5.0], [4.0, 4.0], [6.0, 1.0]],
+        "groups": ["a", "a", "b", "c"],
+        "n_boot": 200,
+        "seed": 1,
+        "level": 0.9,
     },
     P + "verdicts.leave_one_out_tau": lambda: {
         "reference": [1.0, 2.0, 3.0, 4.0, 5.0],

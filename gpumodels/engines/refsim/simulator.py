@@ -362,10 +362,12 @@ class Streams:
     A record is a run of ``count`` instructions of one ``kind`` (runs only for ALU;
     memory records have count 1); ``dep``: the run's first instruction waits for every
     result the warp has in flight; ``lsu``: cycles the record holds the load/store unit
-    (1 + replays); ``req0:req1`` its requests in ``req_addr`` (32-B sectors for global
-    and texture records, lines for constant records). ``warp_rec`` holds each warp's
-    first record (CSR with one more entry at the end); warps are numbered block by
-    block.
+    (1 + replays, so at least 1 for memory records); ``req0:req1`` its requests in
+    ``req_addr`` (32-B sectors for global and texture records, lines for constant
+    records). ``warp_rec`` holds each warp's first record (CSR with one more entry at
+    the end); warps are numbered block by block. Construction refuses a kind outside
+    :data:`KIND_NAMES`, a memory record with ``lsu < 1`` and a block whose warps reach
+    different numbers of ``BAR`` records (they would wait for ever).
     """
 
     kind: np.ndarray
@@ -396,6 +398,47 @@ class Streams:
                     f"{len(getattr(self, name))}"
                 )
         _fields.ints(self, ("blocks", "warps_per_block", "resident_blocks_per_sm"), 1)
+        if n and self.kind.max() >= len(KIND_NAMES):
+            i = int(np.argmax(self.kind >= len(KIND_NAMES)))
+            raise OutOfRangeError(
+                f"Streams.kind must hold kinds 0 to {len(KIND_NAMES) - 1} "
+                f"({', '.join(KIND_NAMES)}), got {int(self.kind[i])} at record {i}"
+            )
+        # a memory record holds the load/store unit for 1 + replays cycles
+        low = (self.kind != ALU) & (self.kind != BAR) & (self.lsu < 1.0)
+        if low.any():
+            i = int(np.argmax(low))
+            raise OutOfRangeError(
+                "Streams.lsu must be >= 1 for memory records (kinds other than alu "
+                f"and bar.sync: 1 + replays), got {float(self.lsu[i])!r} at record {i} "
+                f"({KIND_NAMES[int(self.kind[i])]})"
+            )
+        wr = self.warp_rec
+        if wr.size < 2 or wr[0] != 0 or wr[-1] != n or np.any(np.diff(wr) < 0):
+            raise ValueError(
+                "Streams.warp_rec must be non-decreasing from 0 to the number of "
+                f"records ({n}), with one entry per warp and one more, got {wr!r:.60}"
+            )
+        self._check_barriers()
+
+    def _check_barriers(self) -> None:
+        """Every warp of a block must reach the same number of barriers, or some would
+        wait for ever (checked when ``warp_rec`` matches the launch; ``run_streams``
+        refuses a mismatch)."""
+        wpb = self.warps_per_block
+        if self.warp_rec.size != self.blocks * wpb + 1:
+            return
+        bar = np.where(self.kind == BAR, self.count, 0)
+        cum = np.concatenate([np.zeros(1, np.int64), np.cumsum(bar, dtype=np.int64)])
+        per_warp = (cum[self.warp_rec[1:]] - cum[self.warp_rec[:-1]]).reshape(-1, wpb)
+        uneven = np.any(per_warp != per_warp[:, :1], axis=1)
+        if uneven.any():
+            b = int(np.argmax(uneven))
+            raise OutOfRangeError(
+                f"Streams: the warps of block {b} reach different numbers of barriers "
+                f"({per_warp[b].tolist()}, Streams.kind == BAR); each must reach the "
+                "same, or some would wait for ever"
+            )
 
     @property
     def n_warps(self) -> int:
@@ -445,6 +488,13 @@ def streams_from_records(
             for i, (kind, count, dep, lsu, ad) in enumerate(recs):
                 check_int("kind", kind, 0, len(KIND_NAMES) - 1)
                 check_int("count", count, 1)
+                if kind not in (ALU, BAR):  # 1 + replays cycles on the load/store unit
+                    check_real(
+                        f"records_per_warp[{w}][{i}] lsu",
+                        lsu,
+                        1.0,
+                        context=f"a {KIND_NAMES[kind]} record (1 + replays)",
+                    )
                 kinds.append(kind)
                 counts.append(count)
                 deps.append(bool(dep))

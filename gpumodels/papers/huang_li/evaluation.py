@@ -21,6 +21,7 @@ over placements.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from gpumodels.ground.validate import (
     as_array,
     check_choice,
     check_int,
+    check_items,
     check_keys,
     check_real,
 )
@@ -217,25 +219,28 @@ def _terms(
 
 
 def _readings_key(
-    amat_form: str, readings: Mapping[str, str] | None
+    amat_form: str | None, readings: Mapping[str, str] | None
 ) -> tuple[tuple[str, str], ...]:
-    """Every reading's option, ``amat_form`` folded in (``run``'s older argument)."""
-    check_choice("amat_form", amat_form, AMAT_FORMS)
+    """Every reading's option, ``amat_form`` folded in (``run``'s older argument;
+    ``None``: the reading's, else the default). An explicit ``amat_form`` that differs
+    from ``readings["amat_form"]`` is refused, the default ``"printed"`` included."""
+    if amat_form is not None:
+        check_choice("amat_form", amat_form, AMAT_FORMS)
     full = resolve(readings)
-    if readings is not None and "amat_form" in readings:
-        if amat_form != AMAT_FORMS[0] and readings["amat_form"] != amat_form:
-            raise ValueError(
-                "amat_form and readings['amat_form'] must agree where both are given, "
-                f"got {amat_form!r} and {readings['amat_form']!r}"
-            )
-    else:
-        full["amat_form"] = amat_form
+    if amat_form is None:
+        return tuple(full.items())
+    if readings is not None and readings.get("amat_form", amat_form) != amat_form:
+        raise ValueError(
+            "amat_form and readings['amat_form'] must agree where both are given, "
+            f"got {amat_form!r} and {readings['amat_form']!r}"
+        )
+    full["amat_form"] = amat_form
     return tuple(full.items())
 
 
 def fit_overlap(
     variant: str,
-    amat_form: str = "printed",
+    amat_form: str | None = None,
     readings: Mapping[str, str] | None = None,
 ) -> OverlapModel:
     """Eq. 11 fitted for ``variant`` on the 38 training placements (target ``(T_comp +
@@ -309,13 +314,15 @@ class Evaluation:
 
 
 def run(
-    amat_form: str = "printed", readings: Mapping[str, str] | None = None
+    amat_form: str | None = None, readings: Mapping[str, str] | None = None
 ) -> Evaluation:
     """Evaluate every variant on the 38 training and 22 evaluation placements (cached; a
     few seconds, about 5 s more for each new set of analysis readings).
 
     ``amat_form``: Eq. 5 as printed (every request pays hit_lat, shared ones too) or
-    ``"weighted"`` (shared requests pay only shmem_lat) [A1]. ``readings``: any of the
+    ``"weighted"`` (shared requests pay only shmem_lat) [A1]; ``None`` (the default)
+    takes ``readings["amat_form"]`` or else ``"printed"``, and an explicit value that
+    contradicts ``readings["amat_form"]`` is refused. ``readings``: any of the
     unprinted readings of :data:`gpumodels.papers.huang_li.readings.READINGS` by name
     (``{"mwp_bytes": "l2", "clock": "base"}``); the others keep their defaults. An
     unknown name or option is an error naming the known ones."""
@@ -366,10 +373,15 @@ def _values(values) -> np.ndarray:
     return float_array("values", values)
 
 
-def _evaluation(ev) -> Evaluation:
+def evaluation_or_default(ev: Evaluation | None = None) -> Evaluation:
+    """``ev``, or the default :func:`run` if it is ``None``; ``InputTypeError`` naming
+    ``ev`` for anything else (the check every function taking an evaluation makes)."""
     if ev is None:
         return run()
     return check_kind("ev", ev, Evaluation, "a huang_li.evaluation.Evaluation")
+
+
+_evaluation = evaluation_or_default
 
 
 def bootstrap_ci(
@@ -390,6 +402,88 @@ def bootstrap_ci(
     return float(np.quantile(means, lo)), float(np.quantile(means, 1.0 - lo))
 
 
+N_BOOT = 10_000
+"""Resamples :func:`paired_bootstrap` draws by default (verdicts and gains)."""
+
+BOOT_SEEDS = (0, 1, 2, 3, 4)
+"""Seeds whose spread of an interval bound estimates the Monte Carlo error of
+:func:`paired_bootstrap` (:func:`gains` and the verdicts report it)."""
+
+
+def eval_errors(ev: Evaluation | None = None) -> pd.DataFrame:
+    """The absolute error (%) of every variant on the 22 evaluation placements: one row
+    per placement (indexed by ``test``) with its ``benchmark`` and one column per
+    variant of :data:`~gpumodels.papers.huang_li.model.VARIANTS`. The one table the
+    paired intervals of :func:`gains` and the verdicts are drawn from."""
+    ev = _evaluation(ev)
+    check_keys("ev.table", ev.table, ("benchmark", "test"))
+    t = ev.table[ev.table["set"] == "eval"]
+    full = t[t["variant"] == "full"].set_index("test")
+    out = pd.DataFrame({"benchmark": full["benchmark"]})
+    for v in VARIANTS:
+        e = t[t["variant"] == v].set_index("test")["error"]
+        out[v] = 100.0 * e.reindex(out.index).to_numpy()
+    if out[list(VARIANTS)].isna().to_numpy().any():
+        raise DataError("every variant must predict every evaluation placement")
+    return out
+
+
+def paired_bootstrap(
+    values,
+    groups=None,
+    n_boot: int = N_BOOT,
+    seed: int = 0,
+    level: float = 0.95,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile bootstrap intervals of the column means of ``values`` (placements ×
+    quantities), every column resampled with the same draws (paired): ``(low, high)``,
+    one entry per column.
+
+    ``groups`` (one label per row, e.g. the benchmark): a cluster bootstrap that
+    resamples the groups with replacement and takes all rows of each, the mean of a
+    resample being that of all its rows; ``None`` resamples the rows themselves."""
+    x = _values(values)
+    if x.ndim == 1:
+        x = x[:, None]
+    if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 1:
+        raise ValueError(
+            f"values must be 2 or more rows of numbers, got shape {x.shape}"
+        )
+    if not np.all(np.isfinite(x)):
+        raise ValueError("values must be finite numbers")
+    n_boot = check_int("n_boot", n_boot, 100, MAX_BOOT)
+    level = check_real("level", level, 0.0, 1.0, lo_open=True)
+    if level >= 1.0:
+        raise ValueError(f"level must be a number in (0, 1), got {level}")
+    rng = np.random.default_rng(check_seed("seed", seed))
+    if groups is None:
+        sums, counts = x, np.ones(x.shape[0])
+    else:
+        g = np.asarray(check_items("groups", groups, (str, int)), dtype=object)
+        if g.shape != (x.shape[0],):
+            raise ValueError(
+                f"groups must give one label per row of values ({x.shape[0]}), "
+                f"got {g.size}"
+            )
+        labels = list(dict.fromkeys(g.tolist()))
+        if len(labels) < 2:
+            raise ValueError(f"groups must hold at least 2 labels, got {len(labels)}")
+        sums = np.array([x[g == lab].sum(axis=0) for lab in labels])
+        counts = np.array([float(np.sum(g == lab)) for lab in labels])
+    k = sums.shape[0]
+    lo_q = (1.0 - level) / 2.0
+    low, high = np.empty(x.shape[1]), np.empty(x.shape[1])
+    step = max(1, 2_000_000 // (k * x.shape[1]))
+    means = []
+    for start in range(0, n_boot, step):
+        idx = rng.integers(0, k, (min(step, n_boot - start), k))
+        means.append(sums[idx].sum(axis=1) / counts[idx].sum(axis=1)[:, None])
+    m = np.concatenate(means)
+    low[:] = np.quantile(m, lo_q, axis=0)
+    high[:] = np.quantile(m, 1.0 - lo_q, axis=0)
+    return low, high
+
+
 IMPLIED = {
     "full": "Our model (full)",
     "sim2012": "Sim et al. 2012",
@@ -403,17 +497,23 @@ error the printed gains imply)."""
 
 
 def summary(ev: Evaluation | None = None, set_: str = "eval"):
-    """Mean error per variant (%) with its bootstrap 95 % interval over the placements
-    of ``set_``, beside the mean error the paper's printed gains imply (derived,
-    :func:`gpumodels.papers.huang_li.book.implied_errors`)."""
+    """Mean error per variant (%) with its 95 % interval over the placements of
+    ``set_``, beside the mean error the paper's printed gains imply (derived,
+    :func:`gpumodels.papers.huang_li.book.implied_errors`). The interval is
+    :func:`paired_bootstrap`'s cluster bootstrap over the benchmarks (:data:`N_BOOT`
+    resamples, seed 0), as in the verdicts."""
 
     ev = _evaluation(ev)
     check_choice("set_", set_, ("train", "eval"))
     implied = implied_errors().set_index("variant")["implied mean |error| (%)"]
+    check_keys("ev.table", ev.table, ("benchmark",))
+    t = ev.table[(ev.table["set"] == set_) & (ev.table["variant"] == "full")]
+    x = np.column_stack([ev.errors(v, set_) for v in VARIANTS])
+    low, high = paired_bootstrap(x, t["benchmark"].to_numpy())
     rows = []
-    for v in VARIANTS:
-        e = ev.errors(v, set_)
-        lo, hi = bootstrap_ci(e)
+    for j, v in enumerate(VARIANTS):
+        e = x[:, j]
+        lo, hi = low[j], high[j]
         rows.append(
             {
                 "variant": v,
@@ -459,7 +559,9 @@ def latency_only_score(test: Mapping[str, str]) -> float:
     AMAT(constant DRAM latency)`` (cycles).
 
     ``test`` is a placement row of :func:`gpumodels.engines.refsim.placements.tests`
-    (its ``benchmark`` and ``moves`` are read)."""
+    (its ``benchmark`` and ``moves`` are read). The score always uses the default
+    readings (:func:`gpumodels.papers.huang_li.readings.defaults`): the latency-only
+    column of :func:`ranking` does not move with an evaluation's readings."""
     check_map("test", test)
     check_keys("test", test, ("benchmark", "moves"), "a row of placements.tests()")
     for key in ("benchmark", "moves"):
@@ -639,31 +741,32 @@ and placement (``None`` for the mean over the 22 evaluation placements). A gain 
 as the drop in mean absolute error in percentage points [A16]."""
 
 
-def gains(ev: Evaluation | None = None, n_boot: int = 2000, seed: int = 0):
+def gains(ev: Evaluation | None = None, n_boot: int = N_BOOT, seed: int = 0):
     """The book's gain for each printed one: ``error(from) − error(to)`` in percentage
-    points, with a paired bootstrap 95 % interval over the evaluation placements (mean
-    gains only), beside the printed value, and whether the signs agree. No tolerance:
-    the paper's numbers come from a K80."""
+    points, beside the printed value, and whether the signs agree. No tolerance: the
+    paper's numbers come from a K80.
 
-    ev = _evaluation(ev)
+    Mean gains carry two 95 % intervals from :func:`paired_bootstrap` (``n_boot``
+    resamples, ``seed``; every row shares the draws): the cluster bootstrap over the
+    benchmarks of the 22 evaluation placements (``95% CI low`` / ``high``, the one the
+    verdicts use) and, beside it, the bootstrap over placements (``placement CI low``
+    / ``high``). Per-placement gains have none (NaN)."""
+
     n_boot = check_int("n_boot", n_boot, 100, MAX_BOOT)
     seed = check_seed("seed", seed)
-    t = ev.table[ev.table["set"] == "eval"]
-    err = {v: t[t["variant"] == v].set_index("test")["error"] for v in VARIANTS}
-    rng = np.random.default_rng(seed)
-    rows = []
+    err = eval_errors(ev)
+    mean_rows = [(a, b) for _, a, b, test in GAINS if test is None]
+    d = np.column_stack([err[a] - err[b] for a, b in mean_rows])
+    clo, chi = paired_bootstrap(d, err["benchmark"], n_boot=n_boot, seed=seed)
+    plo, phi = paired_bootstrap(d, n_boot=n_boot, seed=seed)
+    rows, j = [], 0
     for key, a, b, test in GAINS:
-        d = (err[a] - err[b]) * 100.0
         if test is None:
-            x = d.to_numpy()
-            means = x[rng.integers(0, x.size, (n_boot, x.size))].mean(axis=1)
-            val, lo, hi = (
-                float(x.mean()),
-                float(np.quantile(means, 0.025)),
-                float(np.quantile(means, 0.975)),
-            )
+            val = float(d[:, j].mean())
+            ci = (float(clo[j]), float(chi[j]), float(plo[j]), float(phi[j]))
+            j += 1
         else:
-            val, lo, hi = float(d.loc[test]), math.nan, math.nan
+            val, ci = float(err.loc[test, a] - err.loc[test, b]), (math.nan,) * 4
         printed = pub.value(key)
         rows.append(
             {
@@ -672,8 +775,10 @@ def gains(ev: Evaluation | None = None, n_boot: int = 2000, seed: int = 0):
                 "to": VARIANTS[b]["label"],
                 "placement": test or "mean of 22",
                 "book gain (pp)": val,
-                "95% CI low": lo,
-                "95% CI high": hi,
+                "95% CI low": ci[0],
+                "95% CI high": ci[1],
+                "placement CI low": ci[2],
+                "placement CI high": ci[3],
                 "printed gain (%)": printed,
                 "same sign": "no change"
                 if val == 0
@@ -690,15 +795,19 @@ SENSITIVITY = "simulated/huang_li_sensitivity.csv"
 """The cached sensitivity study (:func:`sensitivity`), written by
 ``tools/huang_li_sensitivity.py``."""
 
+COMBINATIONS = "simulated/huang_li_combinations.csv"
+"""The cached exhaustive search over every combination of the readings
+(:func:`combinations`), written by ``tools/huang_li_sensitivity.py``."""
+
 PAPER_TAU = 1.0
 """Kendall's τ the paper claims for the full model on Fig. 6 ("performance ranking based
 on our model is consistent with that based on the measured performance": the same
 order, τ = +1)."""
 
 CRITERIA = ("error", "tau")
-"""How :func:`favourable` ranks readings: ``"error"``, the full model's headline error
-closest to the paper's 9.9 % (ties: τ closest to +1); ``"tau"``, the Fig. 6 τ closest to
-+1 (ties: the error)."""
+"""How :func:`favourable` ranks combinations of readings: ``"error"``, the full model's
+headline error closest to the paper's 9.9 % (ties: τ closest to +1); ``"tau"``, the
+Fig. 6 τ closest to +1 (ties: the error closest to 9.9 %)."""
 
 SENSITIVITY_COLUMNS = (
     "reading",
@@ -707,6 +816,7 @@ SENSITIVITY_COLUMNS = (
     "readings",
     "placements",
     "unpredicted",
+    "saturated",
     "mean_error_pct",
     "ci_low_pct",
     "ci_high_pct",
@@ -717,23 +827,52 @@ SENSITIVITY_COLUMNS = (
 )
 """The columns of :data:`SENSITIVITY` and of :func:`sensitivity`'s table."""
 
+MODEL_READINGS = tuple(r.name for r in READINGS if r.name not in ANALYSIS_READINGS)
+"""The readings of :data:`gpumodels.papers.huang_li.readings.READINGS` that change only
+:func:`~gpumodels.papers.huang_li.model.evaluate` (a fraction of a second each once the
+analysis under the other readings is cached)."""
+
+COMBINATION_COLUMNS = (
+    *(r.name for r in READINGS),
+    "readings",
+    "status",
+    "placements",
+    "unpredicted",
+    "saturated",
+    "mean_error_pct",
+    "ci_low_pct",
+    "ci_high_pct",
+    "tau_full",
+    "source",
+)
+"""The columns of :data:`COMBINATIONS` and of :func:`combinations`'s table: one column
+per reading (its option), ``readings`` (the non-default ones), ``status``
+(``evaluated``, or ``skipped``: a placement would be left unpredicted), then the
+:func:`headline` numbers."""
+
 
 def headline(ev: Evaluation | None = None) -> dict[str, float]:
-    """The two numbers the sensitivity study follows: the full model's mean
-    ``|error|`` over the 22 evaluation placements (%, with its bootstrap 95 % interval,
-    2000 resamples, seed 0) and Kendall's τ of its Fig. 6 ranking of the neuralnet
-    placements.
+    """The numbers the sensitivity study follows: the full model's mean ``|error|``
+    over the 22 evaluation placements (%, with its :func:`bootstrap_ci` 95 % interval
+    at that function's defaults) and Kendall's τ of its Fig. 6 ranking of the neuralnet
+    placements (:func:`ranking`).
 
-    ``unpredicted`` counts placements with no prediction (a saturated queue under
-    ``saturation="nan"``); the error is then the mean over the others, and τ is NaN."""
+    ``unpredicted`` counts evaluation placements with no prediction (a saturated queue
+    under ``saturation="nan"``); the error is then the mean over the others. τ is NaN
+    only when one of the ranked neuralnet placements is unpredicted. ``saturated``
+    counts evaluation placements whose full-model queue saturates (ρ ≥ 1: capped
+    under ``saturation="cap"``, unpredicted under ``"nan"``)."""
     ev = _evaluation(ev)
     e = ev.errors("full")
     ok = e[np.isfinite(e)]
     lo, hi = bootstrap_ci(ok) if ok.size >= 2 else (math.nan, math.nan)
     _, taus = ranking("neuralnet", ev)
+    t = ev.table
+    sat = t.loc[(t["variant"] == "full") & (t["set"] == "eval"), "saturated"]
     return {
         "placements": int(e.size),
         "unpredicted": int(e.size - ok.size),
+        "saturated": int(sat.sum()) if "saturated" in t else 0,
         "mean_error_pct": 100 * float(ok.mean()) if ok.size else math.nan,
         "ci_low_pct": 100 * lo,
         "ci_high_pct": 100 * hi,
@@ -750,7 +889,7 @@ def _score(row: Mapping, criterion: str) -> tuple[float, float]:
 
 
 def _eligible(row: Mapping) -> bool:
-    return row["unpredicted"] == 0
+    return row["unpredicted"] == 0 and row.get("status", "evaluated") == "evaluated"
 
 
 def _row(reading: str, label: str, option: str, readings: Mapping[str, str]) -> dict:
@@ -759,40 +898,129 @@ def _row(reading: str, label: str, option: str, readings: Mapping[str, str]) -> 
         "reading": reading,
         "label": label,
         "option": option,
-        "readings": "; ".join(f"{k}={v}" for k, v in changed(readings).items()),
+        "readings": _text(readings),
         **h,
     }
 
 
-def _combined(rows: list[dict], criterion: str) -> dict[str, str]:
-    """Each reading at its own best option (default included) by ``criterion``."""
-    best = {}
-    for r in READINGS:
-        cands = [x for x in rows if x["reading"] in ("default", r.name)]
-        cands = [x for x in cands if _eligible(x)]
-        pick = min(cands, key=lambda x: _score(x, criterion))
-        if pick["reading"] == r.name:
-            best[r.name] = pick["option"]
-    return best
+def _text(readings: Mapping[str, str]) -> str:
+    return "; ".join(f"{k}={v}" for k, v in changed(readings).items())
+
+
+def _product(names: tuple[str, ...]) -> list[dict[str, str]]:
+    opts = [next(r for r in READINGS if r.name == n).options for n in names]
+    return [dict(zip(names, c)) for c in itertools.product(*opts)]
+
+
+def combinations() -> pd.DataFrame:
+    """The exhaustive search (several minutes on two cores; the book reads the cached
+    :func:`combination_table`): :func:`headline` under every combination of the options
+    of every reading of :data:`~gpumodels.papers.huang_li.readings.READINGS`, one row
+    each.
+
+    Each combination of the :data:`ANALYSIS_READINGS` is analysed once and re-used for
+    every combination of the :data:`MODEL_READINGS`. A combination with
+    ``saturation="nan"`` is evaluated only when no evaluation placement's full-model
+    queue saturates under its ``"cap"`` twin (the same analysis but for what a
+    saturated queue returns); otherwise it would leave those placements unpredicted
+    and is kept as a ``skipped`` row with that count as ``unpredicted`` and no
+    numbers."""
+    source = (
+        "model under the named readings over the simulated reference "
+        "(evaluation.combinations)"
+    )
+    nan = dict.fromkeys(("mean_error_pct", "ci_low_pct", "ci_high_pct", "tau_full"))
+    rows, sat = [], {}
+    keys = _product(ANALYSIS_READINGS)
+    keys.sort(key=lambda a: a["saturation"] != "cap")  # every cap twin first
+    for a in keys:
+        twin = _analysis_key({**a, "saturation": "cap"})
+        for m in _product(MODEL_READINGS):
+            r = {**a, **m}
+            full = {x.name: r[x.name] for x in READINGS}
+            head = {"readings": _text(full)}
+            if a["saturation"] != "cap" and sat[twin][0] > 0:
+                n, size = sat[twin]
+                h = {"placements": size, "unpredicted": n, "saturated": n, **nan}
+                h = {k: math.nan if v is None else v for k, v in h.items()}
+                rows.append({**full, **head, "status": "skipped", **h})
+                continue
+            h = headline(run(readings=full))
+            if a["saturation"] == "cap":
+                sat[twin] = (h["saturated"], h["placements"])
+            rows.append({**full, **head, "status": "evaluated", **h})
+        _analysis.cache_clear()  # this key's analyses are done: free their memory
+    df = pd.DataFrame(rows)
+    df["source"] = source
+    return df[list(COMBINATION_COLUMNS)]
+
+
+def combination_table() -> pd.DataFrame:
+    """The cached :func:`combinations`
+    (``data/simulated/huang_li_combinations.csv``)."""
+    df = pd.DataFrame(read_rows(COMBINATIONS))
+    if list(df.columns) != list(COMBINATION_COLUMNS):
+        raise DataError(
+            f"{COMBINATIONS} must have the columns {', '.join(COMBINATION_COLUMNS)}, "
+            f"got {', '.join(df.columns)}"
+        )
+    n = len(READINGS) + 2
+    for c in COMBINATION_COLUMNS[n:-1]:
+        df[c] = pd.to_numeric(df[c])
+    for c in ("placements", "unpredicted", "saturated"):
+        df[c] = df[c].astype(int)
+    df["readings"] = df["readings"].fillna("")
+    return df
+
+
+def top_combinations(
+    criterion: str = "error", n: int = 5, table=None
+) -> pd.DataFrame:
+    """The ``n`` combinations of the exhaustive search (``table``, by default the
+    cached :func:`combination_table`) that most favour the paper by ``criterion`` (one
+    of :data:`CRITERIA`), best first; only combinations with every placement predicted
+    count. The first row is :func:`favourable`'s pick."""
+    check_choice("criterion", criterion, CRITERIA)
+    n = check_int("n", n, 1)
+    df = combination_table() if table is None else table
+    check_kind("table", df, pd.DataFrame, "a combination table (a pandas DataFrame)")
+    check_keys("table", df, COMBINATION_COLUMNS[:-1], "a combination table")
+    ok = [r for r in df.to_dict("records") if _eligible(r)]
+    if not ok:
+        raise ValueError(
+            "table must have at least one evaluated row with every placement predicted"
+        )
+    ok.sort(key=lambda r: _score(r, criterion))
+    return pd.DataFrame(ok[:n], columns=list(df.columns)).reset_index(drop=True)
+
+
+def favourable(criterion: str = "error", table=None) -> dict[str, str]:
+    """The combination of readings that most favours the paper among every combination
+    of the exhaustive search (``table``, by default the cached
+    :func:`combination_table`): by ``criterion`` (one of :data:`CRITERIA`), the
+    combination whose full-model error is closest to the paper's 9.9 % (``"error"``)
+    or whose Fig. 6 τ is closest to +1 (``"tau"``), the other as the tie-break;
+    combinations that leave a placement unpredicted are not eligible. Returns the
+    readings that differ from the defaults (empty: the defaults favour it most)."""
+    best = top_combinations(criterion, 1, table).iloc[0]
+    return changed({r.name: str(best[r.name]) for r in READINGS})
 
 
 def sensitivity() -> pd.DataFrame:
-    """The sensitivity study (about a minute; the book reads the cached
-    :func:`sensitivity_table`): the full model's headline error and Fig. 6 τ
-    (:func:`headline`) under the defaults, under each alternative of each reading of
-    :data:`~gpumodels.papers.huang_li.readings.READINGS` alone, and under two
-    combinations — every reading at its own option with the error closest to the
-    paper's (``combined``/``error``), and at its own option with τ closest to +1
-    (``combined``/``tau``), options that leave a placement unpredicted excluded —
-    with the change from the default of each (``d_error_pp``, ``d_tau``)."""
+    """The sensitivity study (tens of seconds; the book reads the cached
+    :func:`sensitivity_table`): the full model's :func:`headline` under the defaults,
+    under each alternative of each reading of
+    :data:`~gpumodels.papers.huang_li.readings.READINGS` alone, and under the
+    :func:`favourable` combination of each criterion of the cached exhaustive search
+    (:func:`combination_table`; ``reading`` = ``combined``, ``option`` = the
+    criterion), with the change from the default of each (``d_error_pp``,
+    ``d_tau``)."""
     rows = [_row("default", "", "all defaults", {})]
     for r in READINGS:
         for opt in r.alternatives:
             rows.append(_row(r.name, r.label, opt, {r.name: opt}))
     for criterion in CRITERIA:
-        combo = _combined(rows, criterion)
-        if len(combo) >= 2:
-            rows.append(_row("combined", "", criterion, combo))
+        rows.append(_row("combined", "", criterion, favourable(criterion)))
     base = rows[0]
     source = (
         "model under the named readings over the simulated reference "
@@ -815,7 +1043,7 @@ def sensitivity_table() -> pd.DataFrame:
         )
     for c in SENSITIVITY_COLUMNS[4:-1]:
         df[c] = pd.to_numeric(df[c])
-    for c in ("placements", "unpredicted"):
+    for c in ("placements", "unpredicted", "saturated"):
         df[c] = df[c].astype(int)
     return df
 
@@ -833,24 +1061,3 @@ def parse_readings(text: str) -> dict[str, str]:
         out[k.strip()] = v.strip()
     resolve(out)
     return out
-
-
-def favourable(criterion: str = "error", table=None) -> dict[str, str]:
-    """The readings that most favour the paper among the rows of the sensitivity study
-    (``table``, by default the cached :func:`sensitivity_table`): by ``criterion`` (one
-    of :data:`CRITERIA`), the row whose full-model error is closest to the paper's
-    9.9 % (``"error"``) or whose Fig. 6 τ is closest to +1 (``"tau"``), the other as the
-    tie-break; rows that leave a placement unpredicted are not eligible. Returns the
-    readings that differ from the defaults (empty: the defaults favour it most)."""
-    check_choice("criterion", criterion, CRITERIA)
-    df = sensitivity_table() if table is None else table
-    check_kind("table", df, pd.DataFrame, "a sensitivity table (a pandas DataFrame)")
-    check_keys("table", df, SENSITIVITY_COLUMNS[:-1], "a sensitivity table")
-    rows = [r for r in df.to_dict("records") if _eligible(r)]
-    if not rows:
-        raise ValueError(
-            "table must have at least one row with every placement predicted"
-        )
-    best = min(rows, key=lambda r: _score(r, criterion))
-    text = best["readings"]
-    return parse_readings(text if isinstance(text, str) else "")

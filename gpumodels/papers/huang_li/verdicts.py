@@ -29,7 +29,6 @@ from gpumodels.ground.errors import OutOfRangeError
 from gpumodels.ground.validate import check_choice, check_int, check_real
 from gpumodels.papers.huang_li import evaluation
 from gpumodels.papers.huang_li._checks import (
-    check_kind,
     check_map,
     check_seed,
     check_str,
@@ -45,23 +44,18 @@ VERDICTS = ("confirmed", "contradicted", "inconclusive")
 """The three outcomes of :func:`verdict`."""
 
 
-def _evaluation(ev) -> evaluation.Evaluation:
-    """``ev``, or the default evaluation if it is None; ``InputTypeError`` naming ``ev``
-    for anything else."""
-    if ev is None:
-        return evaluation.run()
-    what = "a huang_li.evaluation.Evaluation"
-    return check_kind("ev", ev, evaluation.Evaluation, what)
-
-
-def verdict(low, high, rule: str, value) -> str:
+def verdict(low, high, rule: str, value, tolerance=None) -> str:
     """The verdict on a claim from the interval ``[low, high]`` of the book's value.
 
     ``rule="level"`` (the paper claims the quantity *is* ``value``): confirmed if the
-    interval contains ``value``, contradicted if it excludes it. ``rule=">"`` (the
-    quantity exceeds ``value``; a positive gain is ``> 0``): confirmed if the whole
-    interval lies above ``value``, contradicted if none of it does (``high ≤
-    value``), inconclusive if it straddles ``value``. ``rule="<"`` is the mirror.
+    interval contains ``value`` and its half-width ``(high − low) / 2`` is at most
+    ``tolerance``, inconclusive if it contains ``value`` but is wider, contradicted
+    if it excludes ``value``. ``tolerance`` defaults to ``|value|`` (an interval no
+    wider than ``[0, 2·value]``); a wide interval that happens to contain the value
+    confirms nothing. ``rule=">"`` (the quantity exceeds ``value``; a positive gain is
+    ``> 0``): confirmed if the whole interval lies above ``value``, contradicted if
+    none of it does (``high ≤ value``), inconclusive if it straddles ``value``.
+    ``rule="<"`` is the mirror. ``tolerance`` is not used by ``>`` and ``<``.
     """
     lo = check_real("low", low)
     hi = check_real("high", high)
@@ -71,8 +65,11 @@ def verdict(low, high, rule: str, value) -> str:
         )
     check_choice("rule", rule, RULES)
     v = check_real("value", value)
+    tol = abs(v) if tolerance is None else check_real("tolerance", tolerance, 0.0)
     if rule == "level":
-        return "confirmed" if lo <= v <= hi else "contradicted"
+        if not lo <= v <= hi:
+            return "contradicted"
+        return "confirmed" if (hi - lo) / 2.0 <= tol else "inconclusive"
     if rule == "<":
         lo, hi, v = -hi, -lo, -v
     if lo > v:
@@ -89,82 +86,97 @@ CLAIMS = (
         "hl17.s5a.mean_error",
         "level",
         ("error", "full"),
+        None,
     ),
     (
         "Fig. 5: full model better than Sim et al. 2012 (§V-A)",
         "hl17.s5a.vs_sim2012",
         ">",
         ("gain", "sim2012", "full"),
+        None,
     ),
     (
         "Fig. 7: instruction counting improves the baseline",
         "hl17.s5b.instr",
         ">",
         ("gain", "baseline", "instr"),
+        None,
     ),
     (
         "Fig. 8: + queuing (even banks) improves the baseline",
         "hl17.s5b.queue_even",
         ">",
         ("gain", "baseline", "instr_queue_even"),
+        None,
     ),
     (
         "Fig. 8: the address map improves the even-bank queue",
         "hl17.s5b.addr_map",
         ">",
         ("gain", "instr_queue_even", "full"),
+        None,
     ),
     (
         "Fig. 9: the queue alone (address map) improves the baseline",
         "hl17.s5b.queue_alone",
         ">",
         ("gain", "baseline", "queue_mapped"),
+        None,
     ),
     (
         "Fig. 9: the other techniques improve the queued model",
         "hl17.s5b.others_on_queue",
         ">",
         ("gain", "queue_mapped", "full"),
+        None,
     ),
     (
         "§V-B: both techniques improve the baseline",
         "hl17.s5b.both",
         ">",
         ("gain", "baseline", "full"),
+        None,
     ),
     (
         "§V-B: both beat the sum of each alone",
         "hl17.s5b.synergy",
         ">",
         ("synergy",),
+        None,
     ),
     (
         "§V-B: the baseline is worse than Sim et al. 2012",
         "hl17.s5b.baseline_worse_than_sim",
         ">",
         ("gain", "sim2012", "baseline"),
+        None,
     ),
     (
         "Fig. 6: the full model ranks the neuralnet placements as measured",
         None,
         "level",
         ("ranking", "full_ns"),
+        0.5,
     ),
     (
         "Fig. 6: PORPLE (latency only) cannot rank them correctly",
         None,
         "<",
         ("ranking", "latency_only"),
+        None,
     ),
 )
 """The claims of :func:`table`: text, published key (``None`` where the paper prints
-no number), rule of :func:`verdict` and what the book computes: the mean error of a
+no number), rule of :func:`verdict`, what the book computes (the mean error of a
 variant, a gain ``error(from) − error(to)``, the synergy ``gain(both) − gain(instr) −
-gain(queue alone)``, or Kendall's τ of a neuralnet ranking against the reference."""
+gain(queue alone)``, or Kendall's τ of a neuralnet ranking against the reference) and
+the tolerance of a ``level`` claim (``None``: the paper's value itself, so Fig. 5's
+9.9 % needs an interval no wider than 0 to 19.8 %; 0.5 for the τ of Fig. 6)."""
 
 
-def _paper_value(key: str | None, rule: str) -> tuple[float, str]:
-    """The paper's value of a claim and where it comes from."""
+def _paper_value(key: str | None) -> tuple[float, str]:
+    """The paper's value of a claim (its bound for a ranking) and where it comes
+    from."""
     v = pub.value
     if key is None:  # Fig. 6: ranks were printed in the lost figure only
         return 1.0, "text: a ranking 'consistent' with (or not) the measured one, τ = 1"
@@ -188,9 +200,12 @@ def leave_one_out_tau(reference, scores) -> tuple[float, float, float]:
     """Kendall's τ of ``scores`` against ``reference`` and its smallest and largest
     value with any one placement left out: ``(τ, low, high)``.
 
-    The interval of the ranking claims in :func:`table`. A bootstrap over five
-    placements is not used: its resamples often hold only two or three distinct
-    placements, and its percentile interval then spans nearly all of [−1, 1]."""
+    The *robustness range* of the ranking claims in :func:`table`: how far τ moves when
+    one placement is dropped. It is not a confidence interval. A bootstrap interval is
+    not used because with five placements it spans nearly all of [−1, 1] (its
+    resamples often hold only two or three distinct placements): uninformative, and
+    under the ``level`` rule of :func:`verdict` it would make the claim inconclusive
+    whatever the ranking."""
     return _loo(float_array("reference", reference), float_array("scores", scores))
 
 
@@ -215,62 +230,111 @@ def _loo(r: np.ndarray, s: np.ndarray) -> tuple[float, float, float]:
     return tau, float(min(loo)), float(max(loo))
 
 
-def table(ev=None, n_boot: int = 2000, seed: int = 0):
-    """One row per claim of :data:`CLAIMS`: the paper's value and its source, the
-    book's value on the simulated reference, the interval, the rule and the value it
-    compares with (``bound``: the paper's value for a level, 0 for a gain, 1 for a
-    ranking's τ) and the verdict :func:`verdict` computes from them. ``key`` is the
-    published key (``fig6.full`` and ``fig6.latency_only`` for the rankings).
+NEAR_MARGIN = 0.05
+"""Smallest distance (in the row's unit) between a verdict's deciding bound and its
+threshold that :func:`table` trusts without a flag, on top of the bound's spread over
+the seeds of :data:`~gpumodels.papers.huang_li.evaluation.BOOT_SEEDS`."""
+
+
+def _deciding(lo: float, hi: float, bound: float) -> float:
+    """The interval bound nearer ``bound``: the one whose move across it would change
+    the verdict."""
+    return lo if abs(lo - bound) <= abs(hi - bound) else hi
+
+
+def table(ev=None, n_boot: int = evaluation.N_BOOT, seed: int = 0):
+    """One row per claim of :data:`CLAIMS`: the paper's value and its source (``paper``
+    holds the number the verdict uses, ``paper's value`` its text: "< 1" for PORPLE's
+    τ), the book's value on the simulated reference, the interval, the rule and the
+    value it compares with (``bound``: the paper's value for a level, 0 for a gain, 1
+    for a ranking's τ), the ``tolerance`` of a level and the verdict :func:`verdict`
+    computes from them. ``key`` is the published key (``fig6.full`` and
+    ``fig6.latency_only`` for the rankings).
 
     Means, gains, the synergy and the baseline-vs-Sim difference are in percentage
-    points with a paired bootstrap 95 % interval over the 22 evaluation placements
-    (``n_boot`` resamples of the placements, shared by every row; seeded). The ranking
-    rows give Kendall's τ over the five neuralnet placements with its range when any
-    one placement is left out (:func:`leave_one_out_tau`)."""
-    ev = _evaluation(ev)
+    points. Their interval (``low``, ``high``) is the cluster bootstrap 95 % interval
+    of :func:`~gpumodels.papers.huang_li.evaluation.paired_bootstrap` over the
+    benchmarks of the 22 evaluation placements (``n_boot`` resamples, ``seed``, the
+    draws shared by every row, as in
+    :func:`~gpumodels.papers.huang_li.evaluation.gains`); ``placement low`` / ``high``
+    give the bootstrap over placements beside it, for comparison only. ``near the
+    threshold`` is ``yes`` where the deciding bound lies within Monte Carlo error of
+    the threshold: closer than :data:`NEAR_MARGIN` plus the spread (max − min) of that
+    bound over the seeds of :data:`~gpumodels.papers.huang_li.evaluation.BOOT_SEEDS`,
+    or the verdict differs between those seeds. The ranking rows give Kendall's τ
+    over the five neuralnet placements with its robustness range when any one
+    placement is left out (:func:`leave_one_out_tau`; not a confidence interval)."""
+    ev = evaluation.evaluation_or_default(ev)
     n_boot = check_int("n_boot", n_boot, 100, evaluation.MAX_BOOT)
     seed = check_seed("seed", seed)
-    t = ev.table[ev.table["set"] == "eval"]
-    err = {v: 100.0 * t[t["variant"] == v].set_index("test")["error"] for v in VARIANTS}
-    tests = err["full"].index
-    err = {v: e.loc[tests].to_numpy() for v, e in err.items()}
-    idx = np.random.default_rng(seed).integers(0, tests.size, (n_boot, tests.size))
+    err = evaluation.eval_errors(ev)
+    groups = err["benchmark"].to_numpy()
+    cols, what_of = [], []
+    for _, _, _, what, _ in CLAIMS:
+        if what[0] == "error":
+            cols.append(err[what[1]].to_numpy())
+        elif what[0] == "gain":
+            cols.append((err[what[1]] - err[what[2]]).to_numpy())
+        elif what[0] == "synergy":  # gain(both) - gain(instr) - gain(queue alone)
+            b = err["baseline"]
+            d = (b - err["full"]) - (b - err["instr"]) - (b - err["queue_mapped"])
+            cols.append(d.to_numpy())
+        what_of.append(len(cols) - 1 if what[0] != "ranking" else None)
+    x = np.column_stack(cols)
+    clo, chi = evaluation.paired_bootstrap(x, groups, n_boot=n_boot, seed=seed)
+    plo, phi = evaluation.paired_bootstrap(x, n_boot=n_boot, seed=seed)
+    seeds = [evaluation.paired_bootstrap(x, groups, n_boot=n_boot, seed=s)
+             for s in evaluation.BOOT_SEEDS]
     rank, _ = evaluation.ranking("neuralnet", ev)
+    ref = rank["reference_ns"].to_numpy()
     rows = []
-    for claim, key, rule, what in CLAIMS:
-        paper, source = _paper_value(key, rule)
+    for (claim, key, rule, what, tol), j in zip(CLAIMS, what_of, strict=True):
+        paper, source = _paper_value(key)
         bound = paper if rule == "level" else (0.0 if what[0] != "ranking" else 1.0)
-        if what[0] == "ranking":
-            ref = rank["reference_ns"].to_numpy()
+        if tol is None and rule == "level":
+            tol = abs(paper)
+        near = "no"
+        if j is None:
             val, lo, hi = _loo(ref, rank[what[1]].to_numpy())
-            unit, interval = "Kendall τ", "range, one of 5 placements left out"
+            plow = phigh = math.nan
+            unit = "Kendall τ"
+            interval = "robustness range, one of 5 placements left out"
         else:
-            if what[0] == "error":
-                d = err[what[1]]
-            elif what[0] == "gain":
-                d = err[what[1]] - err[what[2]]
-            else:  # synergy: gain(both) - gain(instr) - gain(queue alone)
-                b = err["baseline"]
-                d = (b - err["full"]) - (b - err["instr"]) - (b - err["queue_mapped"])
-            means = d[idx].mean(axis=1)
-            val = float(d.mean())
-            lo, hi = (float(q) for q in np.quantile(means, (0.025, 0.975)))
+            val = float(x[:, j].mean())
+            lo, hi, plow, phigh = (float(a[j]) for a in (clo, chi, plo, phi))
             unit = "%" if what[0] == "error" else "percentage points"
-            interval = f"paired bootstrap 95 %, {tests.size} {_E}"
+            interval = (
+                f"cluster bootstrap 95 %, {len(set(groups))} benchmarks of "
+                f"{x.shape[0]} {_E}"
+            )
+            got = verdict(lo, hi, rule, bound, tol)
+            dec = [_deciding(a[j], b[j], bound) for a, b in seeds]
+            again = {verdict(a[j], b[j], rule, bound, tol) for a, b in seeds}
+            spread = max(dec) - min(dec)
+            here = _deciding(lo, hi, bound)
+            if abs(here - bound) < NEAR_MARGIN + spread or again != {got}:
+                near = "yes"
+        if key is None and rule == "<":
+            source = "text: PORPLE's ranking is not 'consistent' with the measured one"
         rows.append(
             {
                 "key": key or f"fig6.{what[1].removesuffix('_ns')}",
                 "claim": claim,
                 "paper": paper,
-                "paper's value": source,
+                "paper's value": "< 1" if (key is None and rule == "<") else source,
+                "source": source,
                 "book (simulated reference)": val,
                 "unit": unit,
                 "low": lo,
                 "high": hi,
                 "interval": interval,
+                "placement low": plow,
+                "placement high": phigh,
                 "rule": rule,
                 "bound": bound,
-                "verdict": verdict(lo, hi, rule, bound),
+                "tolerance": math.nan if tol is None else float(tol),
+                "verdict": verdict(lo, hi, rule, bound, tol),
+                "near the threshold": near,
             }
         )
     return pd.DataFrame(rows)
@@ -283,7 +347,7 @@ def train_test(ev=None):
     (:func:`~gpumodels.papers.huang_li.evaluation.bootstrap_ci`), the share of
     placements where T_overlap was clipped to ``[0, min(T_comp, T_mem)]``, the fit's R²
     on its training targets and its leave-one-benchmark-out error."""
-    ev = _evaluation(ev)
+    ev = evaluation.evaluation_or_default(ev)
     t = ev.table
     rows = []
     for v, fit in ev.overlap.items():

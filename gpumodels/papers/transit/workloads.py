@@ -184,16 +184,25 @@ def derive(row: dict) -> dict:
     Returns the intermediate quantities too (``max_threads``, ``write_transactions``,
     ``transactions``, ``active_sms``, ``n_occupancy`` from the occupancy calculator,
     ``inst_issued`` = ``inst_executed × issued_ipc / executed_ipc``) so that a chapter
-    can show the arithmetic. ``Z``, ``Z_issued1`` and ``Z_ipc_ratio`` (and the matching
-    ``cs_measured*``) count the three instruction counts of :data:`COUNTERS`;
+    can show the arithmetic. It refuses ``executed_ipc ≤ 0`` and ``issued_ipc <
+    executed_ipc``: the issued count includes every replay and both metrics share one
+    cycle count, so issued ≥ executed > 0. ``Z``, ``Z_issued1`` and ``Z_ipc_ratio``
+    (and the matching ``cs_measured*``) count the three instruction counts of
+    :data:`COUNTERS`;
     ``gflops_sp_measured`` is ``flop_count_sp / duration`` per active SM in GFLOP/s, a
     different quantity from the CS throughput in instructions (the paper's figure
     captions call PCT and RCT "GFLOPS").
     """
     check_mapping("row", row, "a profiled launch of nvprof_rows()")
     check_keys("row", row, _DERIVE_COLUMNS, "a profiled launch of nvprof_rows()")
-    check_real("row['executed_ipc']", row["executed_ipc"], 0.0, lo_open=True)
-    check_real("row['issued_ipc']", row["issued_ipc"], 0.0)
+    executed = check_real("row['executed_ipc']", row["executed_ipc"], 0.0, lo_open=True)
+    # issued counts every replay, over executed_ipc's cycles: issued >= executed
+    check_real(
+        "row['issued_ipc']",
+        row["issued_ipc"],
+        executed,
+        context="a launch (issued counts replays: >= row['executed_ipc'])",
+    )
     cc, sms = _gpu_facts(row["gpu"])
     lim = occupancy.limits(cc)
     max_threads = lim.max_warps_per_sm * WARP_SIZE
@@ -265,16 +274,22 @@ def _profiled_rows() -> list[dict]:
                 ),
                 "Z": _g(med["Z"]),
                 "Z_provenance": (
-                    "inst_executed / (DRAM read transactions + write throughput x "
-                    "duration / 32 B) (nvprof); "
-                    "lower bound of the paper's inst_issued-based Z"
+                    "count / (DRAM read transactions + write throughput x "
+                    "duration / 32 B) (nvprof), median of the launches; count = "
+                    "Z: inst_executed (lower bound of the paper's inst_issued-based "
+                    "Z); Z_issued1: inst_issued1 (misses dual issue); Z_ipc_ratio: "
+                    "inst_executed x issued_ipc / executed_ipc (nvprof's inst_issued, "
+                    "the paper's count; the default)"
                 ),
                 "ms_measured": _g(med["ms_measured"]),
                 "cs_measured": _g(med["cs_measured"]),
                 "measured_provenance": (
-                    "nvprof: (DRAM read + write GB/s) and "
-                    "inst_executed x 32 / duration, per active SM "
-                    f"(min({_gpu_facts(gpu)[1]} SMs, grid blocks))"
+                    "nvprof, per active SM "
+                    f"(min({_gpu_facts(gpu)[1]} SMs, grid blocks)), median of the "
+                    "launches: ms_measured = DRAM read + write GB/s; cs_measured* = "
+                    "count x 32 / duration, the count of the matching Z column "
+                    "(cs_measured: inst_executed; cs_measured_issued1: inst_issued1; "
+                    "cs_measured_ipc_ratio: inst_executed x issued_ipc / executed_ipc)"
                 ),
                 "Z_issued1": _g(med["Z_issued1"]),
                 "cs_measured_issued1": _g(med["cs_measured_issued1"]),
@@ -385,6 +400,16 @@ def reported_accuracy() -> list[dict]:
     return [dict(r) for r in read_rows("transit/reported_accuracy.csv")]
 
 
+def _check_machine(machine) -> None:
+    """Refuse anything but a transit :class:`Machine` (one check for every function
+    that takes one)."""
+    if not isinstance(machine, Machine):
+        raise InputTypeError(
+            "machine must be a gpumodels.papers.transit.machine.Machine, got "
+            f"{type(machine).__name__} {machine!r:.40}"
+        )
+
+
 def saturation_threads(machine, Z):
     """Threads per SM at which the thread bound ends on ``machine`` for ``Z``
     thread-instructions per byte: ``min(R, π_y/Z) · (k_delta/R + Z·M/π_y)``.
@@ -395,11 +420,7 @@ def saturation_threads(machine, Z):
     ``Z → ∞``), so on a machine whose ``k_delta`` and ``M`` both reach the SM's thread
     limit no workload leaves the thread bound.
     """
-    if not isinstance(machine, Machine):
-        raise InputTypeError(
-            "machine must be a gpumodels.papers.transit.machine.Machine, got "
-            f"{type(machine).__name__} {machine!r:.40}"
-        )
+    _check_machine(machine)
     Z = as_array("Z", Z, lo_open=True)
     with np.errstate(over="ignore", divide="ignore", under="ignore"):
         cap = np.minimum(machine.R, machine.pi_height / Z)
@@ -419,11 +440,7 @@ def predictions(machine, gpu: str, counter: str = DEFAULT_COUNTER) -> list[dict]
     ``n_saturation`` (:func:`saturation_threads` at the kernel's ``Z``).
     """
     check_choice("counter", counter, COUNTERS)
-    if not isinstance(machine, Machine):
-        raise InputTypeError(
-            "machine must be a gpumodels.papers.transit.machine.Machine, got "
-            f"{type(machine).__name__} {machine!r:.40}"
-        )
+    _check_machine(machine)
     zcol, ccol = _COUNTER_COLUMNS[counter]
     # the GPUs with profiled kernels (n and Z), checked before table() so that the
     # message lists only the GPUs this function accepts
