@@ -366,7 +366,7 @@ class Streams:
     ``req_addr`` (32-B sectors for global and texture records, lines for constant
     records). ``warp_rec`` holds each warp's first record (CSR with one more entry at
     the end); warps are numbered block by block. Construction refuses a kind outside
-    :data:`KIND_NAMES`, a memory record with ``lsu < 1`` and a block whose warps reach
+    ``KIND_NAMES``, a memory record with ``lsu < 1`` and a block whose warps reach
     different numbers of ``BAR`` records (they would wait for ever).
     """
 
