@@ -836,13 +836,7 @@ COMBINATION_COLUMNS = (
     *(r.name for r in READINGS),
     "readings",
     "status",
-    "placements",
-    "unpredicted",
-    "saturated",
-    "mean_error_pct",
-    "ci_low_pct",
-    "ci_high_pct",
-    "tau_full",
+    *SENSITIVITY_COLUMNS[4:11],  # placements … tau_full
     "source",
 )
 """The columns of :data:`COMBINATIONS` and of :func:`combinations`'s table: one column
