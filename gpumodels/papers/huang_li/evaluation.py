@@ -381,9 +381,6 @@ def evaluation_or_default(ev: Evaluation | None = None) -> Evaluation:
     return check_kind("ev", ev, Evaluation, "a huang_li.evaluation.Evaluation")
 
 
-_evaluation = evaluation_or_default
-
-
 def bootstrap_ci(
     values, n_boot: int = 2000, seed: int = 0, level: float = 0.95
 ) -> tuple[float, float]:
@@ -415,7 +412,7 @@ def eval_errors(ev: Evaluation | None = None) -> pd.DataFrame:
     per placement (indexed by ``test``) with its ``benchmark`` and one column per
     variant of :data:`~gpumodels.papers.huang_li.model.VARIANTS`. The one table the
     paired intervals of :func:`gains` and the verdicts are drawn from."""
-    ev = _evaluation(ev)
+    ev = evaluation_or_default(ev)
     check_keys("ev.table", ev.table, ("benchmark", "test"))
     t = ev.table[ev.table["set"] == "eval"]
     full = t[t["variant"] == "full"].set_index("test")
@@ -503,7 +500,7 @@ def summary(ev: Evaluation | None = None, set_: str = "eval"):
     :func:`paired_bootstrap`'s cluster bootstrap over the benchmarks (:data:`N_BOOT`
     resamples, seed 0), as in the verdicts."""
 
-    ev = _evaluation(ev)
+    ev = evaluation_or_default(ev)
     check_choice("set_", set_, ("train", "eval"))
     implied = implied_errors().set_index("variant")["implied mean |error| (%)"]
     check_keys("ev.table", ev.table, ("benchmark",))
@@ -580,7 +577,7 @@ def ranking(benchmark: str = "neuralnet", ev: Evaluation | None = None):
     ranking against the reference."""
     from scipy.stats import kendalltau
 
-    ev = _evaluation(ev)
+    ev = evaluation_or_default(ev)
     check_str("benchmark", benchmark)
     t = ev.table
     rows = [r for r in tests() if r["benchmark"] == benchmark]
@@ -856,7 +853,7 @@ def headline(ev: Evaluation | None = None) -> dict[str, float]:
     only when one of the ranked neuralnet placements is unpredicted. ``saturated``
     counts evaluation placements whose full-model queue saturates (ρ ≥ 1: capped
     under ``saturation="cap"``, unpredicted under ``"nan"``)."""
-    ev = _evaluation(ev)
+    ev = evaluation_or_default(ev)
     e = ev.errors("full")
     ok = e[np.isfinite(e)]
     lo, hi = bootstrap_ci(ok) if ok.size >= 2 else (math.nan, math.nan)
@@ -967,9 +964,7 @@ def combination_table() -> pd.DataFrame:
     return df
 
 
-def top_combinations(
-    criterion: str = "error", n: int = 5, table=None
-) -> pd.DataFrame:
+def top_combinations(criterion: str = "error", n: int = 5, table=None) -> pd.DataFrame:
     """The ``n`` combinations of the exhaustive search (``table``, by default the
     cached :func:`combination_table`) that most favour the paper by ``criterion`` (one
     of :data:`CRITERIA`), best first; only combinations with every placement predicted

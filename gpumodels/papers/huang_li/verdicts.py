@@ -343,24 +343,25 @@ def table(ev=None, n_boot: int = evaluation.N_BOOT, seed: int = 0):
 def train_test(ev=None):
     """Training and test error of every fitted Eq. 11, side by side: per variant with
     a fitted T_overlap, the mean ``|error|`` (%) over the 38 training and the 22
-    evaluation placements with bootstrap 95 % intervals
-    (:func:`~gpumodels.papers.huang_li.evaluation.bootstrap_ci`), the share of
-    placements where T_overlap was clipped to ``[0, min(T_comp, T_mem)]``, the fit's R²
-    on its training targets and its leave-one-benchmark-out error."""
+    evaluation placements with cluster-bootstrap 95 % intervals over benchmarks
+    (:func:`~gpumodels.papers.huang_li.evaluation.paired_bootstrap`, as the verdicts),
+    the share of placements where T_overlap was clipped to ``[0, min(T_comp,
+    T_mem)]``, the fit's R² on its training targets and its leave-one-benchmark-out
+    error."""
     ev = evaluation.evaluation_or_default(ev)
     t = ev.table
     rows = []
     for v, fit in ev.overlap.items():
         row = {"variant": v, "label": VARIANTS[v]["label"]}
         for set_, name in (("train", "training"), ("eval", "test")):
-            e = ev.errors(v, set_)
-            lo, hi = evaluation.bootstrap_ci(e)
             sel = (t["variant"] == v) & (t["set"] == set_)
+            e = t.loc[sel, "error"].to_numpy()
+            lo, hi = evaluation.paired_bootstrap(e, groups=t.loc[sel, "benchmark"])
             row |= {
                 f"{name} placements": int(e.size),
                 f"{name} error (%)": 100 * float(e.mean()),
-                f"{name} CI low": 100 * lo,
-                f"{name} CI high": 100 * hi,
+                f"{name} CI low": 100 * float(lo[0]),
+                f"{name} CI high": 100 * float(hi[0]),
                 f"{name} clipped (%)": 100 * float(t.loc[sel, "clipped"].mean()),
             }
         row |= {"R²": fit.r2, "leave-one-benchmark-out |error|": fit.lobo_error}
