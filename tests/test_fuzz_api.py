@@ -168,3 +168,12 @@ def test_every_public_callable_gives_a_clear_error_or_a_sound_value():
         f"NO_BASELINE: new {sorted(set(unbased) - set(NO_BASELINE))}, "
         f"now callable {sorted(set(NO_BASELINE) - set(unbased))}"
     )
+
+
+def test_a_slow_example_ticks_so_the_watchdog_does_not_kill_it():
+    ticks = []
+    got = fuzz._ticking(lambda: (time.sleep(0.35), "built")[1], lambda: ticks.append(1), every=0.1)
+    assert got == "built" and len(ticks) >= 2
+    n = len(ticks)
+    time.sleep(0.25)
+    assert len(ticks) == n  # the helper stops with the build

@@ -301,3 +301,12 @@ def test_paired_bootstrap():
         evaluation.paired_bootstrap([[1.0], [math.nan]])
     with pytest.raises(ValueError, match="n_boot"):
         evaluation.paired_bootstrap(x, n_boot=1)
+
+
+def test_the_baseline_worse_than_sim_claim_takes_the_printed_sign(ev, vt):
+    # §V-B: the baseline's error exceeds Sim et al.'s by both − vs_sim2012 points
+    row = vt.set_index("key").loc["hl17.s5b.baseline_worse_than_sim"]
+    want = pub.value("hl17.s5b.both") - pub.value("hl17.s5a.vs_sim2012")
+    assert row["paper"] == pytest.approx(want) and want > 0
+    book = 100 * (ev.mean_error("baseline") - ev.mean_error("sim2012"))
+    assert row["book (simulated reference)"] == pytest.approx(book)

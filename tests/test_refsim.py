@@ -38,8 +38,13 @@ def _addr(bank_field: int = 0, channel: int = 0, row: int = 0, column: int = 0) 
             | put(channel, AMAP.channel_bits))
 
 
+PLAIN = RM.with_(address_hash="none")
+"""The reference without its channel/bank hash: requests stay in the bank their
+address bits name (the reference's own hash is tested in test_refsim_frfcfs.py)."""
+
+
 def _one_sm(**kw):
-    return RM.with_(sm_count=1, launch_jitter=0, **kw)
+    return PLAIN.with_(sm_count=1, launch_jitter=0, **kw)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -48,9 +53,16 @@ def _one_sm(**kw):
 
 def test_isolated_accesses_take_the_printed_latencies_exactly():
     a = _addr(row=3)
-    assert refsim.second_access_latency(_addr(bank_field=1), a) == pytest.approx(742.0, abs=1e-9)   # other bank: miss
-    assert refsim.second_access_latency(_addr(row=3, column=5), a) == pytest.approx(352.0, abs=1e-9)  # same row: hit
-    assert refsim.second_access_latency(_addr(row=4), a) == pytest.approx(1008.0, abs=1e-9)          # other row: conflict
+    lat = lambda x, y: refsim.second_access_latency(x, y, PLAIN)
+    assert lat(_addr(bank_field=1), a) == pytest.approx(742.0, abs=1e-9)   # other bank: miss
+    assert lat(_addr(row=3, column=5), a) == pytest.approx(352.0, abs=1e-9)  # same row: hit
+    assert lat(_addr(row=4), a) == pytest.approx(1008.0, abs=1e-9)          # other row: conflict
+    # with the reference's hash, another row of the same bank field is another bank
+    # (row 4 ^ row 3 flips the three low row bits, which hash the channel); the channel
+    # field that undoes the hash brings the conflict back
+    assert refsim.second_access_latency(_addr(row=4), a) == pytest.approx(742.0, abs=1e-9)
+    same_bank = _addr(row=4, bank_field=((4 ^ 3) >> 3) & 15, channel=(4 ^ 3) & 7)
+    assert refsim.second_access_latency(same_bank, a) == pytest.approx(1008.0, abs=1e-9)
 
 
 def test_one_warp_takes_the_sum_of_its_latencies_to_the_cycle():
@@ -117,8 +129,9 @@ def test_never_above_pin_bandwidth(seed, stride):
 
 
 def test_bank_waits_are_a_lindley_recursion_on_the_log():
+    # FCFS only: first-ready FCFS serves a bank's requests out of arrival order
     for test in ("transpose_1", "spmv_1", "SCAN_2"):
-        log = refsim.simulate(_bench(test), test).dram_log
+        log = refsim.simulate(_bench(test), test, dram_policy="fcfs").dram_log
         assert len(log) > 1000
         assert np.abs(refsim.lindley_waits(log) - log["wait_ns"].to_numpy()).max() < 1e-6
         assert (log["wait_ns"] >= 0).all() and (log["service_ns"] > 0).all()
@@ -198,12 +211,21 @@ def test_blocks_beyond_an_sm_are_rejected():
 
 
 def test_algorithm1_against_the_simulator_recovers_the_preset():
-    found = dram.detect_mapping(refsim.second_access_latency, refsim.ALGORITHM1_BITS, base_address=1 << 32)
-    assert found.row_bits == AMAP.row_bits
-    assert set(found.other_bits) == set(AMAP.bank_bits) | set(AMAP.channel_bits)
+    plain = dram.detect_mapping(
+        lambda a, b: refsim.second_access_latency(a, b, PLAIN), refsim.ALGORITHM1_BITS, base_address=1 << 32
+    )
+    assert plain.row_bits == AMAP.row_bits
+    assert set(plain.other_bits) == set(AMAP.bank_bits) | set(AMAP.channel_bits)
     unmapped = {b for b in refsim.ALGORITHM1_BITS if b > max(AMAP.row_bits)}
-    assert set(found.column_bits) == set(AMAP.column_bits) | {3, 4} | unmapped   # same burst or above the map: a hit
-    assert found.latencies == {"column": 352.0, "other": 742.0, "row": 1008.0}
+    assert set(plain.column_bits) == set(AMAP.column_bits) | {3, 4} | unmapped   # same burst or above the map: a hit
+    assert plain.latencies == {"column": 352.0, "other": 742.0, "row": 1008.0}
+    # the reference hashes channel and bank with the row's low 7 bits: flipping one of
+    # them moves the request to another bank, so Algorithm 1 reads them as bank bits
+    found = dram.detect_mapping(refsim.second_access_latency, refsim.ALGORITHM1_BITS, base_address=1 << 32)
+    hashed = AMAP.row_bits[: len(AMAP.bank_bits) + len(AMAP.channel_bits)]
+    assert found.row_bits == AMAP.row_bits[len(hashed):]
+    assert set(found.other_bits) == set(plain.other_bits) | set(hashed)
+    assert found.column_bits == plain.column_bits and found.latencies == plain.latencies
     assert evaluation.detected_mapping() == found                                # the cached probe latencies
 
 

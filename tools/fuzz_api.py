@@ -61,6 +61,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import warnings
 
@@ -354,6 +355,26 @@ def given_baseline(qualname):
     return None if factory is None else factory()
 
 
+def _ticking(build, tick, every=5.0):
+    """``build()``, with ``tick()`` every ``every`` seconds from a helper thread while
+    it runs: an example whose arguments take long to build (a whole evaluation, about
+    30 s the first time in a worker) is untimed, but must not look like a hang to the
+    parent's watchdog."""
+    done = threading.Event()
+
+    def beat():
+        while not done.wait(every):
+            tick()
+
+    t = threading.Thread(target=beat, daemon=True)
+    t.start()
+    try:
+        return build()
+    finally:
+        done.set()
+        t.join()
+
+
 def baseline(obj, params, limit, tick=lambda: None, qualname=""):
     """Valid values by parameter name, and the baseline result, or None.
 
@@ -362,7 +383,7 @@ def baseline(obj, params, limit, tick=lambda: None, qualname=""):
     values = {}
     options = {}
     try:
-        given = given_baseline(qualname) or {}
+        given = _ticking(lambda: given_baseline(qualname), tick) or {}
     except Exception:  # noqa: BLE001 -- an example that cannot be built
         return None, None
     for p in params:

@@ -34,7 +34,7 @@ def _cell(v) -> str:
 def _write(df, name: str) -> Path:
     path = DATA / name
     with path.open("w", newline="") as fh:
-        w = csv.writer(fh)
+        w = csv.writer(fh, lineterminator="\n")
         w.writerow(df.columns)
         for row in df.itertuples(index=False):
             w.writerow([_cell(v) for v in row])

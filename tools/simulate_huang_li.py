@@ -1,4 +1,4 @@
-"""Regenerate the Huang & Li simulated reference (about a minute on two cores).
+"""Regenerate the Huang & Li simulated reference (about three minutes on two cores).
 
     .venv/bin/python tools/simulate_huang_li.py
 
@@ -9,6 +9,9 @@ Writes, all labelled simulated in their source column:
   run on gpumodels.engines.refsim.simulator, seed 0: time and counters;
 - data/simulated/huang_li_algorithm1.csv  Algorithm 1's probe latencies on the
   simulator;
+- data/simulated/huang_li_switches.csv  every Table IV benchmark's sample placement
+  with the reference's mechanisms (refsim.SWITCHES) switched off one at a time and all
+  together (refsim.switch_row);
 - data/simulated/huang_li_volkov_check.csv  IPC of Volkov's α-workload on refsim
   (fixed memory latency, caches off) and on gpumodels.engines.sim, Kepler, n in
   {1, 2, ..., 64}, α in {0, 1, 4, 16, 64}.
@@ -37,7 +40,7 @@ def _write(rel: str, rows: list[dict]) -> None:
     path = DATA / rel
     path.parent.mkdir(exist_ok=True)
     with path.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
     print(f"wrote {len(rows)} rows to {path.relative_to(DATA.parent)}")
@@ -71,6 +74,10 @@ def _volkov(args) -> dict:
     return volkov_row(*args)
 
 
+def _switch(job) -> dict:
+    return refsim.switch_row(*job)
+
+
 def main() -> int:
     t0 = time.time()
     tests = placements.tests(None, counted_only=False)
@@ -82,7 +89,9 @@ def main() -> int:
     with ProcessPoolExecutor(max_workers=2) as pool:
         rows = list(pool.map(_placement, tests))
         vrows = list(pool.map(_volkov, [(n, a) for n in NS for a in ALPHAS]))
+        srows = list(pool.map(_switch, refsim.switch_jobs()))
     _write(refsim.CACHE, rows)
+    _write(refsim.SWITCH_CACHE, srows)
     _write(refsim.VOLKOV_CACHE, vrows)
     _write(refsim.ALGORITHM1_CACHE, refsim.algorithm1_rows())
     print(f"done in {time.time() - t0:.0f} s")

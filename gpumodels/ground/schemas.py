@@ -732,6 +732,29 @@ TABLES: dict[str, Table] = {
         },
         unique=["test"],
     ),
+    "simulated/huang_li_switches.csv": Table(
+        {
+            "benchmark": text(),
+            "test": text(),
+            "setting": text(
+                isin=(
+                    "reference",
+                    "dram_policy",
+                    "address_hash",
+                    "replay_issue",
+                    "barriers",
+                    "all off",
+                )
+            ),
+            "changes": text(optional=True),
+            "time_ns": number(0, lo_open=True),
+            "inst_issued": number(0, integer=True),
+            "bank_busy_max": number(0, 1),
+            "dram_wait_mean_ns": number(0),
+            "source": SOURCE,
+        },
+        unique=["test", "setting"],
+    ),
     "simulated/huang_li_sensitivity.csv": _wide(
         {
             "reading": text(),

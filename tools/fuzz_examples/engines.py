@@ -206,6 +206,7 @@ BASELINES = {
     "gpumodels.engines.refsim.kernels.Kernel": lambda: _fields(_kernel()),
     "gpumodels.engines.refsim.kernels.Op": lambda: _fields(_kernel().ops[0]),
     "gpumodels.engines.refsim.kernels.Trace": lambda: _fields(_trace()),
+    "gpumodels.engines.refsim.kernels.waves": lambda: {"benchmark": "triad"},
     "gpumodels.engines.refsim.kernels.check_placement": lambda: {
         "kernel": _kernel(),
         "placement": _kernel().sample_placement(),
@@ -232,6 +233,10 @@ BASELINES = {
         "log": _result().dram_log,
     },
     "gpumodels.engines.refsim.simulator.littles_law": _log_window,
+    "gpumodels.engines.refsim.simulator.switch_row": lambda: {
+        "test": _test_row(),
+        "setting": "barriers",
+    },
     "gpumodels.engines.refsim.simulator.reference_row": lambda: {
         "test": _test_row(),
     },

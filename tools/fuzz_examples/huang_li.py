@@ -48,6 +48,13 @@ def _trace():
 
 
 @cache
+def _traffic():
+    from gpumodels.papers.huang_li import analysis
+
+    return analysis.traffic(_trace(), _k80())
+
+
+@cache
 def _analysis():
     from gpumodels.papers.huang_li import analysis
 
@@ -140,6 +147,14 @@ def _reading():
     return readings.reading("amat_form")
 
 
+@cache
+def _ev():
+    """The default evaluation (untimed: about 30 s the first time in a worker)."""
+    from gpumodels.papers.huang_li import evaluation
+
+    return evaluation.run()
+
+
 def _eval_test():
     from gpumodels.engines.refsim.placements import tests
 
@@ -189,6 +204,8 @@ P = "gpumodels.papers.huang_li."
 BASELINES = {
     # analysis
     P + "analysis.Analysis": lambda: _fields(_analysis()),
+    P + "analysis.Traffic": lambda: _fields(_traffic()),
+    P + "analysis.traffic": lambda: {"tr": _trace(), "machine": _k80()},
     P + "analysis.Machine": lambda: _fields(_k80()),
     P + "analysis.analyze": lambda: {"tr": _trace(), "machine": _k80()},
     # book: the chapter's grid (its signed errors include negatives), 2000 customers
@@ -208,6 +225,14 @@ BASELINES = {
         "overlap": {"full": _overlap()},
     },
     P + "evaluation.kingman_vs_log": lambda: {"log": _dram_log(), "min_requests": 8},
+    P + "evaluation.eval_errors": lambda: {"ev": _ev()},
+    P + "evaluation.evaluation_or_default": lambda: {"ev": _ev()},
+    P + "evaluation.summary": lambda: {"ev": _ev()},
+    P + "evaluation.headline": lambda: {"ev": _ev()},
+    P + "evaluation.ranking": lambda: {"ev": _ev()},
+    P + "evaluation.gains": lambda: {"ev": _ev(), "n_boot": 200},
+    P + "verdicts.table": lambda: {"ev": _ev(), "n_boot": 200},
+    P + "verdicts.train_test": lambda: {"ev": _ev()},
     P + "evaluation.latency_only_score": lambda: {"test": _eval_test()},
     P + "evaluation.reference_time_ns": lambda: {"test": "bfs_1"},
     P + "evaluation.parse_readings": lambda: {"text": "mwp_bytes=l2; clock=base"},

@@ -10,6 +10,16 @@ launch, the arrays (:class:`ArraySpec`) and a list of warp-level memory instruct
 (:class:`Op`), each holding the element index of every lane of every warp (``-1``: lane
 inactive). Everything is numpy.
 
+**Sizes** (issue 39; chosen from the launch alone, before any model error was seen):
+each Table IV kernel's default grid fills the simulated K80 (13 SMs) at least
+:data:`MIN_WAVES` times at its occupancy, so that the memory system reaches a steady
+state, unless a rule of the paper's placements or the trace budget stops it first:
+triad keeps n = 12288 (B must fit in 48 KB of shared memory in triad_2) and matrixMul
+runs two waves (four would exceed :data:`MAX_TRACE_LANES`). The grid grows, the work per
+thread stays (QTC's points grow with its seeds, since every seed is a point). vecAdd
+and convolutionColumns are illustrations and keep their sizes. :func:`waves` gives
+each kernel's count.
+
 :meth:`Kernel.trace` applies a placement (array → G, T, 2T, C or S) and returns a
 :class:`Trace` with byte addresses, following §III-E:
 
@@ -47,6 +57,7 @@ from gpumodels.engines.refsim.trace import (
 )
 from gpumodels.facts import _fields
 from gpumodels.facts.occupancy import WARP_SIZE, occupancy
+from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import InputTypeError, OutOfRangeError, UnknownNameError
 from gpumodels.ground.validate import (
     check_choice,
@@ -98,8 +109,24 @@ often, so the bound keeps every call short."""
 
 MAX_TRACE_LANES = 1 << 24
 """Most lane accesses one kernel may hold (memory instructions × warps × 32). Each takes
-8 bytes in ``Op.idx`` and again in the trace, so this caps a kernel at a few hundred MB
-while the book's largest (convolutionSeparable) holds 2.5 million, under a sixth."""
+8 bytes in ``Op.idx`` and again in the trace, so this caps a kernel at a few hundred MB;
+the book's largest (convolutionSeparable) holds 16.0 million."""
+
+MIN_WAVES = 4
+"""Full waves of resident blocks over the simulated K80's 13 SMs that each Table IV
+kernel's default size gives at least (module docstring: two exceptions)."""
+
+SM_COUNT = int(
+    float(
+        next(
+            r["value"]
+            for r in read_rows("huang_li/refsim_parameters.csv")
+            if r["parameter"] == "sm_count"
+        )
+    )
+)
+"""SMs of the simulated K80 (one GK210) that :func:`waves` fills
+(``data/huang_li/refsim_parameters.csv``, ``sm_count``: 13)."""
 
 _BOUNDS = {
     "MAX_THREADS_PER_BLOCK": MAX_THREADS_PER_BLOCK,
@@ -158,7 +185,9 @@ class Op:
     ``alu`` counts the other instructions each warp executes before it (a scalar or one
     per warp), addressing excluded (that depends on the placement). They run whether or
     not any lane of the memory instruction is active, unless ``guarded`` (the arithmetic
-    sits in the same branch).
+    sits in the same branch). ``sync`` puts a ``__syncthreads()`` (one ``bar.sync``
+    instruction) before the arithmetic: every warp of the block executes it, active
+    lanes or not, and waits there for the block's other warps.
     """
 
     array: str
@@ -166,11 +195,12 @@ class Op:
     store: bool = False
     alu: object = 0
     guarded: bool = False
+    sync: bool = False
 
     def __post_init__(self):
         _fields.texts(self, ("array",))
         _fields.array(self, "idx", integer=True)  # negative: an inactive lane
-        _fields.flags(self, ("store", "guarded"))
+        _fields.flags(self, ("store", "guarded", "sync"))
         if isinstance(self.alu, np.ndarray):
             _fields.array(self, "alu", lo=0)
         else:
@@ -180,7 +210,8 @@ class Op:
 @dataclass(frozen=True)
 class Kernel:
     """A synthetic kernel: launch, arrays, the warp-level memory instructions and the
-    trailing arithmetic."""
+    trailing arithmetic. Its barriers are the ``sync`` flags of its ops
+    (:attr:`syncs` counts them)."""
 
     name: str
     blocks: int
@@ -188,13 +219,12 @@ class Kernel:
     arrays: Mapping[str, ArraySpec]
     ops: tuple[Op, ...]
     tail_alu: int = 0
-    syncs: int = 0
     description: str = ""
 
     def __post_init__(self):
         _fields.texts(self, ("name", "description"))
         _fields.ints(self, ("blocks", "threads_per_block"), 1)
-        _fields.ints(self, ("tail_alu", "syncs"))
+        _fields.ints(self, ("tail_alu",))
         _fields.mappings(self, ("arrays",), ArraySpec)
         if not isinstance(self.ops, tuple) or not all(
             isinstance(o, Op) for o in self.ops
@@ -202,6 +232,11 @@ class Kernel:
             raise InputTypeError(
                 f"Kernel.ops must be a tuple of Op records, got {self.ops!r:.60}"
             )
+
+    @property
+    def syncs(self) -> int:
+        """``__syncthreads()`` calls per thread (ops with ``sync`` set)."""
+        return sum(1 for o in self.ops if o.sync)
 
     @property
     def warps_per_block(self) -> int:
@@ -322,6 +357,7 @@ class Trace:
     shared_bytes_per_block: int
     copy_bytes: int = 0
     bases: Mapping[str, int] = field(default_factory=dict)
+    barriers: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
 
     def __post_init__(self):
         _fields.of_type(self, "kernel", Kernel, "a Kernel")
@@ -339,6 +375,17 @@ class Trace:
         for name in ("block", "executed"):
             _fields.array(self, name, lo=0, ndim=1, integer=True)
         _fields.array(self, "addr", lo=-1, ndim=2, integer=True)  # -1: inactive
+        _fields.array(self, "barriers", lo=0, ndim=2, integer=True)
+        if self.barriers.shape[1] != 2:
+            raise OutOfRangeError(
+                "Trace.barriers must have two columns (warp, pos), got shape "
+                f"{self.barriers.shape}"
+            )
+        if self.barriers.size and self.barriers[:, 0].max() >= self.kernel.n_warps:
+            raise OutOfRangeError(
+                f"Trace.barriers warps must be in [0, {self.kernel.n_warps - 1}] (the "
+                f"kernel's warps), got {int(self.barriers[:, 0].max())}"
+            )
         if not isinstance(self.store, np.ndarray) or self.store.dtype != np.bool_:
             raise InputTypeError(
                 f"Trace.store must be a numpy array of booleans, got {self.store!r:.60}"
@@ -411,7 +458,11 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
         [],
     )
     pos = np.zeros(W, dtype=np.int64)
+    bars = []
     for op in k.ops:
+        if op.sync:  # every warp, before the op's arithmetic
+            bars.append(np.stack([np.arange(W), pos.copy()], axis=1))
+            pos += 1
         spec = k.arrays[op.array]
         sp = placement[op.array]
         if op.store and sp in READ_ONLY:
@@ -471,6 +522,7 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
         shared_bytes_per_block=sbase,
         copy_bytes=copy,
         bases=bases,
+        barriers=np.concatenate(bars) if bars else np.zeros((0, 2), np.int64),
     )
 
 
@@ -541,7 +593,7 @@ def _mask(idx, cond):
     return np.where(cond, idx, -1)
 
 
-def _kernel(name, blocks, tpb, arrays, ops, tail_alu=0, syncs=0, description=""):
+def _kernel(name, blocks, tpb, arrays, ops, tail_alu=0, description=""):
     return Kernel(
         name=name,
         blocks=blocks,
@@ -549,7 +601,6 @@ def _kernel(name, blocks, tpb, arrays, ops, tail_alu=0, syncs=0, description="")
         arrays={a.name: a for a in arrays},
         ops=tuple(ops),
         tail_alu=tail_alu,
-        syncs=syncs,
         description=description,
     )
 
@@ -563,7 +614,7 @@ def vecadd(n: int = 4096, tpb: int = 256) -> Kernel:
     constant and shared memory.
 
     ``n`` in [32, :data:`MAX_ELEMENTS`], ``tpb`` in [1, :data:`MAX_THREADS_PER_BLOCK`].
-   
+
     The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
     """
     n = _size("n", n, WARP, "MAX_ELEMENTS")
@@ -583,7 +634,7 @@ def vecadd(n: int = 4096, tpb: int = 256) -> Kernel:
     )
 
 
-def bfs(n: int = 8192, degree: int = 8, chunk: int = 4, seed: int = 1) -> Kernel:
+def bfs(n: int = 16384, degree: int = 8, chunk: int = 4, seed: int = 1) -> Kernel:
     """SHOC BFS_kernel_warp: a warp per chunk of vertices, lanes over a frontier
     vertex's edges.
 
@@ -664,7 +715,7 @@ def bfs(n: int = 8192, degree: int = 8, chunk: int = 4, seed: int = 1) -> Kernel
     )
 
 
-def fft(blocks: int = 256) -> Kernel:
+def fft(blocks: int = 1024) -> Kernel:
     """SHOC FFT512_device: 64 threads per 512-point FFT, 8 points per thread, two
     shared-memory transposes.
 
@@ -677,6 +728,8 @@ def fft(blocks: int = 256) -> Kernel:
     _g, tid, blk, _act = _lanes(blocks, tpb)
     ops = [Op("data", blk * 512 + tid + 64 * k, alu=2) for k in range(8)]
     hi, lo = tid // 8, tid % 8
+    # each transpose: store x, sync, load x, sync, store y, sync, load y; the first
+    # transpose also syncs after load y, the second (SHOC's mask 0xE) does not
     for p in range(2):
         for comp in range(2):
             for k in range(8):
@@ -686,6 +739,7 @@ def fft(blocks: int = 256) -> Kernel:
                         tid * 9 + k if p == 0 else hi * 72 + lo * 9 + k,
                         store=True,
                         alu=30 if k == 0 and comp == 0 else 0,
+                        sync=k == 0 and (p, comp) != (0, 0),
                     )
                 )
             for k in range(8):
@@ -693,6 +747,7 @@ def fft(blocks: int = 256) -> Kernel:
                     Op(
                         "smem",
                         lo * 66 + hi + 8 * k if p == 0 else tid + 64 * k + (k // 4) * 8,
+                        sync=k == 0,
                     )
                 )
     ops += [
@@ -710,12 +765,11 @@ def fft(blocks: int = 256) -> Kernel:
         arrays,
         ops,
         tail_alu=30,
-        syncs=8,
         description="8 float2 per thread; x and y exchanged through smem[8·8·9] twice",
     )
 
 
-def neuralnet(samples: int = 64, n_in: int = 64, n_out: int = 128) -> Kernel:
+def neuralnet(samples: int = 832, n_in: int = 64, n_out: int = 128) -> Kernel:
     """SHOC kernelFeedForward1: a block per sample, a thread per output neuron, weights
     row-major by neuron.
 
@@ -761,18 +815,22 @@ def neuralnet(samples: int = 64, n_in: int = 64, n_out: int = 128) -> Kernel:
 
 
 def _tree(ops, arr, tid, tpb, alu=1):
+    """A shared-memory tree sum over ``tpb`` threads, as SHOC writes it: a
+    ``__syncthreads()`` before every level whose inputs were written by more than one
+    warp (s ≥ 32, the first after the block's store into the array); the
+    warp-synchronous levels below have none."""
     s = tpb // 2
     while s >= 1:
         a = tid < s
         ops += [
-            Op(arr, np.where(a, tid, -1), alu=alu),
+            Op(arr, np.where(a, tid, -1), alu=alu, sync=s >= WARP),
             Op(arr, np.where(a, tid + s, -1)),
             Op(arr, np.where(a, tid, -1), store=True, alu=1),
         ]
         s //= 2
 
 
-def reduction(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
+def reduction(n: int = 1 << 21, blocks: int = 512, tpb: int = 256) -> Kernel:
     """SHOC reduce: grid-stride pairs into a register, then a shared-memory tree per
     block.
 
@@ -813,12 +871,11 @@ def reduction(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
         arrays,
         ops,
         tail_alu=2,
-        syncs=9,
         description=f"{n} floats, {blocks} blocks of {tpb}; first add during load",
     )
 
 
-def scan_reduce(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
+def scan_reduce(n: int = 1 << 21, blocks: int = 512, tpb: int = 256) -> Kernel:
     """SHOC scan's reduce kernel: each block sums one contiguous chunk, then a
     shared-memory tree.
 
@@ -858,12 +915,11 @@ def scan_reduce(n: int = 1 << 18, blocks: int = 64, tpb: int = 256) -> Kernel:
         arrays,
         ops,
         tail_alu=2,
-        syncs=9,
         description=f"{n} floats; block b reduces elements [b·{chunk}, (b+1)·{chunk})",
     )
 
 
-def sort(n: int = 1 << 16, tpb: int = 128, seed: int = 2) -> Kernel:
+def sort(n: int = 1 << 18, tpb: int = 128, seed: int = 2) -> Kernel:
     """SHOC reorderData: scatter keys and values to their radix-digit buckets using
     per-block offsets.
 
@@ -878,16 +934,21 @@ def sort(n: int = 1 << 16, tpb: int = 128, seed: int = 2) -> Kernel:
     blocks = n // (2 * tpb)
     _budget("reorderData", _warps(blocks, tpb), 12, n=n, tpb=tpb)
     _g, tid, blk, _act = _lanes(blocks, tpb)
-    ops = [
+    # as SHOC: every thread loads its keys and values, the first 16 the block's
+    # offsets into shared memory, one __syncthreads(), then the scatter
+    idx = [blk * 2 * tpb + 2 * tid + k for k in range(2)]
+    ops = []
+    for k, i in enumerate(idx):
+        ops += [Op("keys", i, alu=3 if k == 0 else 0), Op("values", i)]
+    ops += [
         Op("blockOffsets", np.where(tid < 16, blk * 16 + tid, -1), alu=2),
         Op("sBlockOffsets", np.where(tid < 16, tid, -1), store=True),
     ]
-    for k in range(2):
-        i = blk * 2 * tpb + 2 * tid + k
+    for k, i in enumerate(idx):
         d = rng.integers(0, 16, i.shape)
-        ops += [Op("keys", i, alu=3), Op("values", i), Op("sBlockOffsets", d, alu=4)]
         dest = (d * (n // 16) + (i // 16)) % n
         ops += [
+            Op("sBlockOffsets", d, alu=4, sync=k == 0),
             Op("outKeys", dest, store=True, alu=3),
             Op("outValues", dest, store=True),
         ]
@@ -906,12 +967,11 @@ def sort(n: int = 1 << 16, tpb: int = 128, seed: int = 2) -> Kernel:
         arrays,
         ops,
         tail_alu=2,
-        syncs=1,
         description=f"{n} keys, 4-bit digits drawn at random, 2 keys per thread",
     )
 
 
-def stencil2d(width: int = 256, height: int = 128) -> Kernel:
+def stencil2d(width: int = 512, height: int = 256) -> Kernel:
     """SHOC StencilKernel: 9-point stencil, one thread per interior point, reads
     straight from data.
 
@@ -953,7 +1013,7 @@ def stencil2d(width: int = 256, height: int = 128) -> Kernel:
     )
 
 
-def md5hash(blocks: int = 64, tpb: int = 256) -> Kernel:
+def md5hash(blocks: int = 512, tpb: int = 256) -> Kernel:
     """SHOC FindKeyWithDigest_Kernel: about 600 integer instructions per key; one thread
     writes foundKey.
 
@@ -982,7 +1042,7 @@ def md5hash(blocks: int = 64, tpb: int = 256) -> Kernel:
     )
 
 
-def s3d(n: int = 1 << 14, species: int = 22, reactions: int = 8) -> Kernel:
+def s3d(n: int = 1 << 17, species: int = 22, reactions: int = 8) -> Kernel:
     """SHOC S3D gr_base: per grid point, read pressure, temperature and 22 mass
     fractions; write rates.
 
@@ -1076,7 +1136,11 @@ def _convolution(rows: bool, width: int = 1024, height: int = 64) -> Kernel:
                 sidx = ty * (tile * bx) + s * bx + tx + j
             else:
                 sidx = tx * (tile * by + 1) + s * by + ty + j
-            ops += [Op("c_Kernel", np.full_like(tid, R - j), alu=1), Op("s_Data", sidx)]
+            first = s == halo and j == -R  # the tile is complete: sync
+            ops += [
+                Op("c_Kernel", np.full_like(tid, R - j), alu=1, sync=first),
+                Op("s_Data", sidx),
+            ]
         if rows:
             x = bxi * steps * bx + (s - halo) * bx + tx
             y = byi * by + ty
@@ -1106,13 +1170,12 @@ def _convolution(rows: bool, width: int = 1024, height: int = 64) -> Kernel:
         arrays,
         ops,
         tail_alu=1,
-        syncs=1,
         description=f"{width} × {height} image, radius {R}, {steps} results per thread "
         "(CUDA SDK layout)",
     )
 
 
-def convolution_rows(width: int = 1024, height: int = 64) -> Kernel:
+def convolution_rows(width: int = 1024, height: int = 416) -> Kernel:
     """CUDA SDK convolutionRowsKernel: a shared tile with halo, 17 taps from
     c_Kernel.
 
@@ -1133,7 +1196,7 @@ def convolution_columns(width: int = 256, height: int = 256) -> Kernel:
     return _convolution(False, width, height)
 
 
-def md(n: int = 4096, neighbors: int = 32, seed: int = 3) -> Kernel:
+def md(n: int = 131072, neighbors: int = 32, seed: int = 3) -> Kernel:
     """SHOC compute_lj_force: per atom, neighbour indices (column-major list) and float4
     position gathers.
 
@@ -1179,7 +1242,7 @@ def md(n: int = 4096, neighbors: int = 32, seed: int = 3) -> Kernel:
     )
 
 
-def matrixmul(ha: int = 128, wa: int = 128, wb: int = 64) -> Kernel:
+def matrixmul(ha: int = 256, wa: int = 128, wb: int = 208) -> Kernel:
     """CUDA SDK matrixMul: 16 × 16 tiles of A and B through shared memory (As, Bs stay
     shared).
 
@@ -1196,24 +1259,26 @@ def matrixmul(ha: int = 128, wa: int = 128, wb: int = 64) -> Kernel:
     _size("wa × wb", wa * wb, 1, "MAX_ELEMENTS")
     tpb = B * B
     gx, gy = wb // B, ha // B
-    _budget(
-        "matrixMul", _warps(gx * gy, tpb), 36 * (wa // B) + 1, ha=ha, wa=wa, wb=wb
-    )
+    _budget("matrixMul", _warps(gx * gy, tpb), 36 * (wa // B) + 1, ha=ha, wa=wa, wb=wb)
     blocks = gx * gy
     _g, tid, blk, _act = _lanes(blocks, tpb)
     tx, ty = tid % B, tid // B
     bx, by = blk % gx, blk // gx
     ops = []
     for t in range(wa // B):
+        # SDK: load the tiles, sync, multiply, sync (also after the last tile)
         ops += [
-            Op("A", (by * B + ty) * wa + t * B + tx, alu=4),
+            Op("A", (by * B + ty) * wa + t * B + tx, alu=4, sync=t > 0),
             Op("B", (t * B + ty) * wb + bx * B + tx, alu=1),
             Op("As", ty * B + tx, store=True),
             Op("Bs", ty * B + tx, store=True),
         ]
         for k in range(B):
-            ops += [Op("As", ty * B + k, alu=1 if k else 2), Op("Bs", k * B + tx)]
-    ops.append(Op("C", (by * B + ty) * wb + bx * B + tx, store=True, alu=2))
+            ops += [
+                Op("As", ty * B + k, alu=1 if k else 2, sync=k == 0),
+                Op("Bs", k * B + tx),
+            ]
+    ops.append(Op("C", (by * B + ty) * wb + bx * B + tx, store=True, alu=2, sync=True))
     arrays = [
         ArraySpec("A", ha * wa, dims=(wa, ha)),
         ArraySpec("B", wa * wb, dims=(wb, wa)),
@@ -1228,13 +1293,12 @@ def matrixmul(ha: int = 128, wa: int = 128, wb: int = 64) -> Kernel:
         arrays,
         ops,
         tail_alu=2,
-        syncs=2 * (wa // B),
         description=f"C = A·B with A {ha} × {wa}, B {wa} × {wb}",
     )
 
 
 def spmv(
-    rows: int = 2048, cols: int = 2048, mean_nnz: int = 32, seed: int = 4
+    rows: int = 4096, cols: int = 2048, mean_nnz: int = 32, seed: int = 4
 ) -> Kernel:
     """SHOC spmv_csr_vector_kernel: a warp per row; lanes stride over the row's
     nonzeros, gather d_vec.
@@ -1351,12 +1415,12 @@ def transpose(width: int = 512, height: int = 512) -> Kernel:
     )
 
 
-def cfd(nelr: int = 8192, seed: int = 5) -> Kernel:
+def cfd(nelr: int = 131072, seed: int = 5) -> Kernel:
     """Rodinia cfd cuda_compute_flux: per cell, 5 variables of itself and of 4
     neighbours (structure of arrays).
 
     ``nelr`` in [128, :data:`MAX_ELEMENTS`] (one block of 128 cells), ``seed`` ≥ 0.
-   
+
     The trace is bounded by :data:`MAX_MEMORY_OPS` and :data:`MAX_TRACE_LANES`.
     """
     tpb = 128
@@ -1419,7 +1483,7 @@ def triad(n: int = 12288, tpb: int = 128) -> Kernel:
     )
 
 
-def qtc(points: int = 512, seeds: int = 256, tpb: int = 64) -> Kernel:
+def qtc(points: int = 1024, seeds: int = 1024, tpb: int = 64) -> Kernel:
     """SHOC QTC_device: a block per seed point scans its row of the distance matrix.
 
     ``tpb`` in [1, :data:`MAX_THREADS_PER_BLOCK`], ``seeds`` in [1,
@@ -1541,6 +1605,14 @@ _SIMPLIFIED = {
 }
 
 
+def waves(benchmark: str) -> float:
+    """Full waves of the default kernel of ``benchmark``: its blocks over
+    :data:`SM_COUNT` × the blocks an SM holds at once (compute capability 3.7, 32
+    registers per thread, its shared memory in the sample placement)."""
+    k = kernel(benchmark)
+    return k.blocks / (SM_COUNT * k.trace().resident_blocks_per_sm())
+
+
 def simplifications():
     """A table: each synthetic kernel, its size, and what the book kept or
     simplified."""
@@ -1555,6 +1627,7 @@ def simplifications():
                 "blocks": k.blocks,
                 "threads/block": k.threads_per_block,
                 "warps": k.n_warps,
+                "waves": round(waves(b), 2),
                 "memory instructions per warp": round(
                     sum(int((np.asarray(o.idx) >= 0).any(axis=1).sum()) for o in k.ops)
                     / k.n_warps,

@@ -24,17 +24,27 @@ a measurement, and it is built so that it does not share the model's simplificat
   sectors, LRU), each looked up at the event's own time; stores write through the L2 to
   DRAM;
 * **DRAM**: 6 channels × 16 banks with the address map chosen before any result was seen
-  (:data:`MAPPING`), FCFS queues per bank with open rows (open-page), bank occupancy
-  (GDDR5 timings) separate from pipeline latency, and a data bus per channel that no
-  burst can exceed (so no run beats the pin bandwidth);
+  (:data:`MAPPING`), channel and bank XOR-hashed with the row (:data:`ADDRESS_HASHES`),
+  first-ready FCFS queues per bank with open rows (open-page, :data:`DRAM_POLICIES`),
+  bank occupancy (GDDR5 timings) separate from pipeline latency, and a data bus per
+  channel that no burst can exceed (so no run beats the pin bandwidth);
+* **replays take issue slots** (:data:`REPLAY_ISSUE`) as well as load/store cycles;
+* **barriers**: a ``bar.sync`` holds a warp until every unfinished warp of its block
+  has reached it (the kernels place them where the CUDA sources call
+  ``__syncthreads()``, and after a block's copy into shared memory);
 * **2D textures in a block-linear layout** (tiles of 64 B × 8 rows); the model keeps the
   linear addresses, as the paper does;
 * blocks go to SMs round-robin up to the occupancy limit, then to whichever SM frees a
   block slot first; each block starts 0–7 cycles late, drawn from ``seed``.
 
-Left out (and said in the book): barriers (``__syncthreads``), instruction-cache and
-register-bank effects, DRAM refresh and write-to-read turnarounds, L2 write-back (stores
-write through), the texture filtering pipeline.
+Each mechanism of issue 39 (hashing, FR-FCFS, replay slots, barriers) is a switch of
+:class:`RefMachine` (:data:`SWITCHES`); switched off, they give the reference before it
+but for one plain instruction per ``__syncthreads()`` and the larger kernel sizes.
+
+Left out (and said in the book): instruction-cache and register-bank effects, DRAM
+refresh and write-to-read turnarounds, L2 write-back (stores write through), the
+texture filtering pipeline; and a store does not wait for the load whose value it
+writes (only arithmetic and barriers wait for loads).
 
 Calibrated to the paper only where it prints numbers: an isolated uncached access takes
 exactly 352 / 742 / 1008 ns (row hit / miss / conflict) from issue to data — crossbar
@@ -98,23 +108,41 @@ MAPPING = "gddr5_6x16"
 any result."""
 
 DRAM_POLICIES = ("fcfs", "frfcfs")
-"""The ways a DRAM bank can pick its next request. ``"fcfs"`` serves them in arrival
-order (the book's reference so far); ``"frfcfs"`` serves a request to the open row
-first, else the oldest (first-ready FCFS, as GPU memory controllers schedule; no
-starvation cap)."""
+"""The ways a DRAM bank can pick its next request. ``"frfcfs"`` (the reference's
+default) serves a request to the open row first, else the oldest (first-ready FCFS, as
+GPU memory controllers schedule; no starvation cap); ``"fcfs"`` serves them in arrival
+order (the book's reference before issue 39)."""
 
 REPLAY_ISSUE = ("free", "slots")
-"""Whether a memory instruction's replays take issue slots. ``"free"``: they hold only
-the load/store unit (the book's reference so far); ``"slots"``: each replay also takes
-an issue slot of the warp's scheduler, and replays beyond the cycle's slots keep the
-scheduler from issuing for the whole cycles they need."""
+"""Whether a memory instruction's replays take issue slots. ``"slots"`` (the
+reference's default): each replay also takes an issue slot of the warp's scheduler, and
+replays beyond the cycle's slots keep the scheduler from issuing for the whole cycles
+they need; ``"free"``: they hold only the load/store unit (the book's reference before
+issue 39)."""
 
 ADDRESS_HASHES = ("none", "xor")
-"""The ways a request's channel and bank can follow from its address. ``"none"`` takes
-the address map's channel and bank bits as they are (the book's reference so far);
-``"xor"`` XORs each with the low bits of the row (permutation-based interleaving,
-Zhang, Zhu and Zhang 2000), so that rows that share channel and bank bits spread over
-the channels and banks."""
+"""The ways a request's channel and bank can follow from its address. ``"xor"`` (the
+reference's default) XORs each with the low bits of the row (permutation-based
+interleaving, Zhang, Zhu and Zhang 2000), so that rows that share channel and bank
+bits spread over the channels and banks; ``"none"`` takes the address map's channel
+and bank bits as they are (the book's reference before issue 39)."""
+
+BARRIERS = ("sync", "ignore")
+"""What a kernel's ``__syncthreads()`` does. ``"sync"`` (the reference's default): a
+warp reaches its ``bar.sync`` once its loads in flight have returned (the stores before
+a barrier need their data) and waits there until every unfinished warp of its block
+has reached it;
+``"ignore"``: it issues as one ordinary instruction and waits for nobody (the book's
+reference before issue 39, which had no barriers, plus that one instruction)."""
+
+SWITCHES = {
+    "dram_policy": "fcfs",
+    "address_hash": "none",
+    "replay_issue": "free",
+    "barriers": "ignore",
+}
+"""Each mechanism issue 39 added to the reference, and the setting that switches it off
+(:func:`switch_table`)."""
 
 # instruction kinds of a stream record
 ALU, LDG, STG, LDT, LDC, LDS, STS, LDU, BAR = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -228,9 +256,10 @@ class RefMachine:
     launch_jitter: int
     fixed_mem_lat: float = 0.0
     mapping: str = MAPPING
-    dram_policy: str = "fcfs"
-    address_hash: str = "none"
-    replay_issue: str = "free"
+    dram_policy: str = "frfcfs"
+    address_hash: str = "xor"
+    replay_issue: str = "slots"
+    barriers: str = "sync"
     sources: Mapping[str, str] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
@@ -294,6 +323,7 @@ class RefMachine:
         check_choice("dram_policy", self.dram_policy, DRAM_POLICIES)
         check_choice("address_hash", self.address_hash, ADDRESS_HASHES)
         check_choice("replay_issue", self.replay_issue, REPLAY_ISSUE)
+        check_choice("barriers", self.barriers, BARRIERS)
         try:
             address_map(self.mapping)
         except UnknownNameError as e:
@@ -645,20 +675,41 @@ def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
     q0 = np.searchsorted(rr, np.arange(n), "left")
     q1 = np.searchsorted(rr, np.arange(n), "right")
 
+    # barriers are rows of their own (kind BAR, no addressing, no requests), in the
+    # warp's order
+    nb = tr.barriers.shape[0] if rm.barriers == "sync" else 0  # else plain ALU
+    warp_, pos_, adr_ = tr.warp, tr.pos, tr.addressing
+    if nb:
+        z = np.zeros(nb, np.int64)
+        merged = np.lexsort(
+            (
+                np.concatenate([pos_, tr.barriers[:, 1]]),
+                np.concatenate([warp_, tr.barriers[:, 0]]),
+            )
+        )
+        pick = lambda a, b: np.concatenate([a, b])[merged]
+        warp_ = pick(warp_, tr.barriers[:, 0])
+        pos_ = pick(pos_, tr.barriers[:, 1])
+        adr_ = pick(adr_, z)
+        kind = pick(kind, np.full(nb, BAR, np.int8))
+        lsu = pick(lsu, np.ones(nb))
+        q0, q1 = pick(q0, z), pick(q1, z)
+        n += nb
+
     # interleave ALU runs: per row, arithmetic (waits) then addressing (no wait), then
-    # the memory record
+    # the memory record (or barrier)
     W = tr.kernel.n_warps
-    first_row = np.searchsorted(tr.warp, np.arange(W), "left")
+    first_row = np.searchsorted(warp_, np.arange(W), "left")
     prev_end = np.zeros(n, np.int64)
     same = np.zeros(n, bool)
-    same[1:] = tr.warp[1:] == tr.warp[:-1]
-    prev_end[1:] = np.where(same[1:], tr.pos[:-1] + 1, 0)
-    n_alu = tr.pos - prev_end - tr.addressing
+    same[1:] = warp_[1:] == warp_[:-1]
+    prev_end[1:] = np.where(same[1:], pos_[:-1] + 1, 0)
+    n_alu = pos_ - prev_end - adr_
     if np.any(n_alu < 0):
         raise ValueError("trace positions are inconsistent with its addressing counts")
-    last_row = np.searchsorted(tr.warp, np.arange(W), "right") - 1
+    last_row = np.searchsorted(warp_, np.arange(W), "right") - 1
     has = last_row >= first_row
-    tail = tr.executed - np.where(has, tr.pos[np.maximum(last_row, 0)] + 1, 0)
+    tail = tr.executed - np.where(has, pos_[np.maximum(last_row, 0)] + 1, 0)
     # each row contributes up to 3 records; each warp up to 1 tail record
     K = 3 * n + W
     r_kind = np.full(K, -1, np.int16)
@@ -673,16 +724,19 @@ def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
     r_kind[slot] = np.where(n_alu > 0, ALU, -1)
     r_count[slot] = n_alu
     r_dep[slot] = True
-    r_kind[slot + 1] = np.where(tr.addressing > 0, ALU, -1)
-    r_count[slot + 1] = tr.addressing
+    r_kind[slot + 1] = np.where(adr_ > 0, ALU, -1)
+    r_count[slot + 1] = adr_
     r_kind[slot + 2] = kind
+    # a barrier waits for the warp's loads in flight: the stores before it write
+    # their data (a store alone does not wait for it)
+    r_dep[slot + 2] = kind == BAR
     r_count[slot + 2] = 1
     r_lsu[slot + 2] = lsu
     r_q0[slot + 2] = q0
     r_q1[slot + 2] = q1
     for j in range(3):
-        r_warp[slot + j] = tr.warp
-        r_ord[slot + j] = 3 * tr.pos + j
+        r_warp[slot + j] = warp_
+        r_ord[slot + j] = 3 * pos_ + j
     ts = 3 * n + np.arange(W)
     r_kind[ts] = np.where(tail > 0, ALU, -1)
     r_count[ts] = tail
@@ -692,6 +746,15 @@ def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
     # copy-in of arrays moved into shared memory: each block loads its whole copy first
     # [A19]
     ck, cw, cord, cdep, clsu, cq0, cq1, ra = _copy_in(tr, addr, ra)
+    if ck.size and rm.barriers == "sync":  # the block waits for its whole copy
+        cat = np.concatenate
+        ck = cat([ck, np.full(W, BAR, np.int16)])
+        cw = cat([cw, np.arange(W)])
+        cord = cat([cord, np.full(W, -(1 << 39), np.int64)])
+        cdep = cat([cdep, np.ones(W, bool)])
+        clsu = cat([clsu, np.ones(W)])
+        cq0 = cat([cq0, np.zeros(W, np.int64)])
+        cq1 = cat([cq1, np.zeros(W, np.int64)])
     r_kind = np.concatenate([r_kind, ck])
     r_count = np.concatenate([r_count, np.ones(ck.size, np.int64)])
     r_dep = np.concatenate([r_dep, cdep])
@@ -869,7 +932,7 @@ _Dram = namedtuple(
 )
 """The DRAM: per row-buffer outcome (hit, miss, conflict) a bank's occupancy and the
 return delay after the burst; the address map's row, bank and channel bits; per bank
-the time its last burst ends, its open row, its FCFS queue (head, tail, length); per
+the time its last burst ends, its open row, its request queue (head, tail, length); per
 channel the time its data bus is free (when its last burst ends)."""
 
 _Log = namedtuple("_Log", "bank arr start serv out write warp")
@@ -1036,8 +1099,8 @@ def _row_outcome(open_row, row):  # pragma: no cover - compiled
 
 @njit(cache=True, inline="always")
 def _dram_arrival(tau, it, ev, dram, nh, seq, pa):  # pragma: no cover - compiled
-    """Step 1b, a request arrives at its DRAM bank (open page, FCFS): channel, bank and
-    row from the address map; the row-buffer outcome against the row its predecessor
+    """Step 1b, a request arrives at its DRAM bank (open page, queued): channel, bank
+    and row from the address map; the row-buffer outcome against the row its predecessor
     in the queue leaves open; it joins the bank's queue, and an idle bank starts it when
     its last burst has ended (data ready for the bus after the outcome's occupancy).
     Returns ``(nh, seq)``."""
@@ -1769,7 +1832,8 @@ class Result:
     ``time_ns``: kernel time from the first issue to the last warp's last result or the
     last DRAM write, in ns at the simulated clock; ``cycles`` the same in core cycles.
     ``counters``: :data:`COUNTERS` → totals over the grid. ``dram_log``: one row per
-    DRAM request in the order the banks served it (per bank that is arrival order: FCFS)
+    DRAM request in the order the banks served it (per bank that is arrival order under
+    ``dram_policy="fcfs"``, row hits first under the default ``"frfcfs"``)
     with ``bank``, ``arrival_ns``, ``service_ns`` (the bank's busy time, bus wait
     included), ``wait_ns`` (arrival to start of service), ``outcome`` (hit / miss /
     conflict), ``write`` and ``warp``. ``record_issue`` and ``record_done`` give each
@@ -2181,6 +2245,7 @@ def alpha_ipc(
 CACHE = "simulated/huang_li_reference.csv"
 ALGORITHM1_CACHE = "simulated/huang_li_algorithm1.csv"
 VOLKOV_CACHE = "simulated/huang_li_volkov_check.csv"
+SWITCH_CACHE = "simulated/huang_li_switches.csv"
 SOURCE = (
     "simulated reference: gpumodels.engines.refsim.simulator (book's own "
     "simulator, not measured), seed {seed}"
@@ -2240,6 +2305,86 @@ def algorithm1_rows() -> list[dict]:
                 + "; second of two uncached loads on an idle GPU",
             }
         )
+    return out
+
+
+SWITCH_SETTINGS = ("reference", *SWITCHES, "all off")
+"""The settings :func:`switch_row` simulates (:func:`switch_jobs`): the reference,
+each mechanism of :data:`SWITCHES` off alone, and all of them off."""
+
+
+def switch_row(test: Mapping[str, str], setting: str, seed: int = 0) -> dict:
+    """One row of ``SWITCH_CACHE``: a placement test simulated with ``setting`` (one of
+    :data:`SWITCH_SETTINGS`): time, issued instructions, the busiest bank's busy
+    fraction and the mean DRAM wait."""
+    ctx = "switch_row (a row of data/huang_li/placements.csv, placements.tests())"
+    check_keys("test", check_mapping("test", test, ctx), _TEST_COLUMNS, ctx)
+    check_choice("setting", setting, SWITCH_SETTINGS)
+    k = _resolve(test["kernel"])
+    if setting == "reference":
+        changes = {}
+    elif setting == "all off":
+        changes = dict(SWITCHES)
+    else:
+        changes = {setting: SWITCHES[setting]}
+    res = simulate(k.name, test["test"], seed=seed, **changes)
+    log = res.dram_log
+    busy = (
+        log.groupby("bank")["service_ns"].sum().max() / res.time_ns if len(log) else 0
+    )
+    return {
+        "benchmark": test["benchmark"],
+        "test": test["test"],
+        "setting": setting,
+        "changes": ";".join(f"{k_}={v}" for k_, v in changes.items()),
+        "time_ns": repr(res.time_ns),
+        "inst_issued": res.counters["inst_issued"],
+        "bank_busy_max": repr(float(busy)),
+        "dram_wait_mean_ns": repr(float(log["wait_ns"].mean()) if len(log) else 0.0),
+        "source": SOURCE.format(seed=seed),
+    }
+
+
+def switch_jobs() -> list[tuple[dict, str]]:
+    """The (test, setting) pairs of ``SWITCH_CACHE``: every Table IV benchmark's sample
+    placement (evaluation and training sets) under every setting of
+    :data:`SWITCH_SETTINGS`."""
+    samples = [
+        t
+        for t in _placement_tests(None)
+        if t["set"] in ("eval", "train") and t["moves"] == ""
+    ]
+    return [(t, s) for t in samples for s in SWITCH_SETTINGS]
+
+
+_SWITCH_LABELS = {
+    "dram_policy": "FCFS",
+    "address_hash": "no hash",
+    "replay_issue": "free replays",
+    "barriers": "no barriers",
+}
+
+
+def switch_table() -> pd.DataFrame:
+    """The cached switch study (``tools/simulate_huang_li.py`` writes it): per Table IV
+    benchmark's sample placement, the reference time and, for each setting, its time
+    over the reference's (columns ``time ratio: FCFS``, ``no hash``, ``free replays``,
+    ``no barriers`` and ``all off``; below 1: the mechanism slows the kernel), with the
+    busiest bank's busy fraction in the reference and with all switches off."""
+    rows = read_rows(SWITCH_CACHE)
+    df = pd.DataFrame(rows)
+    for c in ("time_ns", "bank_busy_max", "dram_wait_mean_ns"):
+        df[c] = df[c].astype(float)
+    t = df.pivot(index="benchmark", columns="setting", values="time_ns")
+    busy = df.pivot(index="benchmark", columns="setting", values="bank_busy_max")
+    order = list(dict.fromkeys(df["benchmark"]))
+    out = pd.DataFrame(index=pd.Index(order, name="benchmark"))
+    out["reference time (µs)"] = t.loc[order, "reference"] / 1e3
+    for s_ in SWITCH_SETTINGS[1:]:
+        label = _SWITCH_LABELS.get(s_, s_)
+        out[f"time ratio: {label}"] = t.loc[order, s_] / t.loc[order, "reference"]
+    out["busiest bank busy, reference"] = busy.loc[order, "reference"]
+    out["busiest bank busy, all off"] = busy.loc[order, "all off"]
     return out
 
 

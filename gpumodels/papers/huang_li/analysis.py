@@ -53,9 +53,11 @@ from gpumodels.engines.refsim.trace import (
     global_replays_batch,
     shared_conflict_replays_batch,
 )
+from gpumodels.facts import _fields
 from gpumodels.facts.hardware import get_gpu
 from gpumodels.facts.param_sets import params as volkov_params
 from gpumodels.ground.data import read_rows
+from gpumodels.ground.errors import OutOfRangeError
 from gpumodels.ground.validate import check_choice, check_int, check_real
 from gpumodels.papers.huang_li import queueing
 from gpumodels.papers.huang_li._checks import (
@@ -256,6 +258,32 @@ def cycles_per_instruction(machine: Machine, n_warps: float) -> float:
     return machine.avg_inst_lat / itilp(machine, n_warps)
 
 
+def _check_counts(rec, name: str, zero_ok: tuple[str, ...]) -> None:
+    """The checks :class:`Traffic` and :class:`Analysis` share: text, placement, the
+    positive launch counts, the counts in ``zero_ok`` (at least 0), per-warp
+    instruction counts, CPI and the count mappings."""
+    f = lambda k: f"{name}.{k}"
+    check_str(f("kernel"), rec.kernel)
+    check_map(f("placement"), rec.placement, "str")
+    for k in (
+        "n_warps",
+        "active_sms",
+        "warps_per_sm",
+        "resident_blocks_per_sm",
+        "threads_per_block",
+        "blocks",
+    ):
+        check_int(f(k), getattr(rec, k), 1)
+    for k in zero_ok:
+        check_int(f(k), getattr(rec, k), 0)
+    for k in ("executed_per_warp", "addressing_per_warp"):
+        check_real(f(k), getattr(rec, k), 0.0)
+    check_real(f("cpi"), rec.cpi, 0.0, lo_open=True)
+    check_map(f("replays"), rec.replays, "real")
+    for k in ("mem_insts", "requests", "misses"):
+        check_map(f(k), getattr(rec, k), "int")
+
+
 @dataclass(frozen=True)
 class Analysis:
     """Every count of one placement the model uses (see :func:`analyze`). Counts are
@@ -292,31 +320,9 @@ class Analysis:
 
     def __post_init__(self):
         f = lambda k: f"Analysis.{k}"
-        check_str(f("kernel"), self.kernel)
-        check_map(f("placement"), self.placement, "str")
-        for k in (
-            "n_warps",
-            "active_sms",
-            "warps_per_sm",
-            "resident_blocks_per_sm",
-            "threads_per_block",
-            "blocks",
-        ):
-            check_int(f(k), getattr(self, k), 1)
-        for k in (
-            "l2_accesses",
-            "dram_requests",
-            "offchip_bytes",
-            "dram_bytes",
-            "copy_bytes",
-        ):
-            check_int(f(k), getattr(self, k), 0)
-        for k in ("executed_per_warp", "addressing_per_warp"):
-            check_real(f(k), getattr(self, k), 0.0)
-        check_real(f("cpi"), self.cpi, 0.0, lo_open=True)
-        check_map(f("replays"), self.replays, "real")
-        for k in ("mem_insts", "requests", "misses", "row"):
-            check_map(f(k), getattr(self, k), "int")
+        zero_ok = ("l2_accesses", "dram_requests", "offchip_bytes", "dram_bytes")
+        _check_counts(self, "Analysis", (*zero_ok, "copy_bytes"))
+        check_map(f("row"), self.row, "int")
         check_kind(
             f("bank_stats"),
             self.bank_stats,
@@ -385,41 +391,61 @@ SERVICE = ("occupancy", "latency")
 DEFAULT_MAPPING = "k80_printed_col_low"
 
 
-def analyze(
-    tr: Trace,
-    machine: Machine | None = None,
-    *,
-    rule: str = "printed",
-    mapping: AddressMap | str = DEFAULT_MAPPING,
-    queue_form: str = "kingman",
-    saturation: str = "cap",
-    service: str = "occupancy",
-) -> Analysis:
-    """Count everything the model needs for one placement's trace (module docstring for
-    the readings).
+RULES = ("printed", "segments")
+"""The readings of replay rule (1) that :func:`traffic` takes, as printed or one replay
+per extra 128-B segment."""
 
-    ``rule`` picks replay rule (1) (``"printed"`` or ``"segments"``). ``mapping`` is the
-    address map the model believes: by default the paper's K80 bits with 8–21 as the
-    column and 30–32 as the row [A13] (read the other way round, every streaming access
-    would be a row conflict in one of 8 banks); pass ``DetectedMapping.as_map()`` to use
-    what Algorithm 1 found. ``service`` is what a bank queue serves: ``"occupancy"``
-    (the book's reading: bank busy times from GDDR5 timings feed Kingman, Eq. 8's
-    latencies are added after) or ``"latency"`` (the printed end-to-end latencies as
-    service times, the literal reading, which saturates every loaded bank [A3]).
-    ``queue_form`` and ``saturation`` go to
-    :func:`gpumodels.papers.huang_li.queueing.bank_latency` (``"cap"``: the book's bound
-    at ρ ≥ 1; ``"nan"``: the faithful flagged NaN).
-    """
-    check_choice("service", service, SERVICE)
-    check_choice("rule", rule, ("printed", "segments"))
-    check_choice("queue_form", queue_form, queueing.QUEUE_FORMS)
-    check_choice("saturation", saturation, queueing.SATURATION)
+
+@dataclass(frozen=True)
+class Traffic:
+    """What one placement's trace asks of the memory system under the model's rules
+    (:func:`traffic`): the part of :func:`analyze` that no DRAM reading changes, so a
+    study of those readings computes it once. Counts are totals over the grid unless
+    named ``*_per_warp``; ``dram_time`` (core cycles) is each DRAM request's place in
+    the model's time line, ``dram_addr`` its byte address, in time order."""
+
+    kernel: str
+    placement: Mapping[str, str]
+    rule: str
+    n_warps: int
+    active_sms: int
+    warps_per_sm: int
+    resident_blocks_per_sm: int
+    executed_per_warp: float
+    addressing_per_warp: float
+    replays: Mapping[str, float]
+    mem_insts: Mapping[str, int]
+    requests: Mapping[str, int]
+    misses: Mapping[str, int]
+    l2_accesses: int
+    dram_addr: np.ndarray
+    dram_time: np.ndarray
+    cpi: float
+    copy_bytes: int
+    threads_per_block: int
+    blocks: int
+
+    def __post_init__(self):
+        _check_counts(self, "Traffic", ("l2_accesses", "copy_bytes"))
+        check_choice("Traffic.rule", self.rule, RULES)
+        _fields.array(self, "dram_addr", lo=0, ndim=1, integer=True)
+        _fields.array(self, "dram_time", lo=0.0, ndim=1)
+        if self.dram_addr.shape != self.dram_time.shape:
+            raise OutOfRangeError(
+                "Traffic.dram_addr and Traffic.dram_time must have one entry per DRAM "
+                f"request each, got {self.dram_addr.size} and {self.dram_time.size}"
+            )
+
+
+def traffic(
+    tr: Trace, machine: Machine | None = None, *, rule: str = "printed"
+) -> Traffic:
+    """Replays, per-SM texture and constant caches, the L2 and the DRAM requests of one
+    placement's trace (the first half of :func:`analyze`; ``rule`` as there). The
+    result does not depend on the machine's clock."""
+    check_choice("rule", rule, RULES)
     check_kind("tr", tr, Trace, "a refsim.kernels.Trace")
     m = k80() if _check_machine(machine, none=True) is None else machine
-    check_kind(
-        "mapping", mapping, (AddressMap, str), "a preset name or a dram.AddressMap"
-    )
-    amap = address_map(mapping) if isinstance(mapping, str) else mapping
     sm, position, sms, res, wps = _order_keys(tr, m)
     cpi = cycles_per_instruction(m, wps)
     time = position * cpi
@@ -480,8 +506,80 @@ def analyze(
     order = np.argsort(lt, kind="stable")
     la, lt, lg = la[order], lt[order], lg[order]
     l2miss = ~m.l2.hits(la)
-    da, dt = la[l2miss], lt[l2miss]
     misses["L2"], misses["G_L2"] = int(l2miss.sum()), int((l2miss & lg).sum())
+    return Traffic(
+        kernel=tr.kernel.name,
+        placement=dict(tr.placement),
+        rule=rule,
+        n_warps=tr.kernel.n_warps,
+        active_sms=sms,
+        warps_per_sm=wps,
+        resident_blocks_per_sm=res,
+        executed_per_warp=float(tr.executed.mean()),
+        addressing_per_warp=float(tr.addressing.sum() / tr.kernel.n_warps),
+        replays=replays,
+        mem_insts=mem_insts,
+        requests=requests,
+        misses=misses,
+        l2_accesses=int(la.size),
+        dram_addr=la[l2miss].astype(np.int64),
+        dram_time=lt[l2miss].astype(np.float64),
+        cpi=cpi,
+        copy_bytes=tr.copy_bytes,
+        threads_per_block=tr.kernel.threads_per_block,
+        blocks=tr.kernel.blocks,
+    )
+
+
+def analyze(
+    tr: Trace | Traffic,
+    machine: Machine | None = None,
+    *,
+    rule: str = "printed",
+    mapping: AddressMap | str = DEFAULT_MAPPING,
+    queue_form: str = "kingman",
+    saturation: str = "cap",
+    service: str = "occupancy",
+) -> Analysis:
+    """Count everything the model needs for one placement's trace (module docstring for
+    the readings).
+
+    ``tr`` is the placement's trace, or its :class:`Traffic` already computed
+    (:func:`traffic`, whose ``rule`` must then equal ``rule``, built for this machine;
+    only the clock may differ, since the traffic does not depend on it): the DRAM
+    readings can be varied without redoing the caches. ``rule`` picks replay rule (1)
+    (``"printed"`` or ``"segments"``). ``mapping`` is the address map the model
+    believes: by default the paper's K80 bits with 8–21 as the
+    column and 30–32 as the row [A13] (read the other way round, every streaming access
+    would be a row conflict in one of 8 banks); pass ``DetectedMapping.as_map()`` to use
+    what Algorithm 1 found. ``service`` is what a bank queue serves: ``"occupancy"``
+    (the book's reading: bank busy times from GDDR5 timings feed Kingman, Eq. 8's
+    latencies are added after) or ``"latency"`` (the printed end-to-end latencies as
+    service times, the literal reading, which saturates every loaded bank [A3]).
+    ``queue_form`` and ``saturation`` go to
+    :func:`gpumodels.papers.huang_li.queueing.bank_latency` (``"cap"``: the book's bound
+    at ρ ≥ 1; ``"nan"``: the faithful flagged NaN).
+    """
+    check_choice("service", service, SERVICE)
+    check_choice("rule", rule, RULES)
+    check_choice("queue_form", queue_form, queueing.QUEUE_FORMS)
+    check_choice("saturation", saturation, queueing.SATURATION)
+    check_kind("tr", tr, (Trace, Traffic), "a refsim.kernels.Trace or a Traffic")
+    m = k80() if _check_machine(machine, none=True) is None else machine
+    check_kind(
+        "mapping", mapping, (AddressMap, str), "a preset name or a dram.AddressMap"
+    )
+    amap = address_map(mapping) if isinstance(mapping, str) else mapping
+    if isinstance(tr, Traffic):
+        if tr.rule != rule:
+            raise ValueError(
+                f"rule must be the Traffic's rule ({tr.rule!r}) when tr is a Traffic, "
+                f"got {rule!r}"
+            )
+        t = tr
+    else:
+        t = traffic(tr, m, rule=rule)
+    da, dt = t.dram_addr, t.dram_time
 
     # DRAM: banks and rows by the believed mapping, row-buffer outcomes, per-bank queues
     bank, row, _ = amap.decode(da)
@@ -516,20 +614,21 @@ def analyze(
                 (float(lat[out].mean()) if out.size else float(lat[MISS])),
                 False,
             )
+    requests = t.requests
     return Analysis(
-        kernel=tr.kernel.name,
-        placement=dict(tr.placement),
-        n_warps=tr.kernel.n_warps,
-        active_sms=sms,
-        warps_per_sm=wps,
-        resident_blocks_per_sm=res,
-        executed_per_warp=float(tr.executed.mean()),
-        addressing_per_warp=float(tr.addressing.sum() / tr.kernel.n_warps),
-        replays=replays,
-        mem_insts=mem_insts,
-        requests=requests,
-        misses=misses,
-        l2_accesses=int(la.size),
+        kernel=t.kernel,
+        placement=dict(t.placement),
+        n_warps=t.n_warps,
+        active_sms=t.active_sms,
+        warps_per_sm=t.warps_per_sm,
+        resident_blocks_per_sm=t.resident_blocks_per_sm,
+        executed_per_warp=t.executed_per_warp,
+        addressing_per_warp=t.addressing_per_warp,
+        replays=dict(t.replays),
+        mem_insts=dict(t.mem_insts),
+        requests=dict(requests),
+        misses=dict(t.misses),
+        l2_accesses=t.l2_accesses,
         dram_requests=int(da.size),
         offchip_bytes=requests["G"] * m.request_bytes
         + requests["T"] * m.tex.line_bytes
@@ -539,10 +638,10 @@ def analyze(
         bank_stats=stats,
         dram_lat=dram_lat,
         saturated=saturated,
-        cpi=cpi,
-        copy_bytes=tr.copy_bytes,
-        threads_per_block=tr.kernel.threads_per_block,
-        blocks=tr.kernel.blocks,
+        cpi=t.cpi,
+        copy_bytes=t.copy_bytes,
+        threads_per_block=t.threads_per_block,
+        blocks=t.blocks,
         options={
             "rule": rule,
             "mapping": amap.name,

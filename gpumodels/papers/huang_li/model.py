@@ -56,7 +56,13 @@ from gpumodels.papers.huang_li._checks import (
     check_str,
     float_array,
 )
-from gpumodels.papers.huang_li.analysis import Analysis, Machine, analyze, k80
+from gpumodels.papers.huang_li.analysis import (
+    Analysis,
+    Machine,
+    Traffic,
+    analyze,
+    k80,
+)
 
 _ANALYSIS = "a huang_li.analysis.Analysis"
 _MACHINE = "a huang_li.analysis.Machine"
@@ -419,13 +425,17 @@ def profile(
     moves: Mapping[str, str] | None = None,
     counters: Mapping[str, float] | None = None,
     machine: Machine | None = None,
+    traffic: Traffic | None = None,
     **analysis_options,
 ) -> Profile:
     """The sample :class:`Profile` of ``kernel`` under ``moves`` (default: the kernel's
     own placement).
 
     ``machine`` (default the K80) and ``analysis_options`` are kept with the profile:
-    every prediction from it uses the same machine and readings.
+    every prediction from it uses the same machine and readings. ``traffic``: the
+    sample trace's :class:`~gpumodels.papers.huang_li.analysis.Traffic` if already
+    computed (it must belong to this kernel and placement; the analysis then skips
+    the caches).
     """
     check_kind("kernel", kernel, Kernel, "a refsim.kernels.Kernel")
     if moves is not None:
@@ -436,7 +446,14 @@ def profile(
         check_kind("machine", machine, Machine, _MACHINE)
     m = machine or k80()
     tr = kernel.trace(moves)
-    an = analyze(tr, m, **analysis_options)
+    if traffic is not None:
+        check_kind("traffic", traffic, Traffic, "a huang_li.analysis.Traffic")
+        if traffic.kernel != kernel.name or dict(traffic.placement) != tr.placement:
+            raise ValueError(
+                f"traffic must belong to {kernel.name} under {tr.placement}, got "
+                f"{traffic.kernel} under {dict(traffic.placement)}"
+            )
+    an = analyze(traffic or tr, m, **analysis_options)
     c = dict(counters or {})
     allowed = {"inst_executed", "inst_issued", "w_serial"}
     if set(c) - allowed:
