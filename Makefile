@@ -1,5 +1,6 @@
 # gpumodels — two targets do everything on a fresh machine:
-#   make book   build the HTML book (notebooks re-executed) into _build/html
+#   make book   build the HTML book into _build/html (notebooks re-executed where they or the
+#               package changed; see the book target)
 #   make test   unit/property tests plus nbval over every notebook in _toc.yml
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -39,9 +40,22 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
+# Incremental builds: notebook outputs are cached (jupyter-cache, keyed on each notebook's own
+# cells; _config.yml execute_notebooks: cache) and Sphinx keeps its environment, so a rebuild
+# re-executes and re-reads only the notebooks and pages that changed. Neither can see the
+# package, data or tools a notebook uses, so a hash of all of them (and of the book's
+# configuration) is kept beside the build: when it differs, the cache and the environment are
+# dropped and every notebook runs again. `make test` (nbval) always executes every notebook.
+BOOK_INPUTS = find gpumodels data tools _config.yml _toc.yml references.bib requirements.txt \
+	-type f -not -path '*/__pycache__/*' -not -name '*.pyc' | LC_ALL=C sort
 book: $(STAMP) $(KERNEL_CONFIG)
-	rm -rf _build/html _build/.doctrees
+	@mkdir -p _build; $(BOOK_INPUTS) | xargs cat | sha256sum | cut -c1-16 > _build/.book_inputs.new
+	@if ! cmp -s _build/.book_inputs.new _build/.book_inputs; then \
+	    echo "package, data or configuration changed: every notebook runs"; \
+	    rm -rf _build/html _build/.doctrees _build/.jupyter_cache _build/.book_inputs; \
+	fi
 	$(BIN)/jupyter-book build . -W -n --keep-going
+	@mv _build/.book_inputs.new _build/.book_inputs
 	@echo "HTML book: _build/html/index.html"
 
 test: $(STAMP) $(KERNEL_CONFIG)

@@ -208,24 +208,32 @@ def global_replays(
 def _conflicts(
     a, nb, bb
 ):  # pragma: no cover - compiled; tested against brute force via the public function
+    """Per row: the active lanes' words sorted (insertion sort: rows are short and
+    mostly in order), each distinct word counted once in its bank; replays = the
+    busiest bank's count − 1."""
     out = np.zeros(a.shape[0], dtype=np.int64)
     ways = np.zeros(nb, dtype=np.int64)
+    words = np.empty(a.shape[1], dtype=np.int64)
     for r in range(a.shape[0]):
-        ways[:] = 0
-        worst = 0
+        n = 0
         for i in range(a.shape[1]):
-            if a[r, i] < 0:
+            if a[r, i] >= 0:
+                w = a[r, i] // bb
+                j = n - 1
+                while j >= 0 and words[j] > w:
+                    words[j + 1] = words[j]
+                    j -= 1
+                words[j + 1] = w
+                n += 1
+        worst = 0
+        for i in range(n):
+            if i > 0 and words[i] == words[i - 1]:
                 continue
-            w = a[r, i] // bb
-            seen = False
-            for j in range(i):
-                if a[r, j] >= 0 and a[r, j] // bb == w:
-                    seen = True
-                    break
-            if not seen:
-                b = w % nb
-                ways[b] += 1
-                worst = max(worst, ways[b])
+            b = words[i] % nb
+            ways[b] += 1
+            worst = max(worst, ways[b])
+        for i in range(n):
+            ways[words[i] % nb] = 0
         out[r] = max(worst - 1, 0)
     return out
 
@@ -281,6 +289,53 @@ def constant_divergence_replays(addresses) -> int:
     return int(constant_divergence_replays_batch(addresses)[0])
 
 
+@njit(cache=True)
+def _row_lines(a, r, lb, wb, buf):  # pragma: no cover - compiled
+    """The distinct ``lb``-byte lines of row ``r`` into ``buf``, ascending (insertion
+    sort: rows are short and mostly in order); returns how many. Each active lane
+    (``a >= 0``) reads ``wb`` bytes: its first line and, if it crosses, its last."""
+    n = 0
+    for i in range(a.shape[1]):
+        x = a[r, i]
+        if x < 0:
+            continue
+        first = x // lb
+        last = (x + wb - 1) // lb
+        for v in (first, last):
+            j = n - 1
+            while j >= 0 and buf[j] > v:
+                j -= 1
+            if j >= 0 and buf[j] == v:
+                continue
+            for m in range(n, j + 1, -1):
+                buf[m] = buf[m - 1]
+            buf[j + 1] = v
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _distinct_lines(a, lb, wb):  # pragma: no cover - compiled; tested via the caller
+    """Per row of ``a``, its distinct lines (:func:`_row_lines`): ``(row index, line
+    index)`` pairs in row order, lines ascending within a row (two passes: count,
+    then fill)."""
+    n_rows = a.shape[0]
+    buf = np.empty(2 * a.shape[1], dtype=np.int64)
+    total = 0
+    for r in range(n_rows):
+        total += _row_lines(a, r, lb, wb[r], buf)
+    rows = np.empty(total, dtype=np.int64)
+    out = np.empty(total, dtype=np.int64)
+    k = 0
+    for r in range(n_rows):
+        n = _row_lines(a, r, lb, wb[r], buf)
+        for i in range(n):
+            rows[k] = r
+            out[k] = buf[i]
+            k += 1
+    return rows, out
+
+
 def distinct_lines_batch(
     addresses, line_bytes: int, word_bytes=4
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -291,21 +346,6 @@ def distinct_lines_batch(
     """
     a = _warps(addresses)
     lb = check_int("line_bytes", line_bytes, 1, 1 << 20)
-    wb = _word_bytes(word_bytes, a.shape[0])
-    active = a >= 0
-    first = np.where(active, a // lb, -1)
-    if np.all(
-        ~active | (a % lb + wb <= lb)
-    ):  # no access crosses a line: the first line is the only one
-        keys = first
-    else:
-        last = np.where(active, (a + wb - 1) // lb, -1)
-        keys = np.concatenate([first, last], axis=1)
-    big = np.iinfo(np.int64).max
-    k = np.where(keys >= 0, keys, big)
-    k.sort(axis=1)
-    new = np.ones_like(k, dtype=bool)
-    new[:, 1:] = k[:, 1:] != k[:, :-1]
-    new &= k != big
-    rows = np.nonzero(new)[0]
-    return rows, k[new] * lb
+    wb = _word_bytes(word_bytes, a.shape[0])[:, 0]
+    rows, lines = _distinct_lines(np.ascontiguousarray(a, dtype=np.int64), lb, wb)
+    return rows, lines * lb
