@@ -149,7 +149,7 @@ def test_a_batch_goes_on_after_a_hang_and_skips_a_module_that_crashes_at_once():
 
 def test_every_public_callable_gives_a_clear_error_or_a_sound_value():
     found = fuzz.discover()
-    events = fuzz.collect(found, jobs=2, limit=2.0, watchdog=30.0)
+    events = fuzz.collect(found, jobs=2, limit=2.0, watchdog=120.0)
     rows, based, unbased, lost = fuzz.rows_of(events)
     fuzz._lost_rows(lost, rows)
     assert len(based) >= 450 and len(rows) > 20000
@@ -177,3 +177,11 @@ def test_a_slow_example_ticks_so_the_watchdog_does_not_kill_it():
     n = len(ticks)
     time.sleep(0.25)
     assert len(ticks) == n  # the helper stops with the build
+
+
+def test_the_warm_up_heartbeat_is_not_an_event_of_a_module():
+    def fake(todo, start, limit, watchdog):
+        return "done", [{"event": "warm"}, {"event": "warm"}] + _events("a", 0)
+
+    events = fuzz.run_batch(["a"], 1.0, 1.0, run_worker=fake)
+    assert [e["event"] for e in events["a"]] == [e["event"] for e in _events("a", 0)[1:]]

@@ -551,6 +551,19 @@ def classify(param, result, error, caught, base_kinds, own, judge=True, echo=Non
 # ---------------------------------------------------------------- worker
 
 
+def _warm_up():
+    """Run ``tools/fuzz_examples.WARM_UP`` (calls that compile the package's numba
+    functions); a failure there is left to the fuzzed calls to show."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from fuzz_examples import WARM_UP
+
+    for f in WARM_UP:
+        try:
+            f()
+        except Exception as e:  # noqa: BLE001 -- the fuzzed calls report it
+            print(f"warm-up {f.__name__}: {e}", file=sys.stderr)
+
+
 def worker(modnames, start, limit):
     """Fuzz the modules in turn, the first from call index ``start``; one JSON line per
     event on fd 3."""
@@ -563,6 +576,9 @@ def worker(modnames, start, limit):
 
     np.seterr(all="warn")
     own = own_errors()
+    # compile the numba functions first (untimed, with a heartbeat): a first compile
+    # inside a timed call cannot be interrupted and would read as a hang
+    _ticking(_warm_up, lambda: out.write(json.dumps({"event": "warm"}) + "\n"))
     for i, modname in enumerate(modnames):
         out.write(json.dumps({"event": "module", "module": modname}) + "\n")
         _fuzz_module(out, modname, start if i == 0 else 0, limit, own)
@@ -666,6 +682,8 @@ def run_batch(modnames, limit, watchdog, run_worker=None):
         status, got = run_worker(todo, start, limit, watchdog)
         current, begun = todo[0], []
         for e in got:
+            if e["event"] == "warm":  # the warm-up's heartbeat
+                continue
             if e["event"] == "module":
                 current, begun = e["module"], []
                 continue
@@ -871,7 +889,7 @@ def main(argv=None):
     parser.add_argument(
         "--watchdog",
         type=float,
-        default=30.0,
+        default=120.0,
         help="seconds without output before a worker is killed",
     )
     parser.add_argument(

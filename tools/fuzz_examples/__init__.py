@@ -19,6 +19,9 @@ GROUPS = ("comparisons", "engines", "facts_ground", "papers_misc", "huang_li")
 
 BASELINES = {}
 NO_BASELINE: dict[str, str] = {}
+WARM_UP: list = []
+"""Calls each worker makes before fuzzing, untimed: they compile the numba functions
+(a fresh clone has no compiled cache), which no timed call could interrupt."""
 for _group in GROUPS:
     try:
         _module = importlib.import_module(f"fuzz_examples.{_group}")
@@ -28,3 +31,4 @@ for _group in GROUPS:
         continue
     BASELINES.update(_module.BASELINES)
     NO_BASELINE.update(getattr(_module, "NO_BASELINE", {}))
+    WARM_UP.extend(getattr(_module, "WARM_UP", []))

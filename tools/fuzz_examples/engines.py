@@ -265,3 +265,12 @@ BASELINES = {
     "gpumodels.engines.refsim.trace.check_dtype": lambda: {"dtype": "float"},
     "gpumodels.engines.refsim.trace.check_space": lambda: {"space": "G"},
 }
+
+
+def _warm_refsim():
+    from gpumodels.engines.refsim import simulator
+
+    simulator.simulate("triad", "triad_2")  # the core, streams and shared conflicts
+
+
+WARM_UP = [_warm_refsim]

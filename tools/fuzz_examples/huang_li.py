@@ -354,3 +354,13 @@ def _instruction():
     from gpumodels.papers.huang_li import fig2
 
     return fig2.parse("IMAD.HI.X R7, R3, R5, c[0x0][0x24]")
+
+
+def _warm_analysis():
+    from gpumodels.engines.refsim import kernels
+    from gpumodels.papers.huang_li import analysis
+
+    analysis.analyze(kernels.kernel("triad").trace({"B": "T"}))  # lines, caches
+
+
+WARM_UP = [_warm_analysis]
