@@ -234,3 +234,10 @@ def test_refmachine_valid_and_unknown():
     with pytest.raises(ValueError, match="^alu_lat"):
         S.simulate("vecAdd", alu_lat=math.nan)
     assert isinstance(InputTypeError("x"), ValueError)
+
+
+def test_waves_need_no_trace_and_agree_with_the_traced_occupancy():
+    for b in ("fft", "reduction", "triad", "matrixMul"):
+        k = K.kernel(b)
+        traced = k.blocks / (K.SM_COUNT * k.trace().resident_blocks_per_sm())
+        assert K.waves(b) == traced

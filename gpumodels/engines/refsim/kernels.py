@@ -403,15 +403,19 @@ class Trace:
     def resident_blocks_per_sm(self) -> int:
         """Blocks per SM on compute capability 3.7 with 32 registers per thread (the
         book's assumption)."""
-        occ = occupancy(
-            "3.7",
-            self.kernel.threads_per_block,
-            REGISTERS_PER_THREAD,
-            self.shared_bytes_per_block,
-        )
-        if occ.blocks_per_sm == 0:
-            raise ValueError(f"{self.kernel.name}: a block does not fit on a cc 3.7 SM")
-        return occ.blocks_per_sm
+        return _resident_blocks(self.kernel, self.shared_bytes_per_block)
+
+
+def _resident_blocks(k: Kernel, shared_bytes: int) -> int:
+    occ = occupancy("3.7", k.threads_per_block, REGISTERS_PER_THREAD, shared_bytes)
+    if occ.blocks_per_sm == 0:
+        raise ValueError(f"{k.name}: a block does not fit on a cc 3.7 SM")
+    return occ.blocks_per_sm
+
+
+def _smem_bytes(spec: ArraySpec) -> int:
+    """Bytes an array takes in a block's shared memory (16-byte aligned)."""
+    return -(-spec.bytes // 16) * 16
 
 
 def _align(x: int) -> int:
@@ -441,7 +445,7 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
     ]:
         if placement[n] == "S":
             bases[n] = sbase
-            sbase += -(-k.arrays[n].bytes // 16) * 16
+            sbase += _smem_bytes(k.arrays[n])
             if sample[n] != "S":
                 copy += k.arrays[n].bytes * k.blocks
     wpb = k.warps_per_block
@@ -1610,7 +1614,8 @@ def waves(benchmark: str) -> float:
     :data:`SM_COUNT` × the blocks an SM holds at once (compute capability 3.7, 32
     registers per thread, its shared memory in the sample placement)."""
     k = kernel(benchmark)
-    return k.blocks / (SM_COUNT * k.trace().resident_blocks_per_sm())
+    smem = sum(_smem_bytes(a) for a in k.arrays.values() if a.space == "S")
+    return k.blocks / (SM_COUNT * _resident_blocks(k, smem))
 
 
 def simplifications():
