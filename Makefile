@@ -25,7 +25,7 @@ STAMP  := $(VENV)/.installed
 export IPYTHONDIR := $(CURDIR)/_build/ipython
 KERNEL_CONFIG := $(IPYTHONDIR)/profile_default/ipython_kernel_config.py
 
-.PHONY: book test venv clean notebooks check-html lab fuzz
+.PHONY: book test venv clean notebooks check-html lab fuzz bench bench-record
 
 venv: $(STAMP)
 
@@ -103,6 +103,16 @@ check-html: $(STAMP) $(KERNEL_CONFIG)
 fuzz: $(STAMP)
 	mkdir -p _build
 	$(BIN)/python tools/fuzz_api.py --details _build/fuzz_calls.csv --unbased _build/fuzz_unbased.txt
+
+# Every benchmark in one table: name, work, time, throughput and goal (tools/bench.py). The
+# goals are reported, not asserted. bench-record also times `make book` (twice: the second,
+# with nothing changed, is the goal) and `make test` in a fresh clone, and keeps the table
+# with the machine and date in data/measured/benchmarks.csv for the book's benchmark page.
+bench: $(STAMP)
+	$(BIN)/python tools/bench.py
+
+bench-record: $(STAMP) $(KERNEL_CONFIG)
+	$(BIN)/python tools/bench.py --builds --csv data/measured/benchmarks.csv
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

@@ -22,6 +22,20 @@ from gpumodels.engines.refsim import kernels
 from gpumodels.papers.huang_li import analysis
 
 
+def cases() -> list[tuple[str, object]]:
+    """``(name, callable returning the cache requests analysed)`` for a table of
+    benchmarks: every synthetic kernel's sample placement through
+    :func:`~gpumodels.papers.huang_li.analysis.analyze`."""
+    m = analysis.k80()
+    traces = [kernels.kernel(b).trace() for b in kernels.GENERATORS]
+
+    def run() -> int:
+        ans = [analysis.analyze(tr, m) for tr in traces]
+        return sum(a.offchip_requests + a.l2_accesses for a in ans)
+
+    return [("Huang & Li trace analysis, sample placements", run)]
+
+
 def main(repeats: int = 3) -> int:
     m = analysis.k80()
     traces = [kernels.kernel(b).trace() for b in kernels.GENERATORS]

@@ -41,13 +41,12 @@ def jit_seconds() -> float:
     return float(out.stdout.strip())
 
 
-def main(repeats: int = 3) -> int:
+def _streams():
+    """The memory streams of all 60 counted placements (built with numpy)."""
     from gpumodels.engines.refsim import kernels, placements
     from gpumodels.engines.refsim import simulator as refsim
 
-    print(f"JIT (fresh cache, first vecAdd simulation): {jit_seconds():.1f} s")
     rm = refsim.machine()
-    t0 = time.perf_counter()
     streams = []
     for t in placements.tests():
         k = next(
@@ -58,11 +57,13 @@ def main(repeats: int = 3) -> int:
         streams.append(
             refsim.kernel_streams(k.trace(placements.parse_moves(t["moves"])), rm)
         )
-    prep = time.perf_counter() - t0
-    refsim.run_streams(streams[0], rm)  # warm (cached JIT)
-    best, res = best_of(repeats, lambda: [refsim.run_streams(s, rm) for s in streams])
+    return rm, streams
+
+
+def _requests(results) -> int:
+    """Memory requests the runs simulated (see the module docstring)."""
     reqs = 0
-    for r in res:
+    for r in results:
         c = r.counters
         reqs += (
             c["tex_requests"]
@@ -72,6 +73,33 @@ def main(repeats: int = 3) -> int:
             + c["dram_reads"]
             + c["dram_writes"]
         )
+    return reqs
+
+
+def cases() -> list[tuple[str, object]]:
+    """``(name, callable returning the simulated memory requests)`` for a table of
+    benchmarks: the compiled core over the 60 placements' prepared streams."""
+    from gpumodels.engines.refsim import simulator as refsim
+
+    rm, streams = _streams()
+    refsim.run_streams(streams[0], rm)  # loads (or compiles) the numba core
+
+    def run() -> int:
+        return _requests([refsim.run_streams(s, rm) for s in streams])
+
+    return [("Huang & Li reference simulator, 60 placements", run)]
+
+
+def main(repeats: int = 3) -> int:
+    from gpumodels.engines.refsim import simulator as refsim
+
+    print(f"JIT (fresh cache, first vecAdd simulation): {jit_seconds():.1f} s")
+    t0 = time.perf_counter()
+    rm, streams = _streams()
+    prep = time.perf_counter() - t0
+    refsim.run_streams(streams[0], rm)  # warm (cached JIT)
+    best, res = best_of(repeats, lambda: [refsim.run_streams(s, rm) for s in streams])
+    reqs = _requests(res)
     print(
         f"placements simulated  : {len(streams)}; trace and stream building {prep:.1f} "
         "s (numpy)"

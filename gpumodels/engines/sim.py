@@ -37,6 +37,15 @@ Rules, applied every cycle ``t = 0, 1, 2, …``:
 
 :func:`simulate` returns a :class:`Trace` with one record per issued instruction, which
 answers throughput, concurrency and occupancy questions.
+
+Two engines run these rules and give identical traces: this module's Python functions
+(``_schedule``, ``_admit``, ``_issue``, ``_next_event``, ...), the readable reference,
+and a numba-compiled one (:mod:`gpumodels.engines._sim_core`) that keeps the waiting
+warps in heaps and bitsets so that its time grows with the instructions issued (some
+millions per second) rather than with cycles × warps. ``simulate(engine="auto")``, the
+default, takes the compiled engine wherever it can run the SM: latencies that are
+numbers or :class:`LoadedLatency` records (a latency function of one's own runs on the
+Python engine).
 """
 
 from __future__ import annotations
@@ -51,12 +60,14 @@ from itertools import islice
 import numpy as np
 import pandas as pd
 
+from gpumodels.engines import _sim_core
 from gpumodels.facts import _fields
 from gpumodels.facts.params import check_params
 from gpumodels.ground.errors import InputTypeError, OutOfRangeError
 from gpumodels.ground.validate import (
     as_array,
     broadcast,
+    check_choice,
     check_flag,
     check_int,
     check_real,
@@ -64,6 +75,9 @@ from gpumodels.ground.validate import (
 )
 
 _EPS = 1e-9
+
+ENGINES = ("auto", "compiled", "python")
+"""The engines :func:`simulate` runs on (its ``engine`` argument)."""
 
 
 @dataclass(frozen=True)
@@ -89,9 +103,87 @@ class Op:
 
 
 @dataclass(frozen=True)
+class LoadedLatency:
+    """A latency that grows with the unit's recent throughput (rule 4): Volkov's Table
+    6.5 form ``a + Σ b·X/(c − X)`` in cycles, with ``X = min(rate · gbs_per_ipc, cap)``
+    in GB/s.
+
+    ``rate`` is the unit's throughput in instructions per cycle over the SM's
+    ``window``; ``gbs_per_ipc`` converts it to GB/s (``Params.gbs_per_ipc``);
+    ``terms`` holds the ``(b, c)`` pairs (cycles, GB/s; ``c`` may be ``inf``: no
+    contention); ``cap`` (``None``: none), below the smallest ``c``, keeps ``X`` off the
+    singularity. Calling it with a rate gives the latency (``inf`` from the smallest
+    ``c`` on, which :func:`simulate` refuses). A :class:`Unit` with this latency runs
+    on :func:`simulate`'s compiled engine, which evaluates the same floating-point
+    operations in the same order; any other latency function runs on the Python one.
+    """
+
+    a: float
+    terms: tuple[tuple[float, float], ...] = ()
+    gbs_per_ipc: float = 1.0
+    cap: float | None = None
+
+    def __post_init__(self):
+        put = object.__setattr__
+        put(self, "a", check_real("a", self.a, 0.0, context="LoadedLatency"))
+        terms = self.terms
+        if not isinstance(terms, tuple) or not all(
+            isinstance(t, tuple) and len(t) == 2 for t in terms
+        ):
+            raise InputTypeError(
+                "terms must be a tuple of (b, c) pairs for LoadedLatency (empty: a "
+                f"constant latency), got {terms!r:.60}"
+            )
+        checked = []
+        for b, c in terms:
+            b = check_real("terms b", b, 0.0, context="LoadedLatency")
+            if not _fields.is_real(c):
+                raise InputTypeError(
+                    f"terms c must be a number in (0, inf] for LoadedLatency, got {c!r}"
+                )
+            if not to_float(c) > 0:
+                raise OutOfRangeError(
+                    f"terms c must be a number in (0, inf] for LoadedLatency, got {c!r}"
+                )
+            checked.append((b, to_float(c)))
+        put(self, "terms", tuple(checked))
+        put(
+            self,
+            "gbs_per_ipc",
+            check_real(
+                "gbs_per_ipc", self.gbs_per_ipc, 0.0, lo_open=True,
+                context="LoadedLatency",
+            ),
+        )  # fmt: skip
+        if self.cap is not None:
+            cap = check_real("cap", self.cap, 0.0, context="LoadedLatency")
+            c_min = min((c for _, c in checked), default=math.inf)
+            if not cap < c_min:
+                raise OutOfRangeError(
+                    f"cap must be below the smallest c ({c_min:g} GB/s) for "
+                    f"LoadedLatency, got {cap:g}"
+                )
+            put(self, "cap", cap)
+
+    def __call__(self, rate: float) -> float:
+        """The latency in cycles at ``rate`` instructions per cycle."""
+        x = rate * self.gbs_per_ipc
+        if self.cap is not None:
+            x = min(x, self.cap)
+        lat = self.a
+        for b, c in self.terms:
+            if x >= c:
+                return math.inf
+            lat = lat + b * x / (c - x)
+        return lat
+
+
+@dataclass(frozen=True)
 class Unit:
-    """A functional unit (or the memory pipeline): latency in cycles, throughput in IPC
-    per SM, and at most ``max_in_flight`` ops in execution at once (``None``: no cap).
+    """A functional unit (or the memory pipeline): latency in cycles (a number, a
+    :class:`LoadedLatency` or another function of the recent throughput), throughput in
+    IPC per SM, and at most ``max_in_flight`` ops in execution at once (``None``: no
+    cap).
     """
 
     latency: float | Callable[[float], float]
@@ -338,6 +430,7 @@ def simulate(
     policy: str = "oldest",
     max_cycles: int = 10_000_000,
     skip_idle: bool = True,
+    engine: str = "auto",
 ) -> Trace:
     """Run ``n_warps`` concurrent warps on ``sm`` and record every issue (simulated
     data).
@@ -369,6 +462,21 @@ def simulate(
     max_cycles : int
         Finite runs without ``cycles`` stop here; if warps are still unfinished then,
         :class:`SimulationLimitError` says how many.
+    skip_idle : bool
+        Jump over cycles in which nothing can change (the default), or step through
+        every cycle (the slow reference; same trace).
+    engine : str
+        ``"python"``: the readable reference, this module's functions. ``"compiled"``:
+        the same rules compiled with numba (:mod:`gpumodels.engines._sim_core`), which
+        gives the identical trace (every record, the occupancy, the warps' start and
+        end) in time that grows with the instructions issued, not with cycles × warps;
+        it runs latencies that are numbers or :class:`LoadedLatency` records (as
+        :func:`volkov_sm` builds) and throughputs and dependent latencies that are
+        Python or numpy 64-bit numbers, and raises ``ValueError`` naming anything else
+        (e.g. a latency function of your own). ``"auto"`` (the default): compiled
+        where it can run the SM and ``skip_idle`` is true, else Python (so
+        ``skip_idle=False`` keeps the Python stepping reference unless
+        ``engine="compiled"`` asks for the compiled stepping).
 
     """
     run = _setup(
@@ -383,7 +491,86 @@ def simulate(
         policy=policy,
         max_cycles=max_cycles,
         skip_idle=skip_idle,
+        engine=engine,
     )
+    if _engine_for(run, engine) == "compiled":
+        return _run_compiled(run, cycles)
+    t = _run_python(run)
+    _check_finished(run, cycles)
+    return _trace(run, t)
+
+
+def _engine_for(run: _Run, engine: str) -> str:
+    """The engine that runs ``run``: ``engine``, or for ``"auto"`` the compiled one
+    where it can run it; ``ValueError`` naming what it cannot run for ``"compiled"``."""
+    if engine == "python":
+        return engine
+    why = _not_compiled(run.sm)
+    if engine == "compiled" and why:
+        raise ValueError(
+            f"engine='compiled' cannot run this SM: {why}; use engine='python' or "
+            "'auto'"
+        )
+    if why or (engine == "auto" and not run.skip_idle):
+        return "python"
+    return "compiled"
+
+
+def _exact_real(x) -> bool:
+    """Whether ``x`` is a number whose arithmetic in the Python engine is float64's (a
+    Python int or float, a numpy integer or float64), as the compiled engine's."""
+    return isinstance(x, (int, float, np.integer)) and not isinstance(
+        x, (bool, np.bool_)
+    )
+
+
+def _not_compiled(sm: SM) -> str:
+    """What of ``sm`` the compiled engine cannot run ("" if nothing)."""
+    for name, unit in sm.units.items():
+        if callable(unit.latency) and type(unit.latency) is not LoadedLatency:
+            return (
+                f"unit {name!r} has a latency function ({unit.latency!r:.50}); it "
+                "runs numbers and LoadedLatency records"
+            )
+        if unit.throughput is not None and not _exact_real(unit.throughput):
+            return (
+                f"unit {name!r} has a throughput of type "
+                f"{type(unit.throughput).__name__}; it runs 64-bit numbers"
+            )
+    for key, lat in sm.dependent_latency.items():
+        if not _exact_real(lat):
+            return (
+                f"dependent_latency[{key!r}] is of type {type(lat).__name__}; it runs "
+                "64-bit numbers"
+            )
+    if sm.window > 2**53:
+        return f"window {sm.window} is above 2**53"
+    return ""
+
+
+def _run_compiled(run: _Run, cycles: int | None) -> Trace:
+    """Run ``run`` on the compiled engine and assemble its :class:`Trace`."""
+    t, rec, occ, warp_start, warp_end, error = _sim_core.run(run)
+    if error is not None:
+        raise _latency_error(*error)
+    run.warp_end = warp_end
+    _check_finished(run, cycles)
+    names = np.array(list(run.sm.units), dtype=object)
+    return Trace(
+        rec[0],
+        rec[1],
+        names[rec[2]],
+        rec[3].astype(float),
+        rec[4],
+        occ,
+        t,
+        warp_start.astype(float),
+        np.where(warp_end < 0, np.nan, warp_end),
+    )
+
+
+def _run_python(run: _Run) -> int:
+    """The cycle loop of the Python engine; returns the cycle it stopped at."""
     limit, occ, slot_warp, schedulers = run.limit, run.occ, run.slot_warp, run.sched
     t = 0
     while t < limit:
@@ -404,8 +591,7 @@ def simulate(
         nxt = min(_next_event(run, t), limit)
         occ.extend([active] * (nxt - t - 1))
         t = nxt
-    _check_finished(run, cycles)
-    return _trace(run, t)
+    return t
 
 
 @dataclass(slots=True)
@@ -483,6 +669,7 @@ def _setup(
     policy,
     max_cycles,
     skip_idle,
+    engine="auto",
 ) -> _Run:
     """Set-up step: check :func:`simulate`'s arguments (in the order of its
     parameters' documentation) and build the run's initial state."""
@@ -524,6 +711,7 @@ def _setup(
     if cycles is not None:
         cycles = check_int("cycles", cycles, 1, MAX_CYCLES)
     max_cycles = check_int("max_cycles", max_cycles, 1, MAX_CYCLES)
+    check_choice("engine", engine, ENGINES)
     limit = cycles if cycles is not None else max_cycles
     return _Run(
         sm, progs, n_warps, total, wpb, launch_latency, policy, repeat, skip_idle, limit
@@ -684,8 +872,9 @@ def _next_event(run: _Run, t: int) -> int:
 def _check_finished(run: _Run, cycles: int | None) -> None:
     """End-of-run step: a finite run without ``cycles`` must have finished every warp
     within ``max_cycles``."""
-    if not run.repeat and cycles is None and any(e < 0 for e in run.warp_end):
-        done = sum(1 for e in run.warp_end if e >= 0)
+    ends = np.asarray(run.warp_end, dtype=float)
+    if not run.repeat and cycles is None and (ends < 0).any():
+        done = int((ends >= 0).sum())
         raise SimulationLimitError(
             f"max_cycles={run.limit} reached with {done} of {run.total} warps "
             f"finished; raise max_cycles (up to {MAX_CYCLES}) or give cycles to stop "
@@ -774,11 +963,16 @@ def _latency(unit: Unit, recent: deque, t: int, window: int) -> float:
     rate = len(recent) / window
     lat = float(unit.latency(rate))
     if not np.isfinite(lat) or lat < 0:
-        raise ValueError(
-            f"latency function returned {lat} at throughput {rate}; it must be finite "
-            "and >= 0"
-        )
+        raise _latency_error(lat, rate)
     return lat
+
+
+def _latency_error(lat: float, rate: float) -> ValueError:
+    """The error of a latency function that returned ``lat`` at ``rate``."""
+    return ValueError(
+        f"latency function returned {lat} at throughput {rate}; it must be finite "
+        "and >= 0"
+    )
 
 
 def volkov_sm(
@@ -790,20 +984,25 @@ def volkov_sm(
     Units ``"alu"`` (alu_lat, alu_thru) and ``"mem"`` (mem_lat, mem_thru); the issue
     limit is ``issue_thru`` spread over ``p.schedulers`` (``issue=False`` removes it).
     With ``contention=True`` the memory latency follows Table 6.5's ``a + b·x/(c − x)``
-    of the recent memory throughput.
+    of the recent memory throughput (a :class:`LoadedLatency`, with ``x`` capped at
+    0.999 of the smallest ``c``).
     """
     p = check_params(p)
     issue, contention = check_flag("issue", issue), check_flag("contention", contention)
     mem_issue = check_int("mem_issue", mem_issue, 1)
     if contention:
+        if not p.latency_terms:
+            raise ValueError(
+                f"contention=True needs Table 6.5's latency terms, and {p.gpu} has "
+                "none (Params.latency_terms is empty)"
+            )
         cap = 0.999 * min(
             c for _, c in p.latency_terms
         )  # stay below the latency model's singularity
-
-        def mem_latency(rate):
-            return float(p.memory_latency(min(rate * p.gbs_per_ipc, cap)))
-
-        mem = Unit(mem_latency, p.mem_thru, mem_issue)
+        lat = LoadedLatency(
+            p.a, p.latency_terms, p.gbs_per_ipc, None if math.isinf(cap) else cap
+        )
+        mem = Unit(lat, p.mem_thru, mem_issue)
     else:
         mem = Unit(p.mem_lat, p.mem_thru, mem_issue)
     units = {"alu": Unit(p.alu_lat, p.alu_thru), "mem": mem}

@@ -384,6 +384,11 @@ def _wide(
     return Table(cols, unique=unique, **kw)
 
 
+MEASURED_KINDS = ("chase", "add", "sfu", "smem", "smem2")
+"""The kinds of run of ``bench/volkov_bench.cu``
+(the same as :data:`gpumodels.comparisons.bench.KINDS`, which this layer cannot
+import)."""
+
 # Huang & Li parameter provenance
 STATUS = {"status": text(isin=("printed", "sourced", "assumption"))}
 VOLKOV_GPUS = ("G80", "GT200", "Fermi", "Kepler", "Maxwell")
@@ -615,6 +620,83 @@ TABLES: dict[str, Table] = {
             )
         },
         unique=["kernel"],
+    ),
+    # ---- measured by this project (tools/measure_*.py; see data/measured/README.md)
+    "measured/benchmarks.csv": Table(
+        {
+            "name": text(),
+            "work": number(1, integer=True),
+            "unit": text(isin=("points", "instructions", "requests", "build")),
+            "seconds": number(0, lo_open=True),
+            "rate_per_s": number(0, lo_open=True, optional=True),
+            "goal": number(0, lo_open=True, optional=True),
+            "met": text(isin=YESNO, optional=True),
+            "source": SOURCE,
+        },
+        unique=["name"],
+    ),
+    "measured/volkov_h100.csv": _wide(
+        {
+            "gpu": text(),
+            "cc": text(regex=r"[0-9]+\.[0-9]+"),
+            "driver": text(regex=r"[0-9]+(\.[0-9]+)+"),
+        },
+        {
+            "sm_count": number(1, 1000, integer=True),
+            "clock_mhz": number(10, 10_000),
+            "mem_clock_mhz": number(0, 10_000),
+            "date": text(regex=r"[0-9]{4}-[0-9]{2}-[0-9]{2}"),
+            "kind": text(isin=MEASURED_KINDS),
+            "pattern": text(isin=("stream", "random"), optional=True),
+            "alpha": number(0, 4096, integer=True, optional=True),
+            "ilp": number(1, 64, integer=True),
+            "threads_per_block": number(1, 1024, integer=True),
+            "blocks": number(1, integer=True),
+            "smem_request": COUNT,
+            "registers": number(1, 255, integer=True),
+            "blocks_per_sm_cuda": number(1, 1024, integer=True),
+            "warps": number(1, integer=True),
+            "max_occupancy": number(1, 2048, integer=True),
+            "mean_occupancy": number(0, 2048, lo_open=True),
+            "repeats_per_warp": number(1, integer=True),
+            "cycles": POS,
+            "ipc_per_sm": number(0, 1000, lo_open=True),
+            "gbs": number(0, 1e5, lo_open=True, optional=True),
+            "mean_warp_latency": POS,
+            "latency_per_repeat": POS,
+            "target_warps_per_sm": number(1, 2048, integer=True),
+            "iters": number(1, integer=True),
+            "array_mb": number(1, integer=True, optional=True),
+            "elapsed_ms": POS,
+            "clock_mhz_events": number(10, 10_000),
+            "gbs_events": number(0, 1e5, lo_open=True, optional=True),
+            "measured_by": text(),
+        },
+        unique=[
+            "gpu",
+            "date",
+            "kind",
+            "pattern",
+            "alpha",
+            "ilp",
+            "target_warps_per_sm",
+        ],
+        checks=[
+            pa.Check(
+                lambda df: (
+                    (df["kind"] == "chase")
+                    == ((df["pattern"] != "") & df["alpha"].notna() & df["gbs"].notna())
+                ),
+                name="pattern, alpha and gbs on the chase rows only",
+            ),
+            pa.Check(
+                lambda df: (
+                    df["max_occupancy"]
+                    <= df["blocks_per_sm_cuda"] * -(-df["threads_per_block"] // 32)
+                ),
+                name="attained occupancy within what CUDA allows",
+            ),
+        ],
     ),
     # ---- modern GPUs
     "modern/alu.csv": _wide(
@@ -1755,8 +1837,10 @@ def _gpuperfpredict_table(kernel: str, gpu: str) -> Table:
         unique=GPUPERFPREDICT_KEY,
         checks=[
             pa.Check(
-                lambda df: (df["duration_min"] <= df["duration"])
-                & (df["duration"] <= df["duration_max"]),
+                lambda df: (
+                    (df["duration_min"] <= df["duration"])
+                    & (df["duration"] <= df["duration_max"])
+                ),
                 name="duration_min <= duration <= duration_max",
             )
         ],

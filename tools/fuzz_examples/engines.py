@@ -157,6 +157,12 @@ def _log_window():
 
 BASELINES = {
     # sim
+    "gpumodels.engines.sim.LoadedLatency": lambda: {
+        "a": 300.0,
+        "terms": ((32.0, 170.0),),
+        "gbs_per_ipc": 129.0,
+        "cap": 150.0,
+    },
     "gpumodels.engines.sim.SM": lambda: {
         "units": dict(_sm().units),
         "schedulers": 2,
@@ -273,4 +279,10 @@ def _warm_refsim():
     simulator.simulate("triad", "triad_2")  # the core, streams and shared conflicts
 
 
-WARM_UP = [_warm_refsim]
+def _warm_sim():
+    from gpumodels.engines import sim
+
+    sim.simulate(_sm(), sim.alpha_program(2), 4, 200, engine="compiled")
+
+
+WARM_UP = [_warm_refsim, _warm_sim]

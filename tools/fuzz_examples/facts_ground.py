@@ -184,6 +184,7 @@ BASELINES = {
     "gpumodels.facts.published.notes_markdown": lambda: {"board": _board()},
     # ---- gpumodels.ground
     "gpumodels.ground.data.read_frame": lambda: {"relpath": "gpus.csv"},
+    "gpumodels.ground.diskcache.persistent": lambda: {"fn": abs},
     "gpumodels.ground.data.read_rows": lambda: {"relpath": "gpus.csv"},
     "gpumodels.ground.data.read_text": lambda: {"relpath": "gpus.csv"},
     "gpumodels.ground.schemas.Table": lambda: {

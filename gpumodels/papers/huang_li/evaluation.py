@@ -35,6 +35,7 @@ from gpumodels.engines.refsim.kernels import kernel, waves
 from gpumodels.engines.refsim.placements import parse_moves, tests
 from gpumodels.facts import published as pub
 from gpumodels.ground.data import read_rows
+from gpumodels.ground.diskcache import persistent
 from gpumodels.ground.errors import DataError, UnknownNameError
 from gpumodels.ground.validate import (
     as_array,
@@ -338,6 +339,7 @@ def run(
 
 
 @cache
+@persistent
 def _run(key: tuple[tuple[str, str], ...]) -> Evaluation:
     clock = k80(dict(key)["clock"]).clock_ghz
     rows, fits = [], {}

@@ -15,8 +15,8 @@ shared-memory loads): the "other" instruction takes the place of the memory load
 
 The refined model of §6.4–6.5 replaces the constant ``mem_lat`` with a latency that
 grows with memory throughput x in GB/s, ``a + b·x/(c − x)`` (Table 6.5; a two-term form
-for the G80), and solves the resulting fixed point per point with a bracketing root
-finder.
+for the G80), and solves the resulting fixed point for all points at once: in closed
+form for one term (a quadratic), by a bracketed Newton iteration for two.
 
 All functions broadcast numpy arrays over ``n`` (warps per SM) and ``alpha``; ``alpha``
 may be ``0`` or ``numpy.inf`` (the limit cases of §4.2).
@@ -265,17 +265,225 @@ def refined_latency(p: Params, x, alpha):
     return out(loaded_latency(p, x_gbs) + a * p.alu_lat)
 
 
+_NEWTON_MAX_STEPS = 100
+"""Newton steps (bisection where a step leaves the bracket) after which a point of the
+refined model that has not converged raises ``OutsideDomainError``; a one-term latency
+fit needs none (closed form), two terms about four."""
+
+_NEWTON_RTOL = 16 * np.finfo(float).eps
+"""Convergence of the Newton iteration: the last step, or the bracket, is within this
+fraction of x (the rounding noise of a step is a few eps·x)."""
+
+
+def _terms_in_ipc(p: Params) -> tuple[tuple[float, float], ...]:
+    """The ``(b, c)`` pairs of the Table 6.5 fit that add latency below its smallest
+    pole (``b > 0``, finite ``c``), ``c`` in IPC/SM, smallest ``c`` first."""
+    k = p.gbs_per_ipc
+    live = sorted((c / k, b) for b, c in p.latency_terms if b > 0 and np.isfinite(c))
+    return tuple((b, c) for c, b in live)
+
+
+def _bound_side(p: Params, a: np.ndarray):
+    """Per α: ``hi``, the throughput bound kept below the fit's pole; ``n_hi``, the
+    occupancy at which the latency branch reaches ``hi`` (``hi·Latency(hi)``); ``lat0``,
+    the latency at zero throughput, ``a + α·alu_lat`` (``inf`` α counted as 0).
+
+    ``hi`` and ``n_hi`` are computed with the same operations as
+    :func:`_refined_memory_throughput_reference` does (its ``g(hi) <= 0`` is ``n >=
+    n_hi``), so the points at the bound are the same ones and get the same value.
+    """
+    k = p.gbs_per_ipc
+    c_min_gbs = min(c for _, c in p.latency_terms)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        bound = np.minimum(
+            np.minimum(p.mem_thru, p.alu_thru / a), p.issue_thru / (a + p.mem_issue)
+        )
+        hi = np.minimum(bound, c_min_gbs / k * (1 - 1e-12))
+        x_gbs = hi * k
+        lat = np.full(np.shape(x_gbs), p.a, dtype=float)
+        for b, c in p.latency_terms:
+            lat = lat + b * x_gbs / (c - x_gbs)
+        lat = np.where(x_gbs >= c_min_gbs, np.inf, lat)
+        alu = np.where(np.isfinite(a), a, 0.0) * p.alu_lat
+        n_hi = hi * (lat + alu)
+        lat0 = p.a + alu
+    return hi, n_hi, lat0
+
+
+def _one_term_root(n, lat0, b: float, c: float, out: np.ndarray) -> np.ndarray:
+    """The root in ``[0, c)`` of ``x·(lat0 + b·x/(c − x)) = n``, written into ``out``.
+
+    Times ``(c − x)`` the equation is the quadratic ``(b − lat0)·x² + (lat0·c + n)·x −
+    n·c = 0``, whose discriminant is ``(lat0·c − n)² + 4·b·c·n``; its root in ``[0,
+    c)`` is taken in the form ``2·n·c / (lat0·c + n + √discriminant)``, a sum of
+    non-negative terms with no cancellation (the square root by ``hypot``, which does
+    not overflow). Elementwise, ``n`` and ``lat0`` broadcast to ``out``.
+    """
+    lc = lat0 * c
+    np.subtract(lc, n, out=out)
+    np.hypot(out, 2.0 * np.sqrt((b * c) * n), out=out)
+    out += lc
+    out += n
+    np.divide((2.0 * c) * n, out, out=out)
+    return out
+
+
+def _newton(n, lat0, terms, lo, up):
+    """Solve ``g(x) = x·(lat0 + Σ b·x/(c − x)) − n = 0`` on the brackets ``[lo, up]``
+    (flat arrays, ``g(lo) <= 0 <= g(up)``, ``up`` below the smallest ``c``).
+
+    Newton's method from ``lo``: ``g`` is increasing and convex on ``[0, c)``, so after
+    the first step the iterates stay right of the root and fall to it monotonically.
+    The bracket is narrowed at every step by the sign of ``g``, and a step that leaves
+    it is replaced by bisection. A point is done when its step is within
+    ``_NEWTON_RTOL`` of x (after a bisection the step is half the bracket) and leaves
+    the iteration. Returns the roots and the indices of the points not converged after
+    ``_NEWTON_MAX_STEPS`` steps (empty if none).
+    """
+    res = np.empty_like(lo)
+    idx = np.arange(lo.size)
+    x = lo.copy()
+    (b1, c1), rest = terms[0], terms[1:]
+    for _ in range(_NEWTON_MAX_STEPS):
+        d = c1 - x
+        s = b1 / d  # Σ b/(c − x): the latency the terms add, per unit of x
+        ds = s * (c1 / d)  # Σ b·c/(c − x)²: the derivative of Σ b·x/(c − x)
+        for b, c in rest:
+            d = c - x
+            t = b / d
+            s += t
+            ds += t * (c / d)
+        lat = x * s
+        lat += lat0
+        g = x * lat
+        g -= n
+        right = g > 0
+        up = np.where(right, x, up)
+        lo = np.where(right, lo, x)
+        ds *= x
+        ds += lat  # g'(x) = Latency(x) + x·Σ b·c/(c − x)²
+        xn = x - g / ds
+        outside = ~((xn >= lo) & (xn <= up))  # NaN too
+        if outside.any():
+            xn[outside] = 0.5 * (lo[outside] + up[outside])
+        done = np.abs(xn - x) <= _NEWTON_RTOL * xn
+        if done.all():
+            res[idx] = xn
+            return res, idx[:0]
+        res[idx[done]] = xn[done]
+        keep = ~done
+        x, n, lat0, lo, up, idx = (v[keep] for v in (xn, n, lat0, lo, up, idx))
+    return res, idx
+
+
 def refined_memory_throughput(p: Params, n, alpha):
     """Memory throughput (IPC/SM) of the refined model: the fixed point of (§6.5)::
 
         x = min(n / (a + Σ b·X/(c − X) + α·alu_lat),
-                mem_thru, alu_thru/α, issue_thru/(α+1))
+                mem_thru, alu_thru/α, issue_thru/(α+1)),     X = x·gbs_per_ipc
 
-    ``x·Latency(x)`` grows monotonically from 0 to ∞ on ``[0, c)``, so the latency-bound
-    branch has one root; it is bracketed in ``(0, min(bound, c))`` and found for all
-    points at once with ``scipy.optimize.elementwise.find_root`` (Chandrupatla's
-    method). If the latency branch exceeds the throughput bound the bound is returned.
+    ``x·Latency(x)`` grows monotonically from 0 to ∞ on ``[0, c)``, so the
+    latency-bound branch has one root, and the throughput bound ``hi`` binds exactly
+    where ``n >= hi·Latency(hi)``: there the bound is returned (held just below the
+    pole, at ``c·(1 − 1e-12)``, where the bound lies beyond ``c``). Elsewhere, for all
+    points at once:
+
+    - a one-term fit (Table 6.5): times ``(c − X)`` the equation is a quadratic, solved
+      in closed form with no cancellation;
+    - two or more terms (the G80's fit of §6.4): Newton's method, bracketed between the
+      root with the smallest pole alone (above the root) and the same with the other
+      terms frozen there (below it); about four steps, at most ``_NEWTON_MAX_STEPS``,
+      and a point that has not converged raises ``OutsideDomainError`` rather than
+      return a value.
+
+    ``n = 0`` and ``alpha = inf`` give 0. The results are those of the bracketing root
+    finder used before (``scipy``'s Chandrupatla, kept as
+    ``_refined_memory_throughput_reference``) to about 1e-15 relative, and the same
+    numbers at the bound and at 0; below about 1e-300 IPC/SM (α beyond about 1e300)
+    that root finder's absolute tolerance gave 0 or the bound where the value is now
+    resolved.
+
+    >>> from gpumodels.facts.param_sets import params
+    >>> # §6.5's Kepler equation at n = 16 warps, α = 0 (a quadratic by hand: 0.05053)
+    >>> round(refined_memory_throughput(params("Kepler"), 16, 0), 5)
+    0.05053
     """
+    p = check_params(p)
+    _require_memory(p)
+    n_ = as_array("n", n)
+    a = as_array("alpha", alpha, allow_inf=True)
+    shape = broadcast(n=n_, alpha=a)[0].shape
+    hi, n_hi, lat0 = _bound_side(p, a)
+    terms = _terms_in_ipc(p)
+    res = np.empty(shape)
+    with np.errstate(all="ignore"):  # bound, zero and huge-α points are set below
+        if terms:
+            # the root with the smallest pole alone: the answer for one term, an upper
+            # bound for more (the other terms only add latency)
+            _one_term_root(n_, lat0, *terms[0], out=res)
+        else:  # no contention term below the pole: the basic model with a = lat0
+            np.divide(n_, lat0, out=res)
+        np.minimum(res, hi, out=res)
+        at_bound = n_ >= n_hi
+        np.copyto(res, hi, where=at_bound)
+        finite_a = np.isfinite(a)
+        # α so large that lat0·c overflows (α·alu_lat near 1e308): x is below 1e-300
+        # IPC/SM, where contention adds nothing; the latency branch scaled by α
+        huge = finite_a & (a > 0) & ~np.isfinite(lat0 * (terms[0][1] if terms else 1.0))
+        if np.any(huge):
+            safe = np.where(huge, a, 1.0)
+            scaled = np.minimum(n_ / safe / (p.alu_lat + p.a / safe), hi)
+            np.copyto(res, scaled, where=huge & ~at_bound)
+        if len(terms) > 1:
+            todo = ~at_bound & (finite_a & ~huge) & (n_ > 0)
+            if np.any(todo):
+                _polish(p, n_, a, lat0, terms, res, todo)
+        no_alpha, no_n = ~finite_a, n_ == 0
+        if np.any(no_alpha) or np.any(no_n):
+            res[np.broadcast_to(no_alpha | no_n, shape)] = 0.0
+    if res.size and not (res.min() >= 0.0 and res.max() < np.inf):
+        bad = ~((res >= 0) & np.isfinite(res))
+        raise OutsideDomainError(
+            f"the refined model of {p.gpu} has no finite fixed point at "
+            f"n={float(np.broadcast_to(n_, shape)[bad].flat[0]):g}, "
+            f"alpha={float(np.broadcast_to(a, shape)[bad].flat[0]):g}: the inputs are "
+            "beyond the floating-point range of the model"
+        )
+    return out(res)
+
+
+def _polish(p, n_, a, lat0, terms, res, todo) -> None:
+    """Replace ``res`` at the ``todo`` points by the root of the full latency fit
+    (two or more terms) by :func:`_newton`; ``OutsideDomainError`` naming the first
+    point that did not converge."""
+    shape = res.shape
+    nt = np.broadcast_to(n_, shape)[todo]
+    lt = np.broadcast_to(lat0, shape)[todo]
+    up = res[todo]
+    # the other terms frozen at ``up`` (where they are largest): a lower bound
+    b1, c1 = terms[0]
+    frozen = lt + sum(b * up / (c - up) for b, c in terms[1:])
+    lo = np.minimum(_one_term_root(nt, frozen, b1, c1, out=np.empty_like(up)), up)
+    x, failed = _newton(nt, lt, terms, lo, up)
+    if failed.size:
+        i = failed[0]
+        at = float(np.broadcast_to(a, shape)[todo][i])
+        raise OutsideDomainError(
+            f"the refined model of {p.gpu} did not converge at n={nt[i]:g}, "
+            f"alpha={at:g} in {_NEWTON_MAX_STEPS} Newton steps (bracket "
+            f"[{lo[i]:.17g}, {up[i]:.17g}] IPC/SM)"
+        )
+    res[todo] = x
+
+
+def _refined_memory_throughput_reference(p: Params, n, alpha):
+    """The refined model by a bracketing root finder per point
+    (``scipy.optimize.elementwise.find_root``, Chandrupatla's method): the
+    implementation :func:`refined_memory_throughput` replaced (tools/bench_refined.py
+    compares their speeds), kept as the reference its tests compare with
+    (tests/test_refined_fast.py).
+    """
+
     p = check_params(p)
     from scipy.optimize.elementwise import find_root
 

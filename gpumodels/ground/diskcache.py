@@ -1,0 +1,133 @@
+"""A cache on disk for deterministic results that take seconds to compute, shared by
+every process of one source checkout: the test workers, the notebook kernels of
+``make test`` and ``make book``, a reader's JupyterLab.
+
+A result is stored under a key made of the function's name, the ``repr`` of its
+arguments and a **fingerprint** of everything that can change it: the text of every
+module of the package, every file of the data folder and the versions of the numerical
+libraries (numpy, pandas, scipy, numba). Change any of them and every entry is stale
+(and is simply not found again), so a cached result is always the one the code and data
+in hand compute; it only saves the time of computing it again in another process.
+
+Where it lives (:func:`cache_dir`): ``$GPUMODELS_CACHE_DIR`` if set, else
+``_build/cache`` of the source checkout the package runs from. It is **off** for an
+installed package (no checkout: nothing is written to a reader's home), when
+``GPUMODELS_CACHE=off``, and when ``GPUMODELS_DATA`` points at another data folder (the
+tests that corrupt or perturb a copy of ``data/``). ``make clean`` deletes it; a fresh
+clone starts without it, so ``make test`` there computes everything once.
+
+Entries are written atomically (a temporary file renamed into place), so two processes
+computing the same result at once both store a whole file; an unreadable entry is
+computed again.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from importlib import metadata
+from pathlib import Path
+
+from gpumodels.ground.data import data_dir
+from gpumodels.ground.errors import InputTypeError
+
+_ENV_DIR = "GPUMODELS_CACHE_DIR"
+_ENV_SWITCH = "GPUMODELS_CACHE"
+_OFF = ("0", "off", "no", "false")
+_LIBRARIES = ("numpy", "pandas", "scipy", "numba")
+_PACKAGE = Path(__file__).resolve().parents[1]
+_CHECKOUT = _PACKAGE.parent
+
+
+def cache_dir() -> Path | None:
+    """The folder of the disk cache, or ``None`` where it is off (see the module
+    docstring for the rules)."""
+    if os.environ.get(_ENV_SWITCH, "").strip().lower() in _OFF:
+        return None
+    if os.environ.get("GPUMODELS_DATA"):
+        return None
+    env = os.environ.get(_ENV_DIR)
+    if env:
+        return Path(env)
+    if (_CHECKOUT / "_config.yml").is_file() and (_CHECKOUT / "data").is_dir():
+        return _CHECKOUT / "_build" / "cache"
+    return None
+
+
+@functools.cache
+def fingerprint() -> str:
+    """A hash of the package's modules, the data folder's files and the numerical
+    libraries' versions (computed once per process)."""
+    h = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        h.update(str(path.relative_to(_PACKAGE)).encode())
+        h.update(path.read_bytes())
+    data = Path(str(data_dir()))
+    for path in sorted(p for p in data.rglob("*") if p.is_file()):
+        h.update(str(path.relative_to(data)).encode())
+        h.update(path.read_bytes())
+    for lib in _LIBRARIES:
+        try:
+            h.update(f"{lib}={metadata.version(lib)}".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{lib}=absent".encode())
+    return h.hexdigest()[:20]
+
+
+def _entry(folder: Path, name: str, args: tuple) -> Path:
+    key = hashlib.sha256(f"{name}{args!r}{fingerprint()}".encode()).hexdigest()
+    return folder / f"{name.rsplit('.', 1)[-1].lstrip('_')}-{key[:24]}.pkl"
+
+
+def persistent(fn: Callable) -> Callable:
+    """Decorate a deterministic function of positional arguments whose ``repr`` names
+    them fully (strings, numbers, tuples of them): its results are kept in the disk
+    cache. The function still runs wherever the cache is off or has no entry."""
+    if not callable(fn):
+        raise InputTypeError(f"fn must be a function, got {fn!r:.60}")
+    name = f"{fn.__module__}.{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def cached(*args):
+        folder = cache_dir()
+        if folder is None:
+            return fn(*args)
+        path = _entry(folder, name, args)
+        try:
+            with open(path, "rb") as f:
+                return pickle.load(f)
+        except FileNotFoundError:
+            pass
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
+            pass  # unreadable or from another layout: compute again
+        result = fn(*args)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            with open(tmp, "wb") as f:
+                pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only checkout: the result is simply not kept
+        return result
+
+    return cached
+
+
+@contextmanager
+def disabled() -> Iterator[None]:
+    """Within the block, nothing is read from or written to the disk cache (a test
+    that must compute again)."""
+    saved = os.environ.get(_ENV_SWITCH)
+    os.environ[_ENV_SWITCH] = "off"
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ[_ENV_SWITCH]
+        else:
+            os.environ[_ENV_SWITCH] = saved

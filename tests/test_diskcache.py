@@ -1,0 +1,84 @@
+"""The disk cache shared by the processes of a checkout (gpumodels.ground.diskcache):
+a result is stored once and read back, its key names the function, the arguments and
+the fingerprint of the code and data, and it is off where it must be."""
+
+import os
+
+import pytest
+
+from gpumodels.ground import diskcache
+from gpumodels.ground.errors import InputTypeError
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("GPUMODELS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("GPUMODELS_CACHE", raising=False)
+    monkeypatch.delenv("GPUMODELS_DATA", raising=False)
+    return tmp_path
+
+
+def _counted():
+    calls = []
+
+    def square(x):
+        calls.append(x)
+        return {"x": x, "square": x * x}
+
+    return square, calls
+
+
+def test_a_result_is_computed_once_and_read_back_by_another_wrapper(folder):
+    square, calls = _counted()
+    first = diskcache.persistent(square)
+    assert first(3) == {"x": 3, "square": 9}
+    assert len(list(folder.glob("*.pkl"))) == 1
+    again = diskcache.persistent(square)  # as another process would wrap it
+    assert again(3) == {"x": 3, "square": 9}
+    assert calls == [3]
+    assert again(4)["square"] == 16 and calls == [3, 4]
+    assert len(list(folder.glob("*.pkl"))) == 2
+
+
+def test_a_new_fingerprint_misses_the_old_entry(folder, monkeypatch):
+    square, calls = _counted()
+    cached = diskcache.persistent(square)
+    cached(5)
+    monkeypatch.setattr(diskcache, "fingerprint", lambda: "another version")
+    cached(5)
+    assert calls == [5, 5]
+
+
+def test_off_switches_compute_every_time(folder, monkeypatch):
+    square, calls = _counted()
+    cached = diskcache.persistent(square)
+    with diskcache.disabled():
+        assert diskcache.cache_dir() is None
+        cached(2)
+        cached(2)
+    assert os.environ.get("GPUMODELS_CACHE") is None  # restored
+    monkeypatch.setenv("GPUMODELS_DATA", str(folder))  # a private copy of data/
+    assert diskcache.cache_dir() is None
+    cached(2)
+    assert calls == [2, 2, 2] and not list(folder.glob("*.pkl"))
+
+
+def test_an_unreadable_entry_is_computed_again(folder):
+    square, calls = _counted()
+    cached = diskcache.persistent(square)
+    cached(7)
+    (entry,) = folder.glob("*.pkl")
+    entry.write_bytes(b"not a pickle")
+    assert cached(7)["square"] == 49 and calls == [7, 7]
+    assert diskcache.persistent(square)(7)["square"] == 49 and calls == [7, 7]
+
+
+def test_the_checkout_default_and_the_fingerprint():
+    assert diskcache.cache_dir() is None or diskcache.cache_dir().name == "cache"
+    fp = diskcache.fingerprint()
+    assert len(fp) == 20 and int(fp, 16) >= 0
+
+
+def test_a_non_function_is_refused():
+    with pytest.raises(InputTypeError, match="fn must be a function"):
+        diskcache.persistent(42)
