@@ -58,8 +58,11 @@ book: $(STAMP) $(KERNEL_CONFIG)
 	@mv _build/.book_inputs.new _build/.book_inputs
 	@echo "HTML book: _build/html/index.html"
 
+# tools/warm_numba.py compiles the numba code once (two processes side by side) so that the
+# workers and kernels load it instead of each compiling it; --durations lists the slowest.
 test: $(STAMP) $(KERNEL_CONFIG)
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile tests $$($(BIN)/python tools/toc_notebooks.py) \
+	$(BIN)/python tools/warm_numba.py
+	$(BIN)/python -m pytest --durations=15 -n $(JOBS) --dist loadfile tests $$($(BIN)/python tools/toc_notebooks.py) \
 	    --nbval --nbval-current-env --nbval-sanitize-with tools/nbval_sanitize.cfg
 
 # Re-execute every notebook in place (commit the result): run after changing code they use.

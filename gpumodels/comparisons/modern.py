@@ -43,6 +43,7 @@ from gpumodels.facts.param_sets import params as volkov_params
 from gpumodels.facts.params import BYTES_PER_LOAD, Params, check_params
 from gpumodels.ground import plotting
 from gpumodels.ground.data import read_rows
+from gpumodels.ground.diskcache import persistent
 from gpumodels.ground.errors import UnknownNameError
 from gpumodels.ground.validate import (
     as_array,
@@ -300,9 +301,15 @@ def model_table(names=GPUS, models=MODELS, fraction: float = 0.9) -> list[dict]:
     for m in models:
         _check_model(m)
     fraction = check_fraction("fraction", fraction)
+    names = tuple(gpu_name(name) for name in names)
+    return [dict(r) for r in _model_table(names, tuple(models), float(fraction))]
+
+
+@cache
+@persistent
+def _model_table(names: tuple, models: tuple, fraction: float) -> tuple[dict, ...]:
     rows = []
-    for name in names:
-        g = gpu_name(name)
+    for g in names:
         max_warps = params(g).max_warps_per_sm
         for m in models:
             row = {
@@ -333,7 +340,7 @@ def model_table(names=GPUS, models=MODELS, fraction: float = 0.9) -> list[dict]:
                 cusp_hi=cusp_warps.max(),
             )
             rows.append(row)
-    return rows
+    return tuple(rows)
 
 
 def _style(i: int) -> dict:

@@ -262,6 +262,8 @@ def fit_overlap(
     return _fit_overlap(variant, _readings_key(amat_form, readings))
 
 
+@cache
+@persistent
 def _fit_overlap(variant: str, key: tuple[tuple[str, str], ...]) -> OverlapModel:
     x, y, g = [], [], []
     clock = k80(dict(key)["clock"]).clock_ghz
@@ -602,8 +604,14 @@ def latency_only_score(test: Mapping[str, str]) -> float:
     check_keys("test", test, ("benchmark", "moves"), "a row of placements.tests()")
     for key in ("benchmark", "moves"):
         check_str(f"test[{key!r}]", test[key])
-    s = sample_profile(test["benchmark"])
-    an = _analysis(test["benchmark"], test["moves"], _analysis_key(resolve()))
+    return _latency_only(test["benchmark"], test["moves"])
+
+
+@cache
+@persistent
+def _latency_only(benchmark: str, moves: str) -> float:
+    s = sample_profile(benchmark)
+    an = _analysis(benchmark, moves, _analysis_key(resolve()))
     m = s.machine
     return sum(an.mem_insts.values()) * amat(
         an.dram_lat["constant"], an.miss_ratio, m.hit_lat, m.shmem_lat, an.shmem_ratio
