@@ -82,3 +82,17 @@ def test_the_checkout_default_and_the_fingerprint():
 def test_a_non_function_is_refused():
     with pytest.raises(InputTypeError, match="fn must be a function"):
         diskcache.persistent(42)
+
+
+def test_the_fingerprint_follows_the_data(tmp_path, monkeypatch):
+    import shutil
+
+    from gpumodels.ground.data import data_dir
+
+    copy = tmp_path / "data"
+    shutil.copytree(str(data_dir()), copy)
+    monkeypatch.setenv("GPUMODELS_DATA", str(copy))
+    raw = diskcache.fingerprint.__wrapped__  # not the once-per-process value
+    same = raw()
+    (copy / "gpus.csv").write_text((copy / "gpus.csv").read_text() + "\n")
+    assert raw() != same

@@ -25,7 +25,7 @@ def test_measured_chase_rows_are_consistent():
     assert (d.occupancy <= d.target + 1e-9).all() and (d.occupancy > 0).all()
     p = params("H100")
     # GB/s is the loads' rate times 256 bytes at the SM clock
-    gbs = d.loads_per_cycle * 32 * BYTES_PER_THREAD_ACCESS * p.sm_count * 1.98
+    gbs = d.loads_per_cycle * 32 * BYTES_PER_THREAD_ACCESS * p.sm_count * p.clock_ghz
     assert np.allclose(gbs, d.gbs, rtol=1e-3)
     assert set(h100.chase([0, 16]).alpha) == {0.0, 16.0}
 
@@ -35,6 +35,15 @@ def test_simulated_sweep_stays_under_the_model_and_meets_it_at_alpha_0():
     assert list(s.n) == list(range(1, 65))
     r = s.simulated / s.model
     assert r.max() <= 1.0005 and r.min() >= 0.999
+
+
+def test_the_sweep_runs_the_compiled_engine_with_the_python_traces():
+    from gpumodels.engines import sim
+
+    p = h100.chase_params()
+    a, b = (sim.simulate(sim.volkov_sm(p), sim.alpha_program(16), 8, cycles=3000,
+                         engine=e) for e in ("compiled", "python"))
+    assert np.array_equal(a.issue, b.issue) and np.array_equal(a.ready, b.ready)
 
 
 def test_parameters_table():

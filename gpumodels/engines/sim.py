@@ -40,7 +40,7 @@ answers throughput, concurrency and occupancy questions.
 
 Two engines run these rules and give identical traces: this module's Python functions
 (``_schedule``, ``_admit``, ``_issue``, ``_next_event``, ...), the readable reference,
-and a numba-compiled one (:mod:`gpumodels.engines._sim_core`) that keeps the waiting
+and a numba-compiled one (``gpumodels.engines._sim_core``) that keeps the waiting
 warps in heaps and bitsets so that its time grows with the instructions issued (some
 millions per second) rather than with cycles × warps. ``simulate(engine="auto")``, the
 default, takes the compiled engine wherever it can run the SM: latencies that are
@@ -59,6 +59,7 @@ from itertools import islice
 
 import numpy as np
 import pandas as pd
+from numba import config as numba_config
 
 from gpumodels.engines import _sim_core
 from gpumodels.facts import _fields
@@ -467,7 +468,7 @@ def simulate(
         every cycle (the slow reference; same trace).
     engine : str
         ``"python"``: the readable reference, this module's functions. ``"compiled"``:
-        the same rules compiled with numba (:mod:`gpumodels.engines._sim_core`), which
+        the same rules compiled with numba (``gpumodels.engines._sim_core``), which
         gives the identical trace (every record, the occupancy, the warps' start and
         end) in time that grows with the instructions issued, not with cycles × warps;
         it runs latencies that are numbers or :class:`LoadedLatency` records (as
@@ -511,8 +512,8 @@ def _engine_for(run: _Run, engine: str) -> str:
             f"engine='compiled' cannot run this SM: {why}; use engine='python' or "
             "'auto'"
         )
-    if why or (engine == "auto" and not run.skip_idle):
-        return "python"
+    if why or (engine == "auto" and (not run.skip_idle or numba_config.DISABLE_JIT)):
+        return "python"  # (without JIT the compiled engine runs interpreted, slowly)
     return "compiled"
 
 

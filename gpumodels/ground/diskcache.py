@@ -19,6 +19,13 @@ clone starts without it, so ``make test`` there computes everything once.
 Entries are written atomically (a temporary file renamed into place), so two processes
 computing the same result at once both store a whole file; an unreadable entry is
 computed again.
+
+Limits: the fingerprint is computed once per process, so a process that reloads edited
+modules (IPython's ``autoreload``) or rewrites ``data/`` while it runs must be
+restarted, or run with ``GPUMODELS_CACHE=off``, for its results to follow the edit. The
+decorated functions are usually memoised in memory too (``functools.cache``), which
+:func:`disabled` does not clear. Entries are never pruned (``make clean`` removes them
+all).
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import functools
 import hashlib
 import os
 import pickle
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import metadata
@@ -83,6 +91,19 @@ def _entry(folder: Path, name: str, args: tuple) -> Path:
     return folder / f"{name.rsplit('.', 1)[-1].lstrip('_')}-{key[:24]}.pkl"
 
 
+_MISSING = object()
+
+
+def _read(path: Path):
+    """The entry at ``path``, or ``_MISSING`` if there is none or it cannot be read
+    (damaged, or pickled by another layout of the package: computed again)."""
+    try:
+        with open(path, "rb") as f:
+            return pickle.load(f)
+    except Exception:  # noqa: BLE001
+        return _MISSING
+
+
 def persistent(fn: Callable) -> Callable:
     """Decorate a deterministic function of positional arguments whose ``repr`` names
     them fully (strings, numbers, tuples of them): its results are kept in the disk
@@ -97,22 +118,20 @@ def persistent(fn: Callable) -> Callable:
         if folder is None:
             return fn(*args)
         path = _entry(folder, name, args)
-        try:
-            with open(path, "rb") as f:
-                return pickle.load(f)
-        except FileNotFoundError:
-            pass
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
-            pass  # unreadable or from another layout: compute again
+        cached = _read(path)
+        if cached is not _MISSING:
+            return cached
         result = fn(*args)
+        tmp = None
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            with open(tmp, "wb") as f:
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=path.name, suffix=".tmp")
+            with os.fdopen(fd, "wb") as f:
                 pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only checkout: the result is simply not kept
+        except Exception:  # noqa: BLE001 - a read-only checkout, an unpicklable value
+            if tmp is not None and os.path.exists(tmp):
+                os.unlink(tmp)  # the result is simply not kept
         return result
 
     return cached

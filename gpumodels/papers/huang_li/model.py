@@ -286,6 +286,10 @@ class OverlapModel:
             )
         if not np.all(np.isfinite(c)):
             raise ValueError(f"{f('coef')} must be finite, got {c!r}")
+        # a read-only copy: fits are cached and shared by every caller
+        c = np.array(c, dtype=float)
+        c.setflags(write=False)
+        object.__setattr__(self, "coef", c)
         # R² of a least-squares fit with intercept is in [0, 1] (NaN: constant target)
         check_real_or_nan(f("r2"), self.r2, -1e-9, True)
         if not math.isnan(self.r2) and self.r2 > 1.0 + 1e-9:

@@ -366,7 +366,8 @@ def _newton(n, lat0, terms, lo, up):
         outside = ~((xn >= lo) & (xn <= up))  # NaN too
         if outside.any():
             xn[outside] = 0.5 * (lo[outside] + up[outside])
-        done = np.abs(xn - x) <= _NEWTON_RTOL * xn
+        # (the floor: adjacent subnormal roots differ by more than a relative step)
+        done = np.abs(xn - x) <= np.maximum(_NEWTON_RTOL * xn, np.finfo(float).tiny)
         if done.all():
             res[idx] = xn
             return res, idx[:0]
