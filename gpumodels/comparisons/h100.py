@@ -43,7 +43,10 @@ PERIODS = (2, 12)
 
 def chase_params(p: Params | None = None) -> Params:
     """``p`` (default: the H100's public parameters) with ``mem_thru`` restated for
-    loads of ``32 × BYTES_PER_THREAD_ACCESS`` bytes: ``mem_thru × 128 / 256``."""
+    loads of ``32 × BYTES_PER_THREAD_ACCESS`` bytes: ``mem_thru × 128 / 256``.
+
+    Only the instruction rates are meant to be read from it: its ``gbs_per_ipc`` (and
+    so ``mem_thru_gbs``) still counts 128 bytes per load, half the chase's bytes."""
     p = modern_params("H100") if p is None else check_params(p)
     scale = BYTES_PER_LOAD / (WARP_SIZE * BYTES_PER_THREAD_ACCESS)
     sources = dict(p.sources)
