@@ -79,9 +79,10 @@ BUILD_GOALS = {"make book, nothing changed": 30.0, "make test, fresh clone": 180
 
 def basic_cases() -> list[tuple[str, object]]:
     """The basic Volkov model (§4.1) on the refined benchmark's 1000 x 1000 grid."""
+    import bench_refined
+
     kepler = params("Kepler")
-    n = np.linspace(0.0, 64.0, 1000)[:, None]
-    alpha = np.concatenate([[0.0], np.geomspace(1e-3, 1e6, 998), [np.inf]])[None, :]
+    n, alpha = bench_refined.grid(1000)
 
     def run() -> int:
         return int(np.size(synthetic.memory_throughput(kepler, n, alpha)))

@@ -127,16 +127,9 @@ class LoadedLatency:
     def __post_init__(self):
         put = object.__setattr__
         put(self, "a", check_real("a", self.a, 0.0, context="LoadedLatency"))
-        terms = self.terms
-        if not isinstance(terms, tuple) or not all(
-            isinstance(t, tuple) and len(t) == 2 for t in terms
-        ):
-            raise InputTypeError(
-                "terms must be a tuple of (b, c) pairs for LoadedLatency (empty: a "
-                f"constant latency), got {terms!r:.60}"
-            )
+        _fields.pairs(self, "terms", "a constant latency")
         checked = []
-        for b, c in terms:
+        for b, c in self.terms:
             b = check_real("terms b", b, 0.0, context="LoadedLatency")
             if not _fields.is_real(c):
                 raise InputTypeError(

@@ -94,6 +94,19 @@ def of_type(obj, name: str, kind, what: str | None = None) -> None:
         )
 
 
+def pairs(obj, name: str, empty: str) -> None:
+    """The field ``name`` a tuple of ``(b, c)`` pairs (``empty``: what no pair means),
+    the form of a latency-under-load fit (Volkov's Table 6.5)."""
+    v = getattr(obj, name)
+    if not isinstance(v, tuple) or not all(
+        isinstance(t, tuple) and len(t) == 2 for t in v
+    ):
+        raise InputTypeError(
+            f"{_name(obj, name)} must be a tuple of (b, c) pairs (empty: {empty}), "
+            f"got {v!r:.60}"
+        )
+
+
 def array(
     obj,
     name: str,

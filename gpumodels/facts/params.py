@@ -153,15 +153,8 @@ class Params:
             )
         for name in ("sm_count", "schedulers", "max_warps_per_sm"):
             check_int(f"Params.{name}", getattr(self, name), 1, context=self.gpu)
-        terms = self.latency_terms
-        if not isinstance(terms, tuple) or not all(
-            isinstance(t, tuple) and len(t) == 2 for t in terms
-        ):
-            raise InputTypeError(
-                "Params.latency_terms must be a tuple of (b, c) pairs "
-                f"(empty: no contention), got {terms!r}"
-            )
-        for b, c in terms:
+        _fields.pairs(self, "latency_terms", "no contention")
+        for b, c in self.latency_terms:
             check_real("Params.latency_terms b", b, lo=0.0, context=self.gpu)
             as_array(
                 f"Params.latency_terms c ({self.gpu})",
