@@ -380,8 +380,13 @@ MAX_ALPHA = 100_000
 """The largest α :func:`alpha_program` builds (a loop body of α + 1 ops is held in
 memory)."""
 
-MAX_CYCLES = 1_000_000_000
-"""The most cycles one :func:`simulate` call may run (``cycles`` or ``max_cycles``)."""
+MAX_CYCLES = 10_000_000
+"""The most cycles one :func:`simulate` call may run (``cycles`` or ``max_cycles``).
+
+A trace keeps one occupancy entry per cycle and one record per issue: about 50 bytes a
+simulated cycle at the book's issue rates, so a run of this length needs about 0.5 GB.
+The compiled engine reaches 10^9 cycles in seconds, and the tens of gigabytes such a
+trace would need; the book's longest run is 5·10^6 cycles."""
 
 
 MAX_TOTAL_WARPS = 1 << 20
