@@ -32,21 +32,29 @@ def test_a_result_is_computed_once_and_read_back_by_another_wrapper(folder):
     square, calls = _counted()
     first = diskcache.persistent(square)
     assert first(3) == {"x": 3, "square": 9}
-    assert len(list(folder.glob("*.pkl"))) == 1
+    assert len(list(folder.glob("*/*.pkl"))) == 1
     again = diskcache.persistent(square)  # as another process would wrap it
     assert again(3) == {"x": 3, "square": 9}
     assert calls == [3]
     assert again(4)["square"] == 16 and calls == [3, 4]
-    assert len(list(folder.glob("*.pkl"))) == 2
+    assert len(list(folder.glob("*/*.pkl"))) == 2
 
 
-def test_a_new_fingerprint_misses_the_old_entry(folder, monkeypatch):
+def test_a_new_fingerprint_misses_the_old_entry_and_prunes_it(folder, monkeypatch):
     square, calls = _counted()
     cached = diskcache.persistent(square)
     cached(5)
+    (old,) = [p for p in folder.iterdir() if p.is_dir()]
+    assert old.name == diskcache.fingerprint()
+    (folder / "square-flat-layout.pkl").write_bytes(b"an entry of the old layout")
+    (folder / "notes.txt").write_text("not the cache's")
     monkeypatch.setattr(diskcache, "fingerprint", lambda: "another version")
     cached(5)
     assert calls == [5, 5]
+    # the new fingerprint's first write removed the old subfolder and flat entries
+    assert sorted(p.name for p in folder.iterdir()) == ["another version", "notes.txt"]
+    cached(6)  # a later write under the same fingerprint removes nothing
+    assert len(list((folder / "another version").glob("*.pkl"))) == 2
 
 
 def test_off_switches_compute_every_time(folder, monkeypatch):
@@ -60,14 +68,14 @@ def test_off_switches_compute_every_time(folder, monkeypatch):
     monkeypatch.setenv("GPUMODELS_DATA", str(folder))  # a private copy of data/
     assert diskcache.cache_dir() is None
     cached(2)
-    assert calls == [2, 2, 2] and not list(folder.glob("*.pkl"))
+    assert calls == [2, 2, 2] and not list(folder.glob("**/*.pkl"))
 
 
 def test_an_unreadable_entry_is_computed_again(folder):
     square, calls = _counted()
     cached = diskcache.persistent(square)
     cached(7)
-    (entry,) = folder.glob("*.pkl")
+    (entry,) = folder.glob("*/*.pkl")
     entry.write_bytes(b"not a pickle")
     assert cached(7)["square"] == 49 and calls == [7, 7]
     assert diskcache.persistent(square)(7)["square"] == 49 and calls == [7, 7]

@@ -16,16 +16,20 @@ installed package (no checkout: nothing is written to a reader's home), when
 tests that corrupt or perturb a copy of ``data/``). ``make clean`` deletes it; a fresh
 clone starts without it, so ``make test`` there computes everything once.
 
-Entries are written atomically (a temporary file renamed into place), so two processes
-computing the same result at once both store a whole file; an unreadable entry is
-computed again.
+Entries of one fingerprint sit in a subfolder named after it. The first process to
+write under a new fingerprint removes the subfolders of every other one, so the cache
+holds the results of the code and data in hand only (a few hundred MB at most: the
+Huang & Li traffic of every placement is the largest entry family). Entries are written
+atomically (a temporary file renamed into place), so two processes computing the same
+result at once both store a whole file; an unreadable entry is computed again.
 
 Limits: the fingerprint is computed once per process, so a process that reloads edited
 modules (IPython's ``autoreload``) or rewrites ``data/`` while it runs must be
-restarted, or run with ``GPUMODELS_CACHE=off``, for its results to follow the edit. The
+restarted, or run with ``GPUMODELS_CACHE=off``, for its results to follow the edit
+(until then it reads and writes under its old fingerprint, and its first write there
+removes the newer subfolder, which the next process of the new code writes again). The
 decorated functions are usually memoised in memory too (``functools.cache``), which
-:func:`disabled` does not clear. Entries are never pruned (``make clean`` removes them
-all).
+:func:`disabled` does not clear.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import functools
 import hashlib
 import os
 import pickle
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -87,8 +92,24 @@ def fingerprint() -> str:
 
 
 def _entry(folder: Path, name: str, args: tuple) -> Path:
-    key = hashlib.sha256(f"{name}{args!r}{fingerprint()}".encode()).hexdigest()
-    return folder / f"{name.rsplit('.', 1)[-1].lstrip('_')}-{key[:24]}.pkl"
+    fp = fingerprint()
+    key = hashlib.sha256(f"{name}{args!r}{fp}".encode()).hexdigest()
+    return folder / fp / f"{name.rsplit('.', 1)[-1].lstrip('_')}-{key[:24]}.pkl"
+
+
+def _open_subfolder(sub: Path) -> None:
+    """Create the fingerprint's subfolder ``sub``; if it is new, remove the subfolders
+    of every other fingerprint (and entries of the older flat layout) beside it."""
+    if sub.is_dir():
+        return
+    sub.mkdir(parents=True, exist_ok=True)
+    for other in sub.parent.iterdir():
+        if other == sub:
+            continue
+        if other.is_dir():
+            shutil.rmtree(other, ignore_errors=True)
+        elif other.suffix in (".pkl", ".tmp"):
+            other.unlink(missing_ok=True)
 
 
 _MISSING = object()
@@ -124,8 +145,8 @@ def persistent(fn: Callable) -> Callable:
         result = fn(*args)
         tmp = None
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=path.name, suffix=".tmp")
+            _open_subfolder(path.parent)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
             with os.fdopen(fd, "wb") as f:
                 pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)

@@ -156,8 +156,11 @@ def sample_profile(
 
 
 @cache
+@persistent
 def _traffic(benchmark: str, moves: str, rule: str) -> Traffic:
-    """The placement's memory traffic (no DRAM reading and not the clock changes it)."""
+    """The placement's memory traffic (no DRAM reading and not the clock changes it).
+    Kept on disk as well: it takes about a quarter of a second per placement and every
+    process of a checkout (test workers, notebook kernels) asks for the same ones."""
     return traffic(kernel(benchmark).trace(parse_moves(moves)), k80(), rule=rule)
 
 
@@ -183,6 +186,7 @@ def _sample_profile(benchmark: str, key: tuple[tuple[str, str], ...]) -> Profile
 
 
 @cache
+@persistent
 def _analysis(benchmark: str, moves: str, key: tuple[tuple[str, str], ...]) -> Analysis:
     s = _sample_profile(benchmark, key)
     t = _traffic(benchmark, moves, dict(key)["rule"])
