@@ -11,6 +11,12 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 # the caller's environment would make every figure cell print nothing (nbval fails, the book has
 # no figures). Keep it out of every recipe's environment.
 unexport MPLBACKEND
+# Byte-code caches: the venv is installed without pip's byte-compilation (--no-compile, below),
+# so the first import of each module compiles it and writes its .pyc for every later process.
+# A PYTHONDONTWRITEBYTECODE in the caller's environment would make every one of the hundreds of
+# processes of `make test` (workers, kernels, subprocess tests) compile numpy, pandas and the
+# package again from source.
+unexport PYTHONDONTWRITEBYTECODE
 VENV   := .venv
 BIN    := $(VENV)/bin
 # pytest-xdist workers; --dist loadfile keeps each notebook's cells in one worker and one kernel
