@@ -14,7 +14,14 @@ from gpumodels.engines.refsim.kernels import kernel
 from gpumodels.facts import published as pub
 from gpumodels.ground import schemas
 from gpumodels.ground.errors import UnknownNameError
-from gpumodels.papers.huang_li import analysis, evaluation, model, queueing, readings
+from gpumodels.papers.huang_li import (
+    analysis,
+    evaluation,
+    model,
+    queueing,
+    readings,
+    verdicts,
+)
 
 
 def test_registry_names_are_unique_and_options_distinct():
@@ -252,3 +259,23 @@ def test_readings_tables():
     assert list(t["reading"]) == [r.name for r in readings.READINGS]
     assert isinstance(readings.not_switched_table(), pd.DataFrame)
     assert np.all(t["alternatives"].str.len() > 0)
+
+
+def test_verdict_flips_cache_is_current():
+    df = verdicts.flips_table()
+    n = verdicts.FLIPS_TOP
+    assert len(df) == len(evaluation.CRITERIA) * n * len(verdicts.CLAIMS)
+    assert set(df["verdict"]) <= set(verdicts.VERDICTS)
+    assert df["source"].str.contains("simulated reference").all()
+    for c in evaluation.CRITERIA:
+        runs = df[df["criterion"] == c].drop_duplicates("rank")
+        assert list(runs["rank"]) == list(range(1, n + 1))
+        top = evaluation.top_combinations(c, n)["readings"]
+        assert list(runs["readings"]) == list(top)
+    # a pick (rank 1) and a runner-up recomputed give the cached verdicts
+    for c, rank in (("error", 1), ("tau", 2)):
+        rows = df[(df["criterion"] == c) & (df["rank"] == rank)]
+        ev = evaluation.run(readings=evaluation.parse_readings(rows["readings"].iloc[0]))
+        again = verdicts.table(ev)
+        assert list(again["key"]) == list(rows["key"])
+        assert list(again["verdict"]) == list(rows["verdict"])

@@ -9,8 +9,11 @@ under every combination of the options of the unprinted readings
 (gpumodels.papers.huang_li.readings.READINGS; evaluation.combinations). Then
 data/simulated/huang_li_sensitivity.csv: the same numbers under the defaults, under each
 alternative of each reading alone and under the most favourable combination of each
-criterion of the search (evaluation.sensitivity). Model over the simulated reference;
-tests/test_huang_li_readings.py recomputes rows of both and requires the same values.
+criterion of the search (evaluation.sensitivity). Last
+data/simulated/huang_li_verdict_flips.csv: the verdict of every claim under each of the
+five combinations that favour the paper most by each criterion (verdicts.flips). Model
+over the simulated reference; tests/test_huang_li_readings.py recomputes rows of all
+three and requires the same values.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import math
 import time
 from pathlib import Path
 
-from gpumodels.papers.huang_li import evaluation
+from gpumodels.papers.huang_li import evaluation, verdicts
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -53,6 +56,9 @@ def main() -> None:
     )
     df = evaluation.sensitivity()  # reads the combinations just written
     path = _write(df, evaluation.SENSITIVITY)
+    print(f"wrote {path.relative_to(DATA.parent)}: {len(df)} rows", flush=True)
+    df = verdicts.flips()  # the top combinations of the search just written
+    path = _write(df, verdicts.FLIPS)
     dt = time.time() - t0
     print(f"wrote {path.relative_to(DATA.parent)}: {len(df)} rows, {dt:.0f} s in all")
 

@@ -867,6 +867,18 @@ TABLES: dict[str, Table] = {
             ),
         ],
     ),
+    "simulated/huang_li_verdict_flips.csv": Table(
+        {
+            "criterion": text(isin=("error", "tau")),
+            "rank": number(1, integer=True),
+            "readings": text(optional=True),
+            "key": text(),
+            "claim": text(),
+            "verdict": text(isin=("confirmed", "contradicted", "inconclusive")),
+            "source": SOURCE,
+        },
+        unique=["criterion", "rank", "key"],
+    ),
     "simulated/huang_li_combinations.csv": _wide(
         {
             **{k: text() for k in _HUANG_LI_READINGS},

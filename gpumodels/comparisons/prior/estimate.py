@@ -211,11 +211,18 @@ def grid(n, alpha, n_lo: float = 0.0):
     return broadcast(n=n_, alpha=a_)
 
 
-def _join(flags: np.ndarray, cond, reason: str) -> np.ndarray:
-    cond = np.broadcast_to(np.asarray(cond, dtype=bool), flags.shape)
-    joined = flags.copy()
-    joined[cond] = [f"{f}; {reason}" if f else reason for f in flags[cond]]
-    return joined
+def _flag_text(code: np.ndarray, reasons: list[str]) -> np.ndarray:
+    """The flags from a bit code per output (bit ``i`` set: ``reasons[i]`` applies):
+    each output's reasons in the order of ``reasons``, joined by ``"; "`` (``""``
+    where none applies). Only the distinct codes are turned into text."""
+    if not code.any():
+        return np.full(code.shape, "", dtype="<U1")
+    uniq, inverse = np.unique(code, return_inverse=True)
+    text = np.array(
+        ["; ".join(r for i, r in enumerate(reasons) if int(u) >> i & 1) for u in uniq],
+        dtype=str,
+    )
+    return text[inverse.reshape(code.shape)]
 
 
 def make(
@@ -250,37 +257,43 @@ def make(
     shape = broadcast(n=n, alpha=alpha, ipc=ipc, regime=regime)[0].shape
     n, alpha, ipc = (np.broadcast_to(x, shape).astype(float) for x in (n, alpha, ipc))
     regime = np.broadcast_to(np.asarray(regime, dtype=str), shape).copy()
-    flags = np.full(shape, "", dtype=object)
+    # every reason that applies sets its bit; the text is built once per distinct code
+    code = np.zeros(shape, dtype=np.int64)
+    reasons: list[str] = []
+
+    def flag(cond, reason: str) -> None:
+        code[np.broadcast_to(np.asarray(cond, dtype=bool), shape)] |= 1 << len(reasons)
+        reasons.append(reason)
+
     finite = np.isfinite(ipc)
-    flags = _join(flags, ~finite, "not finite")
+    flag(~finite, "not finite")
     with np.errstate(invalid="ignore"):
-        flags = _join(flags, finite & (ipc < 0), "negative throughput")
-        flags = _join(
-            flags, finite & (ipc > p.issue_thru * (1 + _RTOL)), "above the issue rate"
-        )
+        flag(finite & (ipc < 0), "negative throughput")
+        flag(finite & (ipc > p.issue_thru * (1 + _RTOL)), "above the issue rate")
         adds = WARP_SIZE * add_fraction(alpha) * ipc
-        flags = _join(
-            flags,
+        flag(
             finite & (adds > WARP_SIZE * p.alu_thru * (1 + _RTOL)),
             "above the CUDA-core peak",
         )
         if pin_gbs is not None:
             gbs = load_fraction(alpha) * ipc * p.gbs_per_ipc
-            flags = _join(
-                flags, finite & (gbs > pin_gbs * (1 + _RTOL)), "above the pin bandwidth"
-            )
-    for reason, mask in (extra or {}).items():
-        flags = _join(flags, np.asarray(mask, dtype=bool), reason)
-    flags = flags.astype(str)
+            flag(finite & (gbs > pin_gbs * (1 + _RTOL)), "above the pin bandwidth")
+    extra = extra or {}
+    if len(extra) > 50:
+        raise ValueError(f"extra must name at most 50 reasons, got {len(extra)}")
+    for reason, mask in extra.items():
+        flag(mask, reason)
+    flags = _flag_text(code, reasons)
     est = Estimate(
         model=model, gpu=p.gpu, n=n, alpha=alpha, ipc=ipc, regime=regime, flags=flags
     )
-    bad = flags[flags != ""]
-    if bad.size:
-        reasons = sorted({r for f in bad for r in f.split("; ")})
+    n_bad = int(np.count_nonzero(code))
+    if n_bad:
+        seen = np.bitwise_or.reduce(code, axis=None)
+        named = sorted({r for i, r in enumerate(reasons) if int(seen) >> i & 1})
         warnings.warn(
-            f"{model} on {p.gpu}: {bad.size} of {flags.size} estimates are impossible "
-            f"outputs ({', '.join(reasons)}); see Estimate.flags",
+            f"{model} on {p.gpu}: {n_bad} of {flags.size} estimates are impossible "
+            f"outputs ({', '.join(named)}); see Estimate.flags",
             ModelValidityWarning,
             stacklevel=3,
         )

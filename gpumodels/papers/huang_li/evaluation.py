@@ -516,8 +516,8 @@ def summary(ev: Evaluation | None = None, set_: str = "eval"):
     :func:`paired_bootstrap`'s cluster bootstrap over the benchmarks (:data:`N_BOOT`
     resamples, seed 0), as in the verdicts."""
 
-    ev = evaluation_or_default(ev)
     check_choice("set_", set_, ("train", "eval"))
+    ev = evaluation_or_default(ev)
     implied = implied_errors().set_index("variant")["implied mean |error| (%)"]
     check_keys("ev.table", ev.table, ("benchmark",))
     t = ev.table[(ev.table["set"] == set_) & (ev.table["variant"] == "full")]

@@ -25,7 +25,8 @@ import pandas as pd
 from scipy.stats import kendalltau
 
 from gpumodels.facts import published as pub
-from gpumodels.ground.errors import OutOfRangeError
+from gpumodels.ground.data import read_rows
+from gpumodels.ground.errors import DataError, OutOfRangeError
 from gpumodels.ground.validate import check_choice, check_int, check_real
 from gpumodels.papers.huang_li import evaluation
 from gpumodels.papers.huang_li._checks import (
@@ -367,6 +368,63 @@ def train_test(ev=None):
         row |= {"R²": fit.r2, "leave-one-benchmark-out |error|": fit.lobo_error}
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+FLIPS = "simulated/huang_li_verdict_flips.csv"
+"""The cached verdicts under the most favourable combinations of readings
+(:func:`flips`), written by ``tools/huang_li_sensitivity.py``."""
+
+FLIPS_TOP = 5
+"""How many combinations per criterion :func:`flips` recomputes the verdicts under."""
+
+FLIP_COLUMNS = ("criterion", "rank", "readings", "key", "claim", "verdict", "source")
+
+
+def flips() -> pd.DataFrame:
+    """The verdict of every claim (:func:`table`) under each of the
+    :data:`FLIPS_TOP` combinations of readings that favour the paper most by each
+    criterion of
+    :data:`~gpumodels.papers.huang_li.evaluation.CRITERIA`
+    (:func:`~gpumodels.papers.huang_li.evaluation.top_combinations` of the cached
+    search): one row per criterion, rank and claim, with the combination's non-default
+    ``readings`` and the claim's ``key``, ``claim`` and ``verdict``. Each combination
+    is evaluated and bootstrapped (about a minute in a fresh process), so the book
+    reads the cached :func:`flips_table`."""
+    source = (
+        "verdicts of the model under the named readings over the simulated reference "
+        "(verdicts.flips)"
+    )
+    rows = []
+    for criterion in evaluation.CRITERIA:
+        top = evaluation.top_combinations(criterion, FLIPS_TOP)
+        for rank, text in enumerate(top["readings"], start=1):
+            ev = evaluation.run(readings=evaluation.parse_readings(text))
+            for r in table(ev).to_dict("records"):
+                rows.append(
+                    {
+                        "criterion": criterion,
+                        "rank": rank,
+                        "readings": text,
+                        "key": r["key"],
+                        "claim": r["claim"],
+                        "verdict": r["verdict"],
+                        "source": source,
+                    }
+                )
+    return pd.DataFrame(rows, columns=list(FLIP_COLUMNS))
+
+
+def flips_table() -> pd.DataFrame:
+    """The cached :func:`flips` (``data/simulated/huang_li_verdict_flips.csv``)."""
+    df = pd.DataFrame(read_rows(FLIPS))
+    if list(df.columns) != list(FLIP_COLUMNS):
+        raise DataError(
+            f"{FLIPS} must have the columns {', '.join(FLIP_COLUMNS)}, "
+            f"got {', '.join(df.columns)}"
+        )
+    df["rank"] = df["rank"].astype(int)
+    df["readings"] = df["readings"].fillna("")
+    return df
 
 
 CA_KEY = "hl17.s3c3.ca."
