@@ -42,9 +42,34 @@ def to_float(value) -> float:
         ) from None
 
 
+_PLAIN = (float, int, type(None))
+"""Types the checkers test without the slower ``numbers`` ABCs: Python floats, ints
+(below :data:`_SMALL` in size, which a float holds) and ``None``; anything else,
+``bool`` and numpy scalars included, takes the general path (the same outcome,
+slower)."""
+
+_SMALL = 1 << 1000
+
+
+def _plain_int(x) -> bool:
+    return type(x) is int and -_SMALL < x < _SMALL
+
+
 def _bounds(lo, hi, lo_required: bool = False) -> None:
     """``InputTypeError`` unless the bounds a checker is given are numbers (or None),
     ``ValueError`` if ``lo > hi``."""
+    if (
+        type(lo) in _PLAIN
+        and type(hi) in _PLAIN
+        and (type(lo) is not int or -_SMALL < lo < _SMALL)
+        and (type(hi) is not int or -_SMALL < hi < _SMALL)
+        and not (lo_required and lo is None)
+    ):  # the usual call: the general checks below would all pass
+        if lo is not None and hi is not None and lo > hi:
+            raise OutOfRangeError(
+                f"lo must be <= hi, got lo={lo!r:.40} and hi={hi!r:.40}"
+            )
+        return
     if lo_required and lo is None:
         raise InputTypeError("lo must be a number, got None")
     for bname, b in (("lo", lo), ("hi", hi)):
@@ -76,6 +101,12 @@ def check_int(
     ``256.0`` are accepted; ``256.5`` is not.
     """
     _bounds(lo, hi, lo_required=True)
+    if (
+        _plain_int(value)
+        and value >= lo
+        and (value <= hi if hi is not None else abs(value) <= MAX_INT)
+    ):
+        return value  # the usual call, as the general path below returns it
     rng = f"[{lo}, {hi}]" if hi is not None else f"[{lo}, inf)"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InputTypeError(
@@ -117,6 +148,13 @@ def check_real(
     zero).
     """
     _bounds(lo, hi)
+    if type(value) is float or _plain_int(value):  # the usual call
+        v = float(value) + 0.0
+        if math.isfinite(v) and not (
+            (lo is not None and (v < lo or (lo_open and v == lo)))
+            or (hi is not None and v > hi)
+        ):
+            return v
     lo_b = "(" if lo_open else "["
     rng = f"{lo_b}{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
@@ -152,6 +190,15 @@ def as_array(
     ``-0.0`` becomes ``0.0``.
     """
     _bounds(lo, None, lo_required=True)
+    if type(value) is float or _plain_int(value):  # a plain scalar, the usual call
+        v = float(value) + 0.0
+        if not (
+            math.isnan(v)
+            or v < lo
+            or (lo_open and v == lo)
+            or (not allow_inf and math.isinf(v))
+        ):
+            return np.float64(v)
     what = f"{name} must be a number or an array of numbers"
     if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
         raise InputTypeError(f"{what}, got {value!r}")
