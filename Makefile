@@ -66,10 +66,11 @@ book: $(STAMP) $(KERNEL_CONFIG)
 	@mv _build/.book_inputs.new _build/.book_inputs
 	@echo "HTML book: _build/html/index.html"
 
-# tools/warm_numba.py compiles the numba code once (two processes side by side) so that the
-# workers and kernels load it instead of each compiling it; --durations lists the slowest.
+# tools/warm_up.py compiles the numba code and computes the Huang & Li traffic once (two
+# processes side by side) so that the workers and kernels load them instead of each computing
+# them; --durations lists the slowest.
 test: $(STAMP) $(KERNEL_CONFIG)
-	$(BIN)/python tools/warm_numba.py
+	$(BIN)/python tools/warm_up.py
 	$(BIN)/python -m pytest --durations=15 -n $(JOBS) --dist loadfile tests $$($(BIN)/python tools/toc_notebooks.py) \
 	    --nbval --nbval-current-env --nbval-sanitize-with tools/nbval_sanitize.cfg
 

@@ -1,0 +1,65 @@
+"""Warm the caches that every process of ``make test`` shares, before its workers start.
+
+    .venv/bin/python tools/warm_up.py
+
+A fresh clone has neither numba's compiled cache nor the disk cache
+(``gpumodels.ground.diskcache``). Without this step each pytest worker, and each
+notebook kernel that starts early, would do the same work itself: compile the cycle
+simulator's core and the Huang & Li reference simulator (about 15 s each), and compute
+the Huang & Li traffic of the 57 placements (about 16 s for each of the two replay
+rules), all at the same moment. Here two processes do each once, side by side:
+
+* one compiles the cycle simulator, then evaluates the Huang & Li model under
+  ``rule="segments"``;
+* the other compiles the reference simulator and the trace analysis, then evaluates the
+  model under the default readings.
+
+numba's cache (``cache=True``) and the disk cache keep the results for every later
+process. Nothing is measured or checked; a failure is reported and the tests run
+anyway (they compute what they need). Where the disk cache is off
+(``GPUMODELS_CACHE=off``, see ``gpumodels.ground.diskcache``) the evaluations are
+skipped.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+_EVALUATE = (
+    "from gpumodels.ground import diskcache; "
+    "from gpumodels.papers.huang_li import evaluation; "
+    "diskcache.cache_dir() is None or evaluation.run(readings={readings})"
+)
+
+JOBS = {
+    "cycle simulator, then the Huang & Li evaluation under rule=segments": (
+        "from gpumodels import sim, volkov; "
+        "sm = sim.volkov_sm(volkov.params('Maxwell')); "
+        "sim.simulate(sm, sim.alpha_program(1), 2, 100, engine='compiled'); "
+        + _EVALUATE.format(readings="{'rule': 'segments'}")
+    ),
+    "Huang & Li simulator and analysis, then the default evaluation": (
+        "from gpumodels.engines.refsim import kernels, simulator; "
+        "from gpumodels.papers.huang_li import analysis; "
+        "simulator.simulate('vecAdd'); "
+        "analysis.analyze(kernels.kernel('triad').trace({'B': 'T'})); "
+        + _EVALUATE.format(readings="None")
+    ),
+}
+
+
+def main() -> int:
+    procs = {
+        name: subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE)
+        for name, code in JOBS.items()
+    }
+    for name, p in procs.items():
+        _, err = p.communicate()
+        if p.returncode:
+            print(f"warm_up: {name} failed:\n{err.decode()[-2000:]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
