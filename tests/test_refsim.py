@@ -276,21 +276,22 @@ def test_the_model_never_imports_the_simulator():
             if any("refsim.simulator" in n or n == "simulator" for n in names):
                 offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
-    # In a subprocess with the disk cache off: every module of the paper imported, and one
-    # placement computed end to end (sample profile from the reference's counters, traffic,
+    # In a subprocess with the disk cache off: every module of the paper imported, and spmv's
+    # placements computed end to end (sample profile from the reference's counters, traffic,
     # analysis, prediction, latency-only score, reference time). The evaluation runs this
-    # same path for each of its 60 placements, so one shows what it imports without the
-    # 25 s of all of them.
+    # same path for each of its 60 placements, so one benchmark shows what it imports
+    # without the 25 s of all of them.
     code = textwrap.dedent("""
         import importlib, pkgutil, sys
         import gpumodels.papers.huang_li as hl
         for m in pkgutil.walk_packages(hl.__path__, hl.__name__ + "."):
             importlib.import_module(m.name)
         from gpumodels.papers.huang_li import evaluation as e, model
-        s = e.sample_profile("neuralnet")
-        assert model.predict(s, {"weights": "T"}, variant="sim2012").t > 0
-        assert e.latency_only_score({"benchmark": "neuralnet", "moves": "weights:G->T"}) > 0
-        assert e.reference_time_ns("NN_T") > 0
+        s = e.sample_profile("spmv")  # texture, constant and shared placements
+        assert model.predict(s, {"rowDelimiters": "C"}, variant="sim2012").t > 0
+        moves = "val:G->T;cols:G->T;rowDelimiters:G->C;d_vec:T->G"
+        assert e.latency_only_score({"benchmark": "spmv", "moves": moves}) > 0
+        assert e.reference_time_ns("spmv_10") > 0
         print("gpumodels.engines.refsim.simulator" in sys.modules)
     """)
     env = {**os.environ, "GPUMODELS_CACHE": "off"}

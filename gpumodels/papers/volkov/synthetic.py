@@ -336,13 +336,16 @@ def _newton(n, lat0, terms, lo, up):
     the first step the iterates stay right of the root and fall to it monotonically.
     The bracket is narrowed at every step by the sign of ``g``, and a step that leaves
     it is replaced by bisection. A point is done when its step is within
-    ``_NEWTON_RTOL`` of x (after a bisection the step is half the bracket) and leaves
-    the iteration. Returns the roots and the indices of the points not converged after
-    ``_NEWTON_MAX_STEPS`` steps (empty if none).
+    ``_NEWTON_RTOL`` of x (after a bisection the step is half the bracket): its root is
+    stored then, and it leaves the arrays once converged points are most of them (each
+    point's iterates are its own, so when it leaves does not change its root). Returns
+    the roots and the indices of the points not converged after ``_NEWTON_MAX_STEPS``
+    steps (empty if none).
     """
     res = np.empty_like(lo)
     idx = np.arange(lo.size)
-    x = lo.copy()
+    x, lo, up = lo.copy(), lo.copy(), up.copy()  # narrowed in place below
+    pending = np.ones(lo.size, dtype=bool)  # not yet converged (and not yet stored)
     (b1, c1), rest = terms[0], terms[1:]
     for _ in range(_NEWTON_MAX_STEPS):
         d = c1 - x
@@ -358,8 +361,8 @@ def _newton(n, lat0, terms, lo, up):
         g = x * lat
         g -= n
         right = g > 0
-        up = np.where(right, x, up)
-        lo = np.where(right, lo, x)
+        np.copyto(up, x, where=right)
+        np.copyto(lo, x, where=~right)
         ds *= x
         ds += lat  # g'(x) = Latency(x) + x·Σ b·c/(c − x)²
         xn = x - g / ds
@@ -368,13 +371,19 @@ def _newton(n, lat0, terms, lo, up):
             xn[outside] = 0.5 * (lo[outside] + up[outside])
         # (the floor: adjacent subnormal roots differ by more than a relative step)
         done = np.abs(xn - x) <= np.maximum(_NEWTON_RTOL * xn, np.finfo(float).tiny)
-        if done.all():
-            res[idx] = xn
-            return res, idx[:0]
+        done &= pending  # each point is stored once, at its first converged step
         res[idx[done]] = xn[done]
-        keep = ~done
-        x, n, lat0, lo, up, idx = (v[keep] for v in (xn, n, lat0, lo, up, idx))
-    return res, idx
+        pending &= ~done
+        left = np.count_nonzero(pending)
+        if not left:
+            return res, idx[:0]
+        x = xn
+        # the converged points keep iterating, unstored, until they are most of the
+        # arrays: dropping them costs a copy of every array
+        if left < pending.size // 2:
+            x, n, lat0, lo, up, idx = (v[pending] for v in (x, n, lat0, lo, up, idx))
+            pending = np.ones(left, dtype=bool)
+    return res, idx[pending]
 
 
 def refined_memory_throughput(p: Params, n, alpha):
