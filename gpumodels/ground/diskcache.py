@@ -17,7 +17,8 @@ tests that corrupt or perturb a copy of ``data/``). ``make clean`` deletes it; a
 clone starts without it, so ``make test`` there computes everything once.
 
 Entries of one fingerprint sit in a subfolder named after it. The first process to
-write under a new fingerprint removes the subfolders of every other one, so the cache
+write under a new fingerprint removes the subfolders of every other one (folders named
+like a fingerprint, nothing else), so the cache
 holds the results of the code and data in hand only (a few hundred MB at most: the
 Huang & Li traffic of every placement is the largest entry family). Entries are written
 atomically (a temporary file renamed into place), so two processes computing the same
@@ -38,6 +39,7 @@ import functools
 import hashlib
 import os
 import pickle
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -97,18 +99,25 @@ def _entry(folder: Path, name: str, args: tuple) -> Path:
     return folder / fp / f"{name.rsplit('.', 1)[-1].lstrip('_')}-{key[:24]}.pkl"
 
 
+_FINGERPRINT_NAME = re.compile(r"[0-9a-f]{20}")
+_FLAT_ENTRY = re.compile(r"\w+-[0-9a-f]{24}\.pkl(\w*\.tmp)?")
+
+
 def _open_subfolder(sub: Path) -> None:
     """Create the fingerprint's subfolder ``sub``; if it is new, remove the subfolders
-    of every other fingerprint (and entries of the older flat layout) beside it."""
+    of every other fingerprint beside it, and the entries of the older flat layout.
+    Only names the cache itself makes are removed (a fingerprint's 20 hex digits, an
+    entry's ``name-<24 hex digits>.pkl``): ``$GPUMODELS_CACHE_DIR`` may name a folder
+    that holds other things."""
     if sub.is_dir():
         return
     sub.mkdir(parents=True, exist_ok=True)
     for other in sub.parent.iterdir():
         if other == sub:
             continue
-        if other.is_dir():
+        if other.is_dir() and _FINGERPRINT_NAME.fullmatch(other.name):
             shutil.rmtree(other, ignore_errors=True)
-        elif other.suffix in (".pkl", ".tmp"):
+        elif other.is_file() and _FLAT_ENTRY.fullmatch(other.name):
             other.unlink(missing_ok=True)
 
 
