@@ -264,8 +264,8 @@ def test_the_model_never_imports_the_simulator():
     pkg = ROOT / "gpumodels"
     offenders = []
     for path in pkg.rglob("*.py"):
-        if path.parent.name == "refsim" and path.parent.parent.name == "engines":
-            continue
+        if path.name == "simulator.py" and path.parent.name == "refsim":
+            continue  # the simulator itself; the rest of refsim (traces, DRAM maps) too
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             names = []

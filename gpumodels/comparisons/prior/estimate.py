@@ -222,7 +222,7 @@ def _flag_text(code: np.ndarray, reasons: list[str]) -> np.ndarray:
         ["; ".join(r for i, r in enumerate(reasons) if int(u) >> i & 1) for u in uniq],
         dtype=str,
     )
-    return text[inverse.reshape(code.shape)]
+    return text[inverse.ravel()].reshape(code.shape)  # 0-d stays an array
 
 
 def make(
@@ -239,7 +239,8 @@ def make(
 
     Checked against ``p``: throughput not negative and finite, ``ipc <= issue_thru``,
     adds ``<= 32·alu_thru``, and load throughput ``<= pin_gbs`` (GB/s, if given).
-    ``extra`` maps further reasons to boolean masks (model-specific warnings).
+    ``extra`` maps further reasons (at most 58) to boolean masks (model-specific
+    warnings).
     """
     p = check_params(p)
     if not isinstance(model, str):
@@ -279,8 +280,8 @@ def make(
             gbs = load_fraction(alpha) * ipc * p.gbs_per_ipc
             flag(finite & (gbs > pin_gbs * (1 + _RTOL)), "above the pin bandwidth")
     extra = extra or {}
-    if len(extra) > 50:
-        raise ValueError(f"extra must name at most 50 reasons, got {len(extra)}")
+    if len(extra) > 58:  # one bit each of an int64 code, beside the five above
+        raise ValueError(f"extra must name at most 58 reasons, got {len(extra)}")
     for reason, mask in extra.items():
         flag(mask, reason)
     flags = _flag_text(code, reasons)
