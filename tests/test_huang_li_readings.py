@@ -263,6 +263,7 @@ def test_readings_tables():
 
 def test_verdict_flips_cache_is_current():
     df = verdicts.flips_table()
+    assert list(df.columns) == list(verdicts.FLIP_COLUMNS)  # as the schema has them
     n = verdicts.FLIPS_TOP
     assert len(df) == len(evaluation.CRITERIA) * n * len(verdicts.CLAIMS)
     assert set(df["verdict"]) <= set(verdicts.VERDICTS)

@@ -25,8 +25,8 @@ import pandas as pd
 from scipy.stats import kendalltau
 
 from gpumodels.facts import published as pub
-from gpumodels.ground.data import read_rows
-from gpumodels.ground.errors import DataError, OutOfRangeError
+from gpumodels.ground.data import read_frame
+from gpumodels.ground.errors import OutOfRangeError
 from gpumodels.ground.validate import check_choice, check_int, check_real
 from gpumodels.papers.huang_li import evaluation
 from gpumodels.papers.huang_li._checks import (
@@ -415,14 +415,9 @@ def flips() -> pd.DataFrame:
 
 
 def flips_table() -> pd.DataFrame:
-    """The cached :func:`flips` (``data/simulated/huang_li_verdict_flips.csv``)."""
-    df = pd.DataFrame(read_rows(FLIPS))
-    if list(df.columns) != list(FLIP_COLUMNS):
-        raise DataError(
-            f"{FLIPS} must have the columns {', '.join(FLIP_COLUMNS)}, "
-            f"got {', '.join(df.columns)}"
-        )
-    df["rank"] = df["rank"].astype(int)
+    """The cached :func:`flips` (``data/simulated/huang_li_verdict_flips.csv``; its
+    schema fixes the columns, :data:`FLIP_COLUMNS`)."""
+    df = read_frame(FLIPS)
     df["readings"] = df["readings"].fillna("")
     return df
 
