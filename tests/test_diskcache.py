@@ -46,18 +46,18 @@ def test_a_new_fingerprint_misses_the_old_entry_and_prunes_it(folder, monkeypatc
     cached(5)
     (old,) = [p for p in folder.iterdir() if p.is_dir()]
     assert old.name == diskcache.fingerprint()
-    (folder / f"square-{'0' * 24}.pkl").write_bytes(b"an entry of the old layout")
     # what the cache did not make stays, even where it looks like the cache's
     (folder / "notes.txt").write_text("not the cache's")
     (folder / "results.pkl").write_bytes(b"not the cache's either")
     (folder / "projects").mkdir()
+    (folder / "0123456789abcdef").mkdir()  # hex, but not a fingerprint's 20 digits
     new = "0123456789abcdef0123"
     monkeypatch.setattr(diskcache, "fingerprint", lambda: new)
     cached(5)
     assert calls == [5, 5]
-    # the new fingerprint's first write removed the old subfolder and flat entry only
+    # the new fingerprint's first write removed the old fingerprint's subfolder only
     names = sorted(p.name for p in folder.iterdir())
-    assert names == [new, "notes.txt", "projects", "results.pkl"]
+    assert names == ["0123456789abcdef", new, "notes.txt", "projects", "results.pkl"]
     cached(6)  # a later write under the same fingerprint removes nothing
     assert len(list((folder / new).glob("*.pkl"))) == 2
 

@@ -100,25 +100,19 @@ def _entry(folder: Path, name: str, args: tuple) -> Path:
 
 
 _FINGERPRINT_NAME = re.compile(r"[0-9a-f]{20}")
-_FLAT_ENTRY = re.compile(r"\w+-[0-9a-f]{24}\.pkl(\w*\.tmp)?")
 
 
 def _open_subfolder(sub: Path) -> None:
     """Create the fingerprint's subfolder ``sub``; if it is new, remove the subfolders
-    of every other fingerprint beside it, and the entries of the older flat layout.
-    Only names the cache itself makes are removed (a fingerprint's 20 hex digits, an
-    entry's ``name-<24 hex digits>.pkl``): ``$GPUMODELS_CACHE_DIR`` may name a folder
-    that holds other things."""
+    of every other fingerprint beside it. Only folders named as a fingerprint (20 hex
+    digits) are removed: ``$GPUMODELS_CACHE_DIR`` may name a folder that holds other
+    things."""
     if sub.is_dir():
         return
     sub.mkdir(parents=True, exist_ok=True)
     for other in sub.parent.iterdir():
-        if other == sub:
-            continue
-        if other.is_dir() and _FINGERPRINT_NAME.fullmatch(other.name):
+        if other != sub and other.is_dir() and _FINGERPRINT_NAME.fullmatch(other.name):
             shutil.rmtree(other, ignore_errors=True)
-        elif other.is_file() and _FLAT_ENTRY.fullmatch(other.name):
-            other.unlink(missing_ok=True)
 
 
 _MISSING = object()
