@@ -42,34 +42,24 @@ def to_float(value) -> float:
         ) from None
 
 
-_PLAIN = (float, int, type(None))
-"""Types the checkers test without the slower ``numbers`` ABCs: Python floats, ints
-(below :data:`_SMALL` in size, which a float holds) and ``None``; anything else,
-``bool`` and numpy scalars included, takes the general path (the same outcome,
-slower)."""
-
 _SMALL = 1 << 1000
 
 
 def _plain_int(x) -> bool:
+    """A Python ``int`` (not ``bool``) small enough for a float."""
     return type(x) is int and -_SMALL < x < _SMALL
 
 
-def _bounds(lo, hi, lo_required: bool = False) -> None:
-    """``InputTypeError`` unless the bounds a checker is given are numbers (or None),
-    ``ValueError`` if ``lo > hi``."""
-    if (
-        type(lo) in _PLAIN
-        and type(hi) in _PLAIN
-        and (type(lo) is not int or -_SMALL < lo < _SMALL)
-        and (type(hi) is not int or -_SMALL < hi < _SMALL)
-        and not (lo_required and lo is None)
-    ):  # the usual call: the general checks below would all pass
-        if lo is not None and hi is not None and lo > hi:
-            raise OutOfRangeError(
-                f"lo must be <= hi, got lo={lo!r:.40} and hi={hi!r:.40}"
-            )
-        return
+def _plain_number(x) -> bool:
+    """A Python ``float`` or :func:`_plain_int`: the values the checkers test without
+    the slower ``numbers`` ABCs. Anything else (``bool``, numpy scalars, huge ints)
+    takes the general path, with the same outcome."""
+    return type(x) is float or _plain_int(x)
+
+
+def _bound_types(lo, hi, lo_required: bool) -> None:
+    """The type and range checks of :func:`_bounds` (``lo`` and ``hi`` numbers within
+    the floating-point range, or None where allowed)."""
     if lo_required and lo is None:
         raise InputTypeError("lo must be a number, got None")
     for bname, b in (("lo", lo), ("hi", hi)):
@@ -83,6 +73,16 @@ def _bounds(lo, hi, lo_required: bool = False) -> None:
                 f"{bname} must be a number within the floating-point range, got "
                 f"{b!r:.40}"
             )
+
+
+def _bounds(lo, hi, lo_required: bool = False) -> None:
+    """``InputTypeError`` unless the bounds a checker is given are numbers (or None),
+    ``ValueError`` if ``lo > hi``."""
+    plain = (_plain_number(lo) or (lo is None and not lo_required)) and (
+        hi is None or _plain_number(hi)
+    )  # the usual call: the type checks below would all pass
+    if not plain:
+        _bound_types(lo, hi, lo_required)
     if lo is not None and hi is not None and lo > hi:
         raise OutOfRangeError(f"lo must be <= hi, got lo={lo!r:.40} and hi={hi!r:.40}")
 
@@ -148,7 +148,7 @@ def check_real(
     zero).
     """
     _bounds(lo, hi)
-    if type(value) is float or _plain_int(value):  # the usual call
+    if _plain_number(value):  # the usual call
         v = float(value) + 0.0
         if math.isfinite(v) and not (
             (lo is not None and (v < lo or (lo_open and v == lo)))
@@ -190,7 +190,7 @@ def as_array(
     ``-0.0`` becomes ``0.0``.
     """
     _bounds(lo, None, lo_required=True)
-    if type(value) is float or _plain_int(value):  # a plain scalar, the usual call
+    if _plain_number(value):  # a plain scalar, the usual call
         v = float(value) + 0.0
         if not (
             math.isnan(v)
