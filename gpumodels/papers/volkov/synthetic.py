@@ -288,22 +288,16 @@ def _bound_side(p: Params, a: np.ndarray):
     occupancy at which the latency branch reaches ``hi`` (``hi·Latency(hi)``); ``lat0``,
     the latency at zero throughput, ``a + α·alu_lat`` (``inf`` α counted as 0).
 
-    ``hi`` and ``n_hi`` are computed with the same operations as
-    :func:`_refined_memory_throughput_reference` does (its ``g(hi) <= 0`` is ``n >=
-    n_hi``), so the points at the bound are the same ones and get the same value.
+    ``hi`` and ``n_hi`` are computed by the functions
+    :func:`_refined_memory_throughput_reference` uses (:func:`throughput_bound`'s
+    limits and ``loaded_latency``; its ``g(hi) <= 0`` is ``n >= n_hi``), so the points
+    at the bound are the same ones and get the same value.
     """
     k = p.gbs_per_ipc
     c_min_gbs = min(c for _, c in p.latency_terms)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        bound = np.minimum(
-            np.minimum(p.mem_thru, p.alu_thru / a), p.issue_thru / (a + p.mem_issue)
-        )
-        hi = np.minimum(bound, c_min_gbs / k * (1 - 1e-12))
-        x_gbs = hi * k
-        lat = np.full(np.shape(x_gbs), p.a, dtype=float)
-        for b, c in p.latency_terms:
-            lat = lat + b * x_gbs / (c - x_gbs)
-        lat = np.where(x_gbs >= c_min_gbs, np.inf, lat)
+        hi = np.minimum(_limits(p, a).min(axis=0), c_min_gbs / k * (1 - 1e-12))
+        lat = loaded_latency(p, hi * k, saturated="inf")
         alu = np.where(np.isfinite(a), a, 0.0) * p.alu_lat
         n_hi = hi * (lat + alu)
         lat0 = p.a + alu
