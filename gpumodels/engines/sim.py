@@ -127,20 +127,7 @@ class LoadedLatency:
     def __post_init__(self):
         put = object.__setattr__
         put(self, "a", check_real("a", self.a, 0.0, context="LoadedLatency"))
-        _fields.pairs(self, "terms", "a constant latency")
-        checked = []
-        for b, c in self.terms:
-            b = check_real("terms b", b, 0.0, context="LoadedLatency")
-            if not _fields.is_real(c):
-                raise InputTypeError(
-                    f"terms c must be a number in (0, inf] for LoadedLatency, got {c!r}"
-                )
-            if not to_float(c) > 0:
-                raise OutOfRangeError(
-                    f"terms c must be a number in (0, inf] for LoadedLatency, got {c!r}"
-                )
-            checked.append((b, to_float(c)))
-        put(self, "terms", tuple(checked))
+        put(self, "terms", _fields.pairs(self, "terms", "a constant latency"))
         put(
             self,
             "gbs_per_ipc",
@@ -151,7 +138,7 @@ class LoadedLatency:
         )  # fmt: skip
         if self.cap is not None:
             cap = check_real("cap", self.cap, 0.0, context="LoadedLatency")
-            c_min = min((c for _, c in checked), default=math.inf)
+            c_min = min((c for _, c in self.terms), default=math.inf)
             if not cap < c_min:
                 raise OutOfRangeError(
                     f"cap must be below the smallest c ({c_min:g} GB/s) for "

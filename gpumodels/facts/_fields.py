@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from gpumodels.ground.errors import InputTypeError
-from gpumodels.ground.validate import check_int, check_real
+from gpumodels.ground.validate import as_array, check_int, check_real
 
 
 def _name(obj, field: str) -> str:
@@ -94,17 +94,32 @@ def of_type(obj, name: str, kind, what: str | None = None) -> None:
         )
 
 
-def pairs(obj, name: str, empty: str) -> None:
+def pairs(
+    obj, name: str, empty: str, context: str | None = None
+) -> tuple[tuple[float, float], ...]:
     """The field ``name`` a tuple of ``(b, c)`` pairs (``empty``: what no pair means),
-    the form of a latency-under-load fit (Volkov's Table 6.5)."""
+    the form of a latency-under-load fit (Volkov's Table 6.5): each ``b`` a finite
+    number ``>= 0``, each ``c`` a number in ``(0, inf]``. Returns the pairs as floats;
+    errors name the field and ``context`` (e.g. the GPU)."""
     v = getattr(obj, name)
+    label = _name(obj, name)
     if not isinstance(v, tuple) or not all(
         isinstance(t, tuple) and len(t) == 2 for t in v
     ):
         raise InputTypeError(
-            f"{_name(obj, name)} must be a tuple of (b, c) pairs (empty: {empty}), "
-            f"got {v!r:.60}"
+            f"{label} must be a tuple of (b, c) pairs (empty: {empty}), got {v!r:.60}"
         )
+    where = f" ({context})" if context else ""
+    checked = []
+    for b, c in v:
+        b = check_real(f"{label} b", b, lo=0.0, context=context)
+        if not is_real(c):
+            raise InputTypeError(
+                f"{label} c{where} must be a number in (0, inf], got {c!r:.40}"
+            )
+        c = as_array(f"{label} c{where}", c, lo=0.0, lo_open=True, allow_inf=True)
+        checked.append((b, float(c)))
+    return tuple(checked)
 
 
 def array(

@@ -153,16 +153,7 @@ class Params:
             )
         for name in ("sm_count", "schedulers", "max_warps_per_sm"):
             check_int(f"Params.{name}", getattr(self, name), 1, context=self.gpu)
-        _fields.pairs(self, "latency_terms", "no contention")
-        for b, c in self.latency_terms:
-            check_real("Params.latency_terms b", b, lo=0.0, context=self.gpu)
-            as_array(
-                f"Params.latency_terms c ({self.gpu})",
-                c,
-                lo=0.0,
-                lo_open=True,
-                allow_inf=True,
-            )
+        _fields.pairs(self, "latency_terms", "no contention", context=self.gpu)
 
 
 def check_params(p, name: str = "p") -> Params:
