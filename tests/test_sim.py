@@ -232,3 +232,17 @@ def test_many_warps_with_a_capped_unit():
     assert tr.concurrency("mem", np.arange(1300)).max() == 32
     first = tr.issue[(tr.unit == "mem")]
     assert (np.diff(first[:64]) >= 0).all()
+
+
+def test_trip_throughput_spans_whole_trips_of_one_warp():
+    p = volkov.params("Maxwell")
+    tr = sim.simulate(sim.volkov_sm(p), sim.alpha_program(4), 8, cycles=6000)
+    starts = sim.trip_starts(tr.warp, tr.seq, tr.issue, 5, 0, 1000, 6000)
+    loads = tr.issue[tr.unit == "mem"]
+    rate, trips = tr.trip_throughput(5, 1000, 6000, unit="mem")
+    assert trips == starts.size - 1 >= 2
+    assert rate == sim.rate_between(loads, starts[0], starts[-1])
+    everything = tr.trip_throughput(5, 1000, 6000)[0]
+    assert everything == pytest.approx(5 * rate, rel=0.05)  # one load in five issues
+    with pytest.raises(ValueError, match="fewer than two loop trips"):
+        tr.trip_throughput(5, 5990, 6000)

@@ -93,9 +93,7 @@ def simulate(p: Params, n: int, alpha: int) -> float:
     trip = p.mem_lat + alpha * p.alu_lat
     start, stop = (int(k * trip) for k in PERIODS)
     tr = sim.simulate(sim.volkov_sm(p), sim.alpha_program(alpha), n, cycles=stop)
-    starts = sim.trip_starts(tr.warp, tr.seq, tr.issue, alpha + 1, 0, start, stop)
-    loads = tr.issue[tr.unit == "mem"]
-    return sim.rate_between(loads, starts[0], starts[-1])
+    return tr.trip_throughput(alpha + 1, start, stop, unit="mem")[0]
 
 
 def sweep(alphas=(0, 16, 128), p: Params | None = None) -> pd.DataFrame:

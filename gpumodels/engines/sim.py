@@ -277,6 +277,29 @@ class Trace:
             sel &= self.unit == unit
         return float(sel.sum()) / (stop - start)
 
+    def trip_throughput(
+        self,
+        body: int,
+        start: float = 0,
+        stop: float | None = None,
+        unit: str | None = None,
+        w: int = 0,
+    ) -> tuple[float, int]:
+        """Instructions of ``unit`` (all units if ``None``) issued per cycle over whole
+        loop trips of warp ``w`` (a loop of ``body`` instructions): from the first to
+        the last cycle in ``[start, stop]`` at which it began a trip
+        (:func:`trip_starts`, :func:`rate_between`), and the number of trips measured.
+        A fixed window of cycles would cut a round trip short; ``ValueError`` if the
+        warp began fewer than two trips in the window."""
+        stop = self.cycles if stop is None else stop
+        starts = trip_starts(self.warp, self.seq, self.issue, body, w, start, stop)
+        if starts.size < 2:
+            raise ValueError(
+                f"warp {w} began fewer than two loop trips in cycles [{start}, {stop}]"
+            )
+        issue = self.issue if unit is None else self.issue[self.unit == unit]
+        return rate_between(issue, starts[0], starts[-1]), int(starts.size - 1)
+
     def concurrency(self, unit: str, t) -> np.ndarray:
         """Instructions of ``unit`` in execution (issued, result not yet ready) at
         cycle(s) ``t``."""
