@@ -22,26 +22,30 @@ from gpumodels.engines.refsim import kernels
 from gpumodels.papers.huang_li import analysis
 
 
+def _analyses():
+    """The sample placement's trace of every synthetic kernel, and a callable that
+    analyses them all."""
+    m = analysis.k80()
+    traces = [kernels.kernel(b).trace() for b in kernels.GENERATORS]
+    return traces, lambda: [analysis.analyze(tr, m) for tr in traces]
+
+
 def cases() -> list[tuple[str, object]]:
     """``(name, callable returning the cache requests analysed)`` for a table of
     benchmarks: every synthetic kernel's sample placement through
     :func:`~gpumodels.papers.huang_li.analysis.analyze`."""
-    m = analysis.k80()
-    traces = [kernels.kernel(b).trace() for b in kernels.GENERATORS]
+    _, analyse = _analyses()
 
     def run() -> int:
-        ans = [analysis.analyze(tr, m) for tr in traces]
-        return sum(a.offchip_requests + a.l2_accesses for a in ans)
+        return sum(a.offchip_requests + a.l2_accesses for a in analyse())
 
     return [("Huang & Li trace analysis, sample placements", run)]
 
 
 def main(repeats: int = 3) -> int:
-    m = analysis.k80()
-    traces = [kernels.kernel(b).trace() for b in kernels.GENERATORS]
-    for tr in traces:  # warm-up: numba compilation, caches
-        analysis.analyze(tr, m)
-    best, ans = best_of(repeats, lambda: [analysis.analyze(tr, m) for tr in traces])
+    traces, analyse = _analyses()
+    analyse()  # warm-up: numba compilation, caches
+    best, ans = best_of(repeats, analyse)
     warp_insts = sum(tr.n_ops for tr in traces)
     lanes = sum(int((tr.addr >= 0).sum()) for tr in traces)
     cache_reqs = sum(a.offchip_requests + a.l2_accesses for a in ans)

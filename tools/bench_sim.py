@@ -17,8 +17,8 @@ code; the Python engine has nothing to warm up) and the rate. The cases:
   100,000 cycles; an H100-sized SM at α = 16 with 64 warps for 100,000 cycles.
 
 :func:`cases` gives ``(name, callable returning the instructions issued)`` per case and
-engine, :func:`rows` measures them (``tools/bench.py`` imports :func:`cases`). The
-Python engine takes minutes on the heavy cases.
+engine, :func:`show` measures and prints them (``tools/bench.py`` imports
+:func:`cases`). The Python engine takes minutes on the heavy cases.
 """
 
 from __future__ import annotations
@@ -93,22 +93,18 @@ def cases(engine: str = "compiled") -> list[tuple[str, object]]:
     return [(f"{engine}, {c.name}", run(c)) for c in specs()]
 
 
-def rows(engine: str = "compiled", repeats: int = 3, show: bool = False) -> list:
-    """``(name, work, seconds, rate)`` for every case on ``engine``: the best of
+def show(engine: str = "compiled", repeats: int = 3) -> None:
+    """Print ``name, work, seconds, rate`` for every case on ``engine``: the best of
     ``repeats`` runs, after one untimed run on the compiled engine."""
-    out = []
     for name, fn in cases(engine):
         if engine == "compiled":
             fn()  # numba compiles (or loads its cache)
         seconds, work = best_of(repeats, fn)
-        out.append((name, work, seconds, work / seconds))
-        if show:
-            print(
-                f"{name:58s} {work:>11,} instructions {seconds:9.3f} s "
-                f"{work / seconds:>12,.0f} instructions/s",
-                flush=True,
-            )
-    return out
+        print(
+            f"{name:58s} {work:>11,} instructions {seconds:9.3f} s "
+            f"{work / seconds:>12,.0f} instructions/s",
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -117,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args(argv)
     for engine in args.engines.split(","):
-        rows(engine, args.repeats, show=True)
+        show(engine, args.repeats)
 
 
 if __name__ == "__main__":

@@ -57,7 +57,6 @@ RANDOM_ARRAY_MB = 512
 CHASE_WARPS = (4, 8, 16, 24, 32, 48, 64)
 HOM_WARPS = tuple(range(4, 65, 4))
 FEW_WARPS = (4, 8, 16, 32, 48, 64)
-ALPHAS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 HOM_ITERS = {"add": 64, "sfu": 32, "smem": 32, "smem2": 32}
 COMMAND = "python3 tools/measure_volkov_h100.py device"
 SMI_QUERY = "name,driver_version,clocks.sm,clocks.max.sm,clocks.mem"
@@ -160,8 +159,10 @@ def make_plan() -> dict:
             if one is not None:
                 runs.append(one)
 
+    from gpumodels.comparisons import bench
+
     add("add", HOM_WARPS)
-    for a in ALPHAS:
+    for a in bench.ALPHAS:
         add("chase", CHASE_WARPS, alpha=a)
     for k in ("sfu", "smem", "smem2"):
         add(k, HOM_WARPS)
@@ -381,6 +382,8 @@ def _sampled_clock(raw: Path) -> str:
 
 
 def _row(head, stdout, meta, smi, bench) -> dict:
+    from gpumodels.facts.occupancy import WARP_SIZE
+
     m, rows = bench.parse_output(stdout)
     row = bench.summarize(m, rows, date=meta["date"], driver=smi["driver"])
     ms = float(m["elapsed_ms"])
@@ -391,7 +394,8 @@ def _row(head, stdout, meta, smi, bench) -> dict:
     row["elapsed_ms"] = ms
     row["clock_mhz_events"] = row["cycles"] / (ms * 1e3)
     if row["kind"] == "chase":
-        moved = row["warps"] * row["repeats_per_warp"] * ilp * 32 * 8
+        warp_bytes = WARP_SIZE * bench.BYTES_PER_THREAD_ACCESS
+        moved = row["warps"] * row["repeats_per_warp"] * ilp * warp_bytes
         row["gbs_events"] = moved / (ms * 1e-3) / 1e9
     else:  # pattern, alpha and the chase's GB/s mean nothing for the other kinds
         row["gbs"] = row["gbs_events"] = row["pattern"] = row["alpha"] = ""
