@@ -374,7 +374,7 @@ def _ready_at(un, pr, wp, i, op):
 
 
 @njit(cache=True, inline="always")
-def _park(c, un, pr, wp, ln, sc, i, t):
+def _park(un, pr, wp, ln, sc, i, t):
     """Slot ``i`` issued at ``t`` and has another op: it waits until its eligible
     cycle; the cycles it names go on the next-event heap."""
     op = pr.p_start[pr.slot_prog[i]] + wp.pc[i]
@@ -450,7 +450,7 @@ def _issue(c, un, pr, wp, ln, sd, us, g, sc, err, i, u, s, k, t):
         else:
             _finish(c, wp, ln, sc, i, t)
             return
-    _park(c, un, pr, wp, ln, sc, i, t)
+    _park(un, pr, wp, ln, sc, i, t)
 
 
 # ---------------------------------------------------------------- scheduling
