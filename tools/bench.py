@@ -6,9 +6,9 @@ throughput and the goal the issues set, so progress is visible.
 Each case runs once untimed (numba compiles, caches fill) and then ``--repeats`` times;
 the best wall time counts (the Huang & Li reference simulator, about a minute a run,
 runs once, after its set-up has loaded the compiled core). The cases come from the
-benchmark scripts beside this one (``cases()`` in bench_refined.py, bench_sim.py,
-bench_refsim.py, bench_huang_li.py) and from the basic Volkov model below. ``--builds``
-adds the book's two build goals, timed with the Makefile's own targets: ``make book``
+benchmark scripts beside this one (``cases()`` in bench_refined.py, whose first is the
+basic Volkov model, bench_sim.py, bench_refsim.py, bench_huang_li.py). ``--builds`` adds
+the book's two build goals, timed with the Makefile's own targets: ``make book``
 run twice in this checkout (the second run, with nothing changed, is the one the goal is
 about) and ``make test`` in a fresh clone of HEAD, its environment included (together
 about 12 minutes).
@@ -36,16 +36,11 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-import numpy as np
-
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from _timing import best_of
-
-from gpumodels.facts.param_sets import params
-from gpumodels.papers.volkov import synthetic
 
 
 @dataclass(frozen=True)
@@ -62,7 +57,6 @@ class Suite:
 
 
 SUITES = (
-    Suite("basic", "points"),
     Suite("bench_refined", "points", 1e7, ("refined, Kepler",)),
     Suite("sim", "instructions", 1e6, ("compiled, heavy",)),
     # about a minute a run: one run, after the numba cache was loaded by its set-up
@@ -75,19 +69,6 @@ analysis, 1 M memory requests/s each)."""
 
 BUILD_GOALS = {"make book, nothing changed": 30.0, "make test, fresh clone": 180.0}
 """Issue 40's build goals, in seconds."""
-
-
-def basic_cases() -> list[tuple[str, object]]:
-    """The basic Volkov model (§4.1) on the refined benchmark's 1000 x 1000 grid."""
-    import bench_refined
-
-    kepler = params("Kepler")
-    n, alpha = bench_refined.grid(1000)
-
-    def run() -> int:
-        return int(np.size(synthetic.memory_throughput(kepler, n, alpha)))
-
-    return [("basic model, Kepler, 1000x1000 grid", run)]
 
 
 def sim_cases() -> list[tuple[str, object]]:
@@ -107,8 +88,6 @@ def sim_cases() -> list[tuple[str, object]]:
 
 
 def _cases(suite: Suite):
-    if suite.module == "basic":
-        return basic_cases()
     if suite.module == "sim":
         return sim_cases()
     return __import__(suite.module).cases()
