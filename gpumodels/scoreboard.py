@@ -10,7 +10,9 @@ data and its chapter, and no list here. A paper subpackage also names its paper
 (``PAPER``, as in the data's ``paper`` column), its part of the book (``PART``) and the
 first chapter of that part (``CHAPTER``).
 
-:func:`computed` runs every producer once (about ten seconds, cached),
+:func:`computed` runs every producer once (a few seconds; cached in the process and
+in the disk cache of :mod:`gpumodels.ground.diskcache`, so the chapters and test
+workers of a checkout share one run),
 :func:`producer_of` names the function behind a key, and :func:`table` compares every
 scored row; the chapters show their rows of it
 (:func:`gpumodels.facts.published.compact`) and assert each status with
@@ -33,6 +35,7 @@ from gpumodels import comparisons, papers
 from gpumodels.facts import published
 from gpumodels.facts.published import STATUSES
 from gpumodels.ground import plotting
+from gpumodels.ground.diskcache import persistent
 from gpumodels.ground.errors import InputTypeError, UnknownNameError
 from gpumodels.ground.validate import check_flag
 
@@ -76,6 +79,7 @@ CHAPTERS = {m.PAPER: m.CHAPTER for m in _PAPER_PACKAGES}
 
 
 @cache
+@persistent
 def _run() -> tuple[dict[str, float], dict[str, str]]:
     values: dict[str, float] = {}
     origin: dict[str, str] = {}

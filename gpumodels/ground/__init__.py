@@ -2,6 +2,8 @@
 
 errors    the project's exception types
 validate  argument checks that name the parameter, the allowed range and the value
+location  where the sourced tables are (``data/``, or another folder)
+diskcache results kept on disk for every process of a checkout
 data      reading the sourced CSV tables of ``data/`` (checked against their schemas)
 schemas   one schema per table: columns, types, ranges, unique keys
 plotting  the book's figure style

@@ -4,36 +4,29 @@ An installed package carries the tables inside it (``gpumodels/data/``, read thr
 ``importlib.resources``); a source checkout reads the project's ``data/`` folder; the
 ``GPUMODELS_DATA`` environment variable points elsewhere. Every table is checked against
 its schema in :mod:`gpumodels.ground.schemas` the first time it is read.
+
+A table that passed is remembered in the disk cache (:mod:`gpumodels.ground.diskcache`),
+whose fingerprint covers every data file and the schemas' module: the other processes
+of a checkout (test workers, notebook kernels) read it without checking it again. Where
+the cache is off (an installed package, ``GPUMODELS_CACHE=off``, a ``GPUMODELS_DATA``
+folder such as the tests' corrupted copies) every process checks every table it reads.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import os
 from functools import cache
-from importlib import resources
-from pathlib import Path
 
 import pandas as pd
 
+from gpumodels.ground.diskcache import persistent
 from gpumodels.ground.errors import DataError
+from gpumodels.ground.location import data_dir
 from gpumodels.ground.schemas import cross_validate, validate
 from gpumodels.ground.validate import check_text
 
-_ENV = "GPUMODELS_DATA"
-
-
-def data_dir():
-    """The folder holding the tables: ``$GPUMODELS_DATA``, else the package's own
-    ``data`` (an installed wheel), else the source checkout's ``data/``."""
-    env = os.environ.get(_ENV)
-    if env:
-        return Path(env)
-    packaged = resources.files("gpumodels") / "data"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[2] / "data"
+__all__ = ["clear_cache", "data_dir", "read_frame", "read_rows", "read_text"]
 
 
 def read_text(relpath: str) -> str:
@@ -46,15 +39,22 @@ def read_text(relpath: str) -> str:
     return path.read_text(encoding="utf-8-sig")
 
 
+@persistent
+def _passes(relpath: str) -> bool:
+    """Check ``data/<relpath>`` against its schema and the rules between tables
+    (``CROSS_RULES``); ``True``, or ``DataError`` naming the file, line and column.
+    Only a pass is kept on disk."""
+    frame = validate(relpath, read_text(relpath))
+    cross_validate(relpath, frame, read_text)
+    return True
+
+
 @cache
 def _checked_text(relpath: str) -> str:
-    """The text of ``data/<relpath>`` once it has passed its schema
-    (checked once per table)."""
-
-    text = read_text(relpath)
-    frame = validate(relpath, text)
-    cross_validate(relpath, frame, read_text)  # rules between tables (CROSS_RULES)
-    return text
+    """The text of ``data/<relpath>`` once it has passed its schema (checked once per
+    table and process, or once per checkout where the disk cache is on)."""
+    _passes(relpath)
+    return read_text(relpath)
 
 
 def read_rows(relpath: str) -> tuple[dict[str, str], ...]:

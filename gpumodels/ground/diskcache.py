@@ -47,8 +47,8 @@ from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 
-from gpumodels.ground.data import data_dir
 from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.location import data_dir
 
 _ENV_DIR = "GPUMODELS_CACHE_DIR"
 _ENV_SWITCH = "GPUMODELS_CACHE"

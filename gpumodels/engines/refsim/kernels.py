@@ -450,20 +450,18 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
                 copy += k.arrays[n].bytes * k.blocks
     wpb = k.warps_per_block
     W = k.n_warps
+    n_ops = len(k.ops)
     block_of_warp = np.arange(W) // wpb
-    rows_w, rows_pos, rows_arr, rows_space, rows_store, rows_wb, rows_addr, rows_adr = (
-        [],
-        [],
-        [],
-        [],
-        [],
-        [],
-        [],
-        [],
-    )
+    # one slot per (warp, op), warp-major: the trace's order (by warp, then position,
+    # which grows with the op) without a sort; the slots of warps with no active lane
+    # are dropped at the end
+    live = np.empty((W, n_ops), dtype=bool)
+    at = np.empty((W, n_ops), dtype=np.int64)
+    addr = np.empty((W, n_ops, WARP), dtype=np.int64)
+    per_op = np.empty((5, n_ops), dtype=np.int64)  # array, space, store, bytes, nadr
     pos = np.zeros(W, dtype=np.int64)
     bars = []
-    for op in k.ops:
+    for j, op in enumerate(k.ops):
         if op.sync:  # every warp, before the op's arithmetic
             bars.append(np.stack([np.arange(W), pos.copy()], axis=1))
             pos += 1
@@ -477,50 +475,50 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
                 f"{k.name}: op on {op.array} has index shape {idx.shape}, expected "
                 f"{(W, WARP)}"
             )
-        active = idx >= 0
-        if np.any(idx >= spec.n):
+        if idx.size and idx.max() >= spec.n:
             raise ValueError(
                 f"{k.name}: op on {op.array} indexes element {int(idx.max())} of "
                 f"{spec.n}"
             )
-        live = active.any(axis=1)
+        # most ops have every lane active: no mask to build or apply
+        inactive = idx < 0 if idx.size and idx.min() < 0 else None
+        live[:, j] = True if inactive is None else ~inactive.all(axis=1)
         alu = np.broadcast_to(np.asarray(op.alu, dtype=np.int64), (W,))
         nadr = addressing_instructions(sp, spec.dtype)
-        pos += np.where(live, alu, 0) if op.guarded else alu
+        pos += np.where(live[:, j], alu, 0) if op.guarded else alu
+        a = addr[:, j, :]
+        np.multiply(idx, spec.elem_bytes, out=a)
         if spec.per_block and sp != "S":
-            gidx = np.where(active, block_of_warp[:, None] * spec.n + idx, -1)
+            a += (bases[op.array] + block_of_warp * (spec.n * spec.elem_bytes))[:, None]
         else:
-            gidx = idx
-        addr = np.where(active, bases[op.array] + gidx * spec.elem_bytes, -1)
-        w = np.nonzero(live)[0]
-        pos[w] += nadr
-        rows_w.append(w)
-        rows_pos.append(pos[w].copy())
-        rows_arr.append(np.full(w.size, names.index(op.array), dtype=np.int16))
-        rows_space.append(np.full(w.size, SPACES.index(sp), dtype=np.int8))
-        rows_store.append(np.full(w.size, op.store))
-        rows_wb.append(np.full(w.size, spec.elem_bytes, dtype=np.int16))
-        rows_adr.append(np.full(w.size, nadr, dtype=np.int16))
-        rows_addr.append(addr[w])
-        pos[w] += 1
+            a += bases[op.array]
+        if inactive is not None:
+            np.copyto(a, -1, where=inactive)
+        step = live[:, j] * nadr
+        pos += step
+        at[:, j] = pos
+        pos += live[:, j]
+        per_op[:, j] = (names.index(op.array), SPACES.index(sp), op.store,
+                        spec.elem_bytes, nadr)
     executed = pos + k.tail_alu
-    if not rows_w:
+    if not n_ops:
         raise ValueError(f"kernel {k.name} has no memory instruction")
-    warp = np.concatenate(rows_w)
-    order = np.lexsort((np.concatenate(rows_pos), warp))
-    cat = lambda xs: np.concatenate(xs)[order]
+    warp, j = np.nonzero(live)
+    rows = addr.reshape(W * n_ops, WARP)
+    if warp.size != W * n_ops:
+        rows = rows[live.ravel()]
     return Trace(
         kernel=k,
         placement=dict(placement),
         array_names=names,
-        warp=warp[order],
-        pos=cat(rows_pos),
-        array=cat(rows_arr),
-        space=cat(rows_space),
-        store=cat(rows_store),
-        word_bytes=cat(rows_wb),
-        addressing=cat(rows_adr),
-        addr=np.concatenate(rows_addr)[order],
+        warp=warp,
+        pos=at[warp, j],
+        array=per_op[0, j].astype(np.int16),
+        space=per_op[1, j].astype(np.int8),
+        store=per_op[2, j].astype(bool),
+        word_bytes=per_op[3, j].astype(np.int16),
+        addressing=per_op[4, j].astype(np.int16),
+        addr=rows,
         block=block_of_warp,
         executed=executed,
         shared_bytes_per_block=sbase,

@@ -457,11 +457,13 @@ def traffic(
     # 1D and 2D texture: linear addresses, as the paper
     tx = np.isin(sp, [codes["T"], codes["2T"]])
 
+    # the global rows (every row, in most placements: then no copy of the addresses)
+    g_addr, g_bytes = (
+        (tr.addr, tr.word_bytes) if g.all() else (tr.addr[g], tr.word_bytes[g])
+    )
     replays = {
         "1_global": float(
-            global_replays_batch(
-                tr.addr[g], tr.word_bytes[g], m.transaction_bytes, rule
-            ).sum()
+            global_replays_batch(g_addr, g_bytes, m.transaction_bytes, rule).sum()
         ),
         "2_const_miss": 0.0,
         "3_const_div": float(constant_divergence_replays_batch(tr.addr[c]).sum())
@@ -475,7 +477,7 @@ def traffic(
 
     # L2 accesses: global sectors, and the sectors of texture and constant lines that
     # miss their per-SM cache
-    rows, lines = distinct_lines_batch(tr.addr[g], m.request_bytes, tr.word_bytes[g])
+    rows, lines = distinct_lines_batch(g_addr, m.request_bytes, g_bytes)
     gi = np.nonzero(g)[0][rows]
     l2_addr, l2_time, l2_global = [lines], [time[gi]], [np.ones(lines.size, bool)]
     requests, misses = {"G": int(lines.size), "T": 0, "C": 0}, {"T": 0, "C": 0}
