@@ -264,9 +264,11 @@ def cusp(model: str, p: Params, fraction: float = 0.9) -> dict:
 
 
 @cache
+@persistent
 def _needed_grid(model: str, g: str, fraction: float) -> tuple[np.ndarray, np.ndarray]:
     """Needed occupancy over :data:`CUSP_ALPHAS`:
-    default parameters, and one row per variant."""
+    default parameters, and one row per variant (kept on disk too: the chapter's
+    figure and the tests ask for the same grids)."""
     default = needed_occupancy(model, params(g), CUSP_ALPHAS, fraction)
     every = np.array(
         [needed_occupancy(model, p, CUSP_ALPHAS, fraction) for p in unique_variants(g)]
