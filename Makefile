@@ -68,10 +68,12 @@ book: $(STAMP) $(KERNEL_CONFIG)
 
 # tools/warm_up.py compiles the numba code and computes the Huang & Li traffic once (two
 # processes side by side) so that the workers and kernels load them instead of each computing
-# them; --durations lists the slowest.
+# them. The notebooks go first: each is one unit of work of several seconds for a worker
+# (--dist loadfile), and with the many short test files last, neither worker is left waiting
+# long for the other at the end. --durations lists the slowest.
 test: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python tools/warm_up.py
-	$(BIN)/python -m pytest --durations=15 -n $(JOBS) --dist loadfile tests $$($(BIN)/python tools/toc_notebooks.py) \
+	$(BIN)/python -m pytest --durations=15 -n $(JOBS) --dist loadfile $$($(BIN)/python tools/toc_notebooks.py) tests \
 	    --nbval --nbval-current-env --nbval-sanitize-with tools/nbval_sanitize.cfg
 
 # Re-execute every notebook in place (commit the result): run after changing code they use.
