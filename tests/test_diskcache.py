@@ -109,3 +109,36 @@ def test_the_fingerprint_follows_the_data(tmp_path, monkeypatch):
     same = raw()
     (copy / "gpus.csv").write_text((copy / "gpus.csv").read_text() + "\n")
     assert raw() != same
+
+
+def test_a_table_that_passed_is_not_checked_again_and_a_failure_is_not_kept(
+    folder, monkeypatch
+):
+    from gpumodels.ground import data
+    from gpumodels.ground.errors import DataError
+
+    checked = []
+    real = data.validate
+
+    def counted(relpath, text):
+        checked.append(relpath)
+        return real(relpath, text)
+
+    monkeypatch.setattr(data, "validate", counted)
+    assert data._passes("gpus.csv") is True
+    assert data._passes("gpus.csv") is True  # read back: checked once
+    assert checked == ["gpus.csv"]
+    assert len(list(folder.rglob("passes-*.pkl"))) == 1
+
+    def fails(relpath, text):
+        raise DataError(f"data/{relpath}: line 2, column 'x': made-up failure")
+
+    monkeypatch.setattr(data, "validate", fails)
+    with pytest.raises(DataError, match="made-up failure"):
+        data._passes("volkov/table_4_1.csv")
+    assert len(list(folder.rglob("passes-*.pkl"))) == 1  # the failure left nothing
+    # where the cache is off (another data folder, as the corruption tests use), every
+    # read is checked
+    monkeypatch.setenv("GPUMODELS_CACHE", "off")
+    with pytest.raises(DataError, match="made-up failure"):
+        data._passes("gpus.csv")
