@@ -125,20 +125,25 @@ def test_a_table_that_passed_is_not_checked_again_and_a_failure_is_not_kept(
         return real(relpath, text)
 
     monkeypatch.setattr(data, "validate", counted)
-    assert data._passes("gpus.csv") is True
-    assert data._passes("gpus.csv") is True  # read back: checked once
+    gpus = data.read_text("gpus.csv")
+    assert data._passes("gpus.csv", gpus) is True
+    assert data._passes("gpus.csv", gpus) is True  # read back: checked once
     assert checked == ["gpus.csv"]
     assert len(list(folder.rglob("passes-*.pkl"))) == 1
+    # the entry is keyed on the text: a table rewritten since is checked again
+    assert data._passes("gpus.csv", gpus + "\n") is True
+    assert checked == ["gpus.csv", "gpus.csv"]
 
     def fails(relpath, text):
         raise DataError(f"data/{relpath}: line 2, column 'x': made-up failure")
 
     monkeypatch.setattr(data, "validate", fails)
+    table = data.read_text("volkov/table_4_1.csv")
     with pytest.raises(DataError, match="made-up failure"):
-        data._passes("volkov/table_4_1.csv")
-    assert len(list(folder.rglob("passes-*.pkl"))) == 1  # the failure left nothing
+        data._passes("volkov/table_4_1.csv", table)
+    assert len(list(folder.rglob("passes-*.pkl"))) == 2  # the failure left nothing
     # where the cache is off (another data folder, as the corruption tests use), every
     # read is checked
     monkeypatch.setenv("GPUMODELS_CACHE", "off")
     with pytest.raises(DataError, match="made-up failure"):
-        data._passes("gpus.csv")
+        data._passes("gpus.csv", gpus)

@@ -273,8 +273,9 @@ def test_verdict_flips_cache_is_current():
         assert list(runs["rank"]) == list(range(1, n + 1))
         top = evaluation.top_combinations(c, n)["readings"]
         assert list(runs["readings"]) == list(top)
-    # a pick (rank 1) and a runner-up recomputed give the cached verdicts
-    for c, rank in (("error", 1), ("tau", 2)):
+    # each criterion's pick recomputed gives the cached verdicts (the sensitivity
+    # chapter evaluates both picks too, so a worker reads them from the disk cache)
+    for c, rank in (("error", 1), ("tau", 1)):
         rows = df[(df["criterion"] == c) & (df["rank"] == rank)]
         ev = evaluation.run(readings=evaluation.parse_readings(rows["readings"].iloc[0]))
         again = verdicts.table(ev)

@@ -15,6 +15,7 @@ from gpumodels.comparisons.prior.zhang_owens_2011 import zhang_owens2011
 from gpumodels.facts.param_sets import params
 from gpumodels.ground.errors import (
     InputTypeError,
+    OutOfRangeError,
     OutsideDomainError,
     UnknownNameError,
 )
@@ -71,6 +72,17 @@ def test_estimate_record_and_make():
     _raises(InputTypeError, "alpha", estimate.load_fraction, None)
     _raises(ValueError, "n_lo", estimate.grid, 8.0, 1.0, n_lo=1e300)
     _raises(InputTypeError, "n_lo", estimate.grid, 8.0, 1.0, n_lo="abc")
+
+
+def test_estimate_takes_max_extra_reasons_and_refuses_one_more():
+    every = {f"reason {i}": np.array([i == estimate.MAX_EXTRA - 1])
+             for i in range(estimate.MAX_EXTRA)}
+    with estimate.expected_invalid():
+        est = estimate.make("m", KEPLER, np.array([8.0]), 1.0, -1.0, "r", extra=every)
+    # the last reason's bit is the int64 code's highest but the sign bit
+    assert est.flags.item() == f"negative throughput; reason {estimate.MAX_EXTRA - 1}"
+    _raises(OutOfRangeError, "extra", estimate.make, "m", KEPLER, 8.0, 1.0, 1.0, "r",
+            extra={**every, "one more": np.array([False])})
 
 
 def test_estimate_valid_flagged_output_still_returned():

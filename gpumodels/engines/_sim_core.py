@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 _EPS = 1e-9
-_BIG = 1 << 61  # later than any cycle a run reaches (MAX_CYCLES is 10**7)
+_BIG = 1 << 61  # later than any cycle a run reaches (sim.MAX_CYCLES)
 # integer delays (ILP latency, issue cycles, launch latency) above this are all "after
 # the run": clamped so that sums of them stay exact int64
 _CLAMP = 1 << 40

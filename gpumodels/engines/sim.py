@@ -437,7 +437,7 @@ def simulate(
     warps_per_block: int = 1,
     launch_latency: int = 0,
     policy: str = "oldest",
-    max_cycles: int = 10_000_000,
+    max_cycles: int = MAX_CYCLES,
     skip_idle: bool = True,
     engine: str = "auto",
 ) -> Trace:

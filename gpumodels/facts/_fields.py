@@ -1,7 +1,9 @@
 """Checks of record fields in ``__post_init__`` (issue 38): each field that a user may
 set is checked for its type and physical range, and a bad one raises the package's
 error naming the class, the field and the value. The value is checked only, never
-converted, so a valid record is exactly what it was before."""
+converted, so a valid record is exactly what it was before; the one exception is
+:func:`pairs`, which returns the checked pairs as floats for a record that stores them
+so."""
 
 from __future__ import annotations
 

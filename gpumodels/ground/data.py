@@ -6,8 +6,10 @@ An installed package carries the tables inside it (``gpumodels/data/``, read thr
 its schema in :mod:`gpumodels.ground.schemas` the first time it is read.
 
 A table that passed is remembered in the disk cache (:mod:`gpumodels.ground.diskcache`),
-whose fingerprint covers every data file and the schemas' module: the other processes
-of a checkout (test workers, notebook kernels) read it without checking it again. Where
+keyed on its text and on the cache's fingerprint (every data file, the schemas'
+module): the other processes of a checkout (test workers, notebook kernels) read it
+without checking it again, and a table rewritten while a process runs is checked anew.
+Where
 the cache is off (an installed package, ``GPUMODELS_CACHE=off``, a ``GPUMODELS_DATA``
 folder such as the tests' corrupted copies) every process checks every table it reads.
 """
@@ -40,11 +42,11 @@ def read_text(relpath: str) -> str:
 
 
 @persistent
-def _passes(relpath: str) -> bool:
-    """Check ``data/<relpath>`` against its schema and the rules between tables
-    (``CROSS_RULES``); ``True``, or ``DataError`` naming the file, line and column.
-    Only a pass is kept on disk."""
-    frame = validate(relpath, read_text(relpath))
+def _passes(relpath: str, text: str) -> bool:
+    """Check ``text``, the content of ``data/<relpath>``, against its schema and the
+    rules between tables (``CROSS_RULES``); ``True``, or ``DataError`` naming the file,
+    line and column. Only a pass is kept on disk."""
+    frame = validate(relpath, text)
     cross_validate(relpath, frame, read_text)
     return True
 
@@ -53,8 +55,9 @@ def _passes(relpath: str) -> bool:
 def _checked_text(relpath: str) -> str:
     """The text of ``data/<relpath>`` once it has passed its schema (checked once per
     table and process, or once per checkout where the disk cache is on)."""
-    _passes(relpath)
-    return read_text(relpath)
+    text = read_text(relpath)
+    _passes(relpath, text)
+    return text
 
 
 def read_rows(relpath: str) -> tuple[dict[str, str], ...]:

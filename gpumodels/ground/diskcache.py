@@ -18,8 +18,8 @@ clone starts without it, so ``make test`` there computes everything once.
 
 Entries of one fingerprint sit in a subfolder named after it. The first process to
 write under a new fingerprint removes the subfolders of every other one (folders named
-like a fingerprint, nothing else), so the cache
-holds the results of the code and data in hand only (a few hundred MB at most: the
+like a fingerprint, nothing else), so the cache holds the results of the code and data
+in hand only (a few hundred MB at most: the
 Huang & Li traffic of every placement is the largest entry family). Entries are written
 atomically (a temporary file renamed into place), so two processes computing the same
 result at once both store a whole file; an unreadable entry is computed again.
@@ -48,6 +48,7 @@ from importlib import metadata
 from pathlib import Path
 
 from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.location import ENV as _DATA_ENV
 from gpumodels.ground.location import data_dir
 
 _ENV_DIR = "GPUMODELS_CACHE_DIR"
@@ -56,6 +57,7 @@ _OFF = ("0", "off", "no", "false")
 _LIBRARIES = ("numpy", "pandas", "scipy", "numba")
 _PACKAGE = Path(__file__).resolve().parents[1]
 _CHECKOUT = _PACKAGE.parent
+_FP_DIGITS = 20  # hex digits of a fingerprint, the name of its subfolder
 
 
 def cache_dir() -> Path | None:
@@ -63,7 +65,7 @@ def cache_dir() -> Path | None:
     docstring for the rules)."""
     if os.environ.get(_ENV_SWITCH, "").strip().lower() in _OFF:
         return None
-    if os.environ.get("GPUMODELS_DATA"):
+    if os.environ.get(_DATA_ENV):
         return None
     env = os.environ.get(_ENV_DIR)
     if env:
@@ -90,21 +92,21 @@ def fingerprint() -> str:
             h.update(f"{lib}={metadata.version(lib)}".encode())
         except metadata.PackageNotFoundError:
             h.update(f"{lib}=absent".encode())
-    return h.hexdigest()[:20]
+    return h.hexdigest()[:_FP_DIGITS]
 
 
 def _entry(folder: Path, name: str, args: tuple) -> Path:
-    fp = fingerprint()
-    key = hashlib.sha256(f"{name}{args!r}{fp}".encode()).hexdigest()
-    return folder / fp / f"{name.rsplit('.', 1)[-1].lstrip('_')}-{key[:24]}.pkl"
+    key = hashlib.sha256(f"{name}{args!r}".encode()).hexdigest()
+    stem = name.rsplit(".", 1)[-1].lstrip("_")
+    return folder / fingerprint() / f"{stem}-{key[:24]}.pkl"
 
 
-_FINGERPRINT_NAME = re.compile(r"[0-9a-f]{20}")
+_FINGERPRINT_NAME = re.compile(f"[0-9a-f]{{{_FP_DIGITS}}}")
 
 
 def _open_subfolder(sub: Path) -> None:
     """Create the fingerprint's subfolder ``sub``; if it is new, remove the subfolders
-    of every other fingerprint beside it. Only folders named as a fingerprint (20 hex
+    of every other fingerprint beside it. Only folders named as a fingerprint (its hex
     digits) are removed: ``$GPUMODELS_CACHE_DIR`` may name a folder that holds other
     things."""
     if sub.is_dir():

@@ -30,7 +30,7 @@ import pandas as pd
 from gpumodels.facts import hardware
 from gpumodels.facts.occupancy import WARP_SIZE
 from gpumodels.facts.params import Params, check_params
-from gpumodels.ground.errors import InputTypeError
+from gpumodels.ground.errors import InputTypeError, OutOfRangeError
 from gpumodels.ground.validate import as_array, broadcast, check_real
 
 _RTOL = 1e-9
@@ -211,6 +211,15 @@ def grid(n, alpha, n_lo: float = 0.0):
     return broadcast(n=n_, alpha=a_)
 
 
+_BUILT_IN_FLAGS = 5
+"""The reasons :func:`make` checks itself (not finite, negative, above the issue rate,
+above the CUDA-core peak, above the pin bandwidth)."""
+
+MAX_EXTRA = 63 - _BUILT_IN_FLAGS
+"""The most further reasons :func:`make` takes: each reason is one bit of an int64
+code (its sign bit unused)."""
+
+
 def _flag_text(code: np.ndarray, reasons: list[str]) -> np.ndarray:
     """The flags from a bit code per output (bit ``i`` set: ``reasons[i]`` applies):
     each output's reasons in the order of ``reasons``, joined by ``"; "`` (``""``
@@ -239,8 +248,8 @@ def make(
 
     Checked against ``p``: throughput not negative and finite, ``ipc <= issue_thru``,
     adds ``<= 32·alu_thru``, and load throughput ``<= pin_gbs`` (GB/s, if given).
-    ``extra`` maps further reasons (at most 58) to boolean masks (model-specific
-    warnings).
+    ``extra`` maps further reasons (at most :data:`MAX_EXTRA`) to boolean masks
+    (model-specific warnings).
     """
     p = check_params(p)
     if not isinstance(model, str):
@@ -252,6 +261,11 @@ def make(
     if extra is not None and not isinstance(extra, dict):
         raise InputTypeError(
             f"extra must be a dict of reason -> boolean mask, got {extra!r:.40}"
+        )
+    extra = extra or {}
+    if len(extra) > MAX_EXTRA:
+        raise OutOfRangeError(
+            f"extra must name at most {MAX_EXTRA} reasons, got {len(extra)}"
         )
     if pin_gbs is not None:
         pin_gbs = check_real("pin_gbs", pin_gbs, 0.0, lo_open=True)
@@ -279,9 +293,6 @@ def make(
         if pin_gbs is not None:
             gbs = load_fraction(alpha) * ipc * p.gbs_per_ipc
             flag(finite & (gbs > pin_gbs * (1 + _RTOL)), "above the pin bandwidth")
-    extra = extra or {}
-    if len(extra) > 58:  # one bit each of an int64 code, beside the five above
-        raise ValueError(f"extra must name at most 58 reasons, got {len(extra)}")
     for reason, mask in extra.items():
         flag(mask, reason)
     flags = _flag_text(code, reasons)

@@ -98,18 +98,18 @@ def measure(p: Params, n: int, alpha: float) -> tuple[float, float, int]:
     start, stop = window(p, a, n)
     trace = sim.simulate(sim.volkov_sm(p, contention=True), _program(a), n, cycles=stop)
     body = _body(a)
+    try:
+        ipc, trips = trace.trip_throughput(body, start, stop)  # over warp 0's trips
+    except ValueError as e:
+        raise ValueError(
+            f"{e} on {p.gpu} (n = {n}, alpha = {alpha}); lengthen the window"
+        ) from None
     starts = [
         sim.trip_starts(trace.warp, trace.seq, trace.issue, body, w, start, stop)
         for w in range(n)
     ]
-    if starts[0].size < 2:
-        raise ValueError(
-            f"warp 0 began fewer than two loop trips in cycles [{start}, {stop}] on "
-            f"{p.gpu} (n = {n}, alpha = {alpha}); lengthen the window"
-        )
     little = sum((s.size - 1) * body / (s[-1] - s[0]) for s in starts if s.size >= 2)
-    ipc = sim.rate_between(trace.issue, starts[0][0], starts[0][-1])
-    return ipc, float(little), int(starts[0].size - 1)
+    return ipc, float(little), trips
 
 
 def simulate(p: Params, n: int, alpha: float) -> float:

@@ -451,6 +451,8 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
     wpb = k.warps_per_block
     W = k.n_warps
     n_ops = len(k.ops)
+    if not n_ops:
+        raise ValueError(f"kernel {k.name} has no memory instruction")
     block_of_warp = np.arange(W) // wpb
     # one slot per (warp, op), warp-major: the trace's order (by warp, then position,
     # which grows with the op) without a sort; the slots of warps with no active lane
@@ -494,16 +496,14 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
             a += bases[op.array]
         if inactive is not None:
             np.copyto(a, -1, where=inactive)
-        step = live[:, j] * nadr
-        pos += step
+        pos += live[:, j] * nadr
         at[:, j] = pos
         pos += live[:, j]
-        per_op[:, j] = (names.index(op.array), SPACES.index(sp), op.store,
-                        spec.elem_bytes, nadr)
+        per_op[:, j] = (
+            names.index(op.array), SPACES.index(sp), op.store, spec.elem_bytes, nadr
+        )
     executed = pos + k.tail_alu
-    if not n_ops:
-        raise ValueError(f"kernel {k.name} has no memory instruction")
-    warp, j = np.nonzero(live)
+    warp, row_op = np.nonzero(live)  # each row's warp and op, in the trace's order
     rows = addr.reshape(W * n_ops, WARP)
     if warp.size != W * n_ops:
         rows = rows[live.ravel()]
@@ -512,12 +512,12 @@ def _build_trace(k: Kernel, placement: Mapping[str, str]) -> Trace:
         placement=dict(placement),
         array_names=names,
         warp=warp,
-        pos=at[warp, j],
-        array=per_op[0, j].astype(np.int16),
-        space=per_op[1, j].astype(np.int8),
-        store=per_op[2, j].astype(bool),
-        word_bytes=per_op[3, j].astype(np.int16),
-        addressing=per_op[4, j].astype(np.int16),
+        pos=at[warp, row_op],
+        array=per_op[0, row_op].astype(np.int16),
+        space=per_op[1, row_op].astype(np.int8),
+        store=per_op[2, row_op].astype(bool),
+        word_bytes=per_op[3, row_op].astype(np.int16),
+        addressing=per_op[4, row_op].astype(np.int16),
         addr=rows,
         block=block_of_warp,
         executed=executed,

@@ -198,8 +198,8 @@ warps (transpose) and :func:`alpha_ipc` 64."""
 
 MAX_MACHINE_CYCLES = 1e9
 """Upper bound of every latency, pipeline delay and DRAM time of a :class:`RefMachine`
-in cycles (or ns for ``lat_ns`` and ``occupancy_ns``), as
-:data:`gpumodels.engines.sim.MAX_CYCLES`: the K80's are at most about 1000."""
+in cycles (or ns for ``lat_ns`` and ``occupancy_ns``): the K80's are at most about
+1000."""
 
 MAX_MACHINE_COUNT = 1 << 10
 """Upper bound of a :class:`RefMachine`'s counts of units (``sm_count``,
