@@ -216,8 +216,8 @@ _BUILT_IN_FLAGS = 5
 above the CUDA-core peak, above the pin bandwidth)."""
 
 MAX_EXTRA = 63 - _BUILT_IN_FLAGS
-"""The most further reasons :func:`make` takes: each reason is one bit of an int64
-code (its sign bit unused)."""
+"""The most further reasons :func:`make` takes (each reason is one bit of an int64
+code, whose sign bit stays unused)."""
 
 
 def _flag_text(code: np.ndarray, reasons: list[str]) -> np.ndarray:
