@@ -39,12 +39,14 @@ $(KERNEL_CONFIG):
 	@mkdir -p $(dir $@)
 	@echo 'c.IPKernelApp.log_level = "CRITICAL"' > $@
 
-# --no-compile: pip would byte-compile every module of every package (about 30 s of the
-# 45 s install); Python compiles the few it imports on first use instead.
-$(STAMP): requirements.txt constraints.txt pyproject.toml
+# constraints.txt is the complete lock of requirements.txt, so tools/install_lock.py installs
+# its pins without resolving (--no-deps), two pip processes side by side; it stops first if
+# requirements.txt pins something the lock lacks. --no-compile: pip would byte-compile every
+# module of every package (about 30 s of the 45 s install); Python compiles the few it
+# imports on first use instead. tests/test_environment.py runs `pip check` on the result.
+$(STAMP): requirements.txt constraints.txt pyproject.toml tools/install_lock.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet --no-compile -r requirements.txt -c constraints.txt
+	$(BIN)/python tools/install_lock.py
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 

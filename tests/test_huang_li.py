@@ -191,6 +191,20 @@ def test_global_replays_equal_brute_force(addr, wb, tb, rule):
     assert trace.global_replays(addr, wb, tb, rule) == _brute_global(addr, wb, tb, rule)
 
 
+@given(
+    st.lists(lanes, min_size=1, max_size=6),
+    st.lists(st.sampled_from([1, 4, 8, 16, 64]), min_size=6, max_size=6),
+    st.sampled_from([1, 32, 128]),
+)
+@FAST
+def test_global_replays_batch_rows_equal_brute_force(rows, wbs, tb):
+    # unaligned addresses and one word size per row: lanes crossing a segment boundary
+    a, wb = np.array(rows, dtype=np.int64), np.array(wbs[: len(rows)], dtype=np.int64)
+    for rule in ("printed", "segments"):
+        got = trace.global_replays_batch(a, wb, tb, rule)
+        assert got.tolist() == [_brute_global(r, w, tb, rule) for r, w in zip(rows, wb)]
+
+
 @given(lanes)
 @FAST
 def test_shared_conflicts_equal_brute_force(addr):

@@ -2,6 +2,8 @@
 it, the trace holds one ``bar.sync`` per warp, and the streams the simulator runs
 hold it in the right place."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -126,6 +128,29 @@ def test_traffic_refuses_another_rule_and_a_mismatched_length():
         type(t)(**{**t.__dict__, "dram_time": t.dram_time[:-1]})
     with pytest.raises(ValueError, match="rule"):
         A.traffic(K.kernel("triad").trace(), A.k80(), rule="lines")
+
+
+def test_traffic_by_rule_equals_one_call_per_rule():
+    # global, texture and shared rows; the gathers make the two rules differ
+    tr = K.kernel("spmv").trace()
+    both = A.traffic_by_rule(tr, A.k80())
+    assert tuple(both) == A.RULES
+    for rule, t in both.items():
+        alone = A.traffic(tr, A.k80(), rule=rule)
+        for f in dataclasses.fields(t):
+            x, y = getattr(t, f.name), getattr(alone, f.name)
+            assert np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y, f.name
+        assert not t.dram_addr.flags.writeable and not t.dram_time.flags.writeable
+    p, s = both["printed"].replays, both["segments"].replays
+    assert p["1_global"] != s["1_global"] and p is not s
+    assert {k: v for k, v in p.items() if k != "1_global"} == {
+        k: v for k, v in s.items() if k != "1_global"
+    }
+    assert A.traffic_by_rule(tr, rules=["segments"]).keys() == {"segments"}
+    with pytest.raises(ValueError, match=r"rules\[1\] must be one of"):
+        A.traffic_by_rule(tr, rules=("printed", "lines"))
+    with pytest.raises(ValueError, match="rules must name at least one"):
+        A.traffic_by_rule(tr, rules=())
 
 
 def test_a_profile_refuses_the_traffic_of_another_placement():

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from gpumodels.engines.refsim import dram
-from gpumodels.ground.errors import InputTypeError, OutsideDomainError
+from gpumodels.ground.errors import DataError, InputTypeError, OutsideDomainError
 from gpumodels.papers.huang_li import (
     analysis,
     book,
@@ -224,6 +224,20 @@ def test_model_functions(sample, k80):
         model.evaluate(None, inst_per_warp=1.0)
     with pytest.raises(InputTypeError, match="target"):
         model.instructions_per_warp(sample, None)
+    # the same count from the profile's parts (evaluation's path, without the trace)
+    target = analysis.analyze(k.trace({"b": "T"}), k80)
+    for kind in ("issued", "executed"):
+        assert model.instructions_from_counters(
+            sample.counters, sample.analysis, target, kind
+        ) == model.instructions_per_warp(sample, target, kind)
+    with pytest.raises(DataError, match="inst_issued"):
+        model.instructions_from_counters({"inst_executed": 1.0}, target, target)
+    with pytest.raises(ValueError, match=r"counters\['inst_issued'\]"):
+        model.instructions_from_counters(
+            {"inst_executed": 1.0, "inst_issued": -1.0}, target, target
+        )
+    with pytest.raises(InputTypeError, match="sample"):
+        model.instructions_from_counters(sample.counters, sample, target)
 
 
 def test_queueing_functions():

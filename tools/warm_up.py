@@ -5,20 +5,22 @@
 A fresh clone has neither numba's compiled cache nor the disk cache
 (``gpumodels.ground.diskcache``). Without this step each pytest worker, and each
 notebook kernel that starts early, would do the same work itself: compile the cycle
-simulator's core and the Huang & Li reference simulator (about 15 s each), and compute
-the Huang & Li traffic of the 57 placements (about 16 s for each of the two replay
-rules), all at the same moment. Here two processes do each once, side by side:
+simulator's core and the Huang & Li reference simulator (about 13 s each), and compute
+the Huang & Li traffic of the 57 placements (about 15 s, both replay rules at once), all
+at the same moment. Here two processes do each once, side by side:
 
-* one compiles the cycle simulator, then evaluates the Huang & Li model under
-  ``rule="segments"``;
-* the other compiles the reference simulator and the trace analysis, then evaluates the
-  model under the default readings.
+* one compiles the cycle simulator, computes the traffic of the placements from the
+  last, then evaluates the Huang & Li model under ``rule="segments"``;
+* the other compiles the reference simulator and the trace analysis, computes the
+  traffic of the placements from the first, then evaluates the model under the default
+  readings.
 
-numba's cache (``cache=True``) and the disk cache keep the results for every later
-process. Nothing is measured or checked; a failure is reported and the tests run
-anyway (they compute what they need). Where the disk cache is off
-(``GPUMODELS_CACHE=off``, see ``gpumodels.ground.diskcache``) the evaluations are
-skipped.
+The two traffic walks meet in the middle: a placement the other process has already
+stored is read from the disk cache. numba's cache (``cache=True``) and the disk cache
+keep the results for every later process. Nothing is measured or checked; a failure is
+reported and the tests run anyway (they compute what they need). Where the disk cache
+is off (``GPUMODELS_CACHE=off``, see ``gpumodels.ground.diskcache``) the traffic and the
+evaluations are skipped.
 """
 
 from __future__ import annotations
@@ -28,8 +30,12 @@ import sys
 
 _EVALUATE = (
     "from gpumodels.ground import diskcache; "
+    "from gpumodels.engines.refsim.placements import tests; "
     "from gpumodels.papers.huang_li import evaluation; "
-    "diskcache.cache_dir() is None or evaluation.run(readings={readings})"
+    "on = diskcache.cache_dir() is not None; "
+    "keys = [(t['benchmark'], t['moves']) for t in tests('train') + tests('eval')]; "
+    "on and [evaluation._traffics(*k) for k in list(dict.fromkeys(keys)){order}]; "
+    "on and evaluation.run(readings={readings})"
 )
 
 JOBS = {
@@ -37,14 +43,14 @@ JOBS = {
         "from gpumodels import sim, volkov; "
         "sm = sim.volkov_sm(volkov.params('Maxwell')); "
         "sim.simulate(sm, sim.alpha_program(1), 2, 100, engine='compiled'); "
-        + _EVALUATE.format(readings="{'rule': 'segments'}")
+        + _EVALUATE.format(order="[::-1]", readings="{'rule': 'segments'}")
     ),
     "Huang & Li simulator and analysis, then the default evaluation": (
         "from gpumodels.engines.refsim import kernels, simulator; "
         "from gpumodels.papers.huang_li import analysis; "
         "simulator.simulate('vecAdd'); "
         "analysis.analyze(kernels.kernel('triad').trace({'B': 'T'})); "
-        + _EVALUATE.format(readings="None")
+        + _EVALUATE.format(order="", readings="None")
     ),
 }
 

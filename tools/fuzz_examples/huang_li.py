@@ -206,6 +206,11 @@ BASELINES = {
     P + "analysis.Analysis": lambda: _fields(_analysis()),
     P + "analysis.Traffic": lambda: _fields(_traffic()),
     P + "analysis.traffic": lambda: {"tr": _trace(), "machine": _k80()},
+    P + "analysis.traffic_by_rule": lambda: {
+        "tr": _trace(),
+        "machine": _k80(),
+        "rules": ("printed", "segments"),
+    },
     P + "analysis.Machine": lambda: _fields(_k80()),
     P + "analysis.analyze": lambda: {"tr": _trace(), "machine": _k80()},
     # book: the chapter's grid (its signed errors include negatives), 2000 customers
@@ -283,6 +288,11 @@ BASELINES = {
     },
     P + "model.instructions_per_warp": lambda: {
         "sample": _profile(),
+        "target": _analysis(),
+    },
+    P + "model.instructions_from_counters": lambda: {
+        "counters": {"inst_executed": 40.0, "inst_issued": 44.0},
+        "sample": _analysis(),
         "target": _analysis(),
     },
     P + "model.overlap_features": lambda: {"an": _analysis()},

@@ -85,7 +85,11 @@ from gpumodels.engines.refsim.kernels import (
 )
 from gpumodels.engines.refsim.placements import parse_moves
 from gpumodels.engines.refsim.placements import tests as _placement_tests
-from gpumodels.engines.refsim.trace import SPACES, shared_conflict_replays_batch
+from gpumodels.engines.refsim.trace import (
+    SPACES,
+    distinct_lines_batch,
+    shared_conflict_replays_batch,
+)
 from gpumodels.engines.sim import MAX_ALPHA, rate_between, trip_starts
 from gpumodels.facts import _fields
 from gpumodels.facts.param_sets import params as volkov_params
@@ -605,17 +609,13 @@ def block_linear(tr: Trace, rm: RefMachine) -> np.ndarray:
     return addr
 
 
-def _distinct(addr: np.ndarray, unit: int):
-    """Per row, the distinct ``addr // unit`` among active lanes: (row, key) pairs in
-    row order, and counts."""
-    big = np.iinfo(np.int64).max
-    k = np.where(addr >= 0, addr // unit, big)
-    k.sort(axis=1)
-    new = np.ones_like(k, dtype=bool)
-    new[:, 1:] = k[:, 1:] != k[:, :-1]
-    new &= k != big
-    rows = np.nonzero(new)[0]
-    return rows, k[new], new.sum(axis=1)
+def _distinct(addr: np.ndarray, unit: int, word_bytes=1):
+    """Per row, the distinct ``unit``-byte lines its active lanes touch, each lane
+    reading ``word_bytes`` (one size, or one per row) from its address: (row, line
+    index) pairs in row order, lines ascending within a row, and the count per row
+    (compiled: :func:`~gpumodels.engines.refsim.trace.distinct_lines_batch`)."""
+    rows, lines = distinct_lines_batch(addr, unit, word_bytes)
+    return rows, lines // unit, np.bincount(rows, minlength=addr.shape[0])
 
 
 def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
@@ -643,19 +643,16 @@ def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
     ).astype(np.int8)
     lsu = np.ones(n)
     req_rows, req_addr = [], []
-    wide = tr.word_bytes.astype(np.int64)[:, None]
-    last = np.where(
-        addr >= 0, addr + wide - 1, -1
-    )  # a 16-B element may end in the next sector
+    wide = tr.word_bytes.astype(np.int64)  # a 16-B element may end in the next sector
     for mask in (is_g, is_t):
         if not mask.any():
             continue
         ri = np.nonzero(mask)[0]
-        both = np.concatenate([addr[mask], last[mask]], axis=1)
-        rows, sect, _ = _distinct(both, 32)
+        a, w = addr[mask], wide[mask]
+        rows, sect, _ = _distinct(a, 32, w)
         req_rows.append(ri[rows])
         req_addr.append(sect * 32)
-        _, _, nlines = _distinct(both, 128)
+        _, _, nlines = _distinct(a, 128, w)
         lsu[ri] = nlines
     if is_c.any():
         ri = np.nonzero(is_c)[0]
@@ -668,8 +665,11 @@ def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
         lsu[is_s] = 1 + shared_conflict_replays_batch(addr[is_s])
     if req_rows:
         rr, ra = np.concatenate(req_rows), np.concatenate(req_addr)
-        order = np.lexsort((ra, rr))
-        rr, ra = rr[order], ra[order]
+        if len(req_rows) > 1:
+            # each group is in (row, address) order already and a row is in one group
+            # (one space): a stable sort by row alone orders them by (row, address)
+            order = np.argsort(rr, kind="stable")
+            rr, ra = rr[order], ra[order]
     else:
         rr, ra = np.zeros(0, np.int64), np.zeros(0, np.int64)
     q0 = np.searchsorted(rr, np.arange(n), "left")

@@ -173,16 +173,12 @@ def global_replays_batch(
     wb = _word_bytes(word_bytes, a.shape[0])
     tb = check_int("transaction_bytes", transaction_bytes, 1, 4096)
     check_choice("rule", rule, RULES)
-    active = a >= 0
     if rule == "printed":
-        words = active.sum(axis=1)
+        words = (a >= 0).sum(axis=1)
         return np.maximum(-(-(words * wb[:, 0]) // tb) - 1, 0)
-    first = np.where(active, a // tb, -1)
-    last = np.where(active, (a + wb - 1) // tb, -1)
-    spans = last != first  # an access crossing a segment boundary touches two
-    keys = np.concatenate([first, np.where(spans, last, first)], axis=1)
-    act2 = np.concatenate([active, active], axis=1)
-    return np.maximum(_distinct_per_row(keys, act2) - 1, 0)
+    # the distinct segments each row touches (an access crossing a segment boundary
+    # touches two), compiled: :func:`_lines_per_row`
+    return np.maximum(_lines_per_row(np.ascontiguousarray(a), tb, wb[:, 0]) - 1, 0)
 
 
 def global_replays(
@@ -312,6 +308,16 @@ def _row_lines(a, r, lb, wb, buf):  # pragma: no cover - compiled
             buf[j + 1] = v
             n += 1
     return n
+
+
+@njit(cache=True)
+def _lines_per_row(a, lb, wb):  # pragma: no cover - compiled; tested via the caller
+    """Per row of ``a``, how many distinct lines it touches (:func:`_row_lines`)."""
+    out = np.empty(a.shape[0], dtype=np.int64)
+    buf = np.empty(2 * a.shape[1], dtype=np.int64)
+    for r in range(a.shape[0]):
+        out[r] = _row_lines(a, r, lb, wb[r], buf)
+    return out
 
 
 @njit(cache=True)

@@ -444,6 +444,21 @@ def traffic(
     placement's trace (the first half of :func:`analyze`; ``rule`` as there). The
     result does not depend on the machine's clock."""
     check_choice("rule", rule, RULES)
+    return traffic_by_rule(tr, machine, rules=(rule,))[rule]
+
+
+def traffic_by_rule(
+    tr: Trace, machine: Machine | None = None, *, rules=RULES
+) -> dict[str, Traffic]:
+    """:func:`traffic` under each replay rule of ``rules`` (a sequence drawn from
+    :data:`RULES`, all of them by default), keyed by rule. Only the global replays
+    depend on the rule: the caches, the L2 and the DRAM requests are computed once and
+    shared by the results."""
+    check_kind("rules", rules, (tuple, list), "a tuple of rules")
+    if not rules:
+        raise OutOfRangeError(f"rules must name at least one of {RULES}, got {rules!r}")
+    for i, r in enumerate(rules):
+        check_choice(f"rules[{i}]", r, RULES)
     check_kind("tr", tr, Trace, "a refsim.kernels.Trace")
     m = k80() if _check_machine(machine, none=True) is None else machine
     sm, position, sms, res, wps = _order_keys(tr, m)
@@ -461,10 +476,12 @@ def traffic(
     g_addr, g_bytes = (
         (tr.addr, tr.word_bytes) if g.all() else (tr.addr[g], tr.word_bytes[g])
     )
+    global_by_rule = {
+        r: float(global_replays_batch(g_addr, g_bytes, m.transaction_bytes, r).sum())
+        for r in dict.fromkeys(rules)
+    }
     replays = {
-        "1_global": float(
-            global_replays_batch(g_addr, g_bytes, m.transaction_bytes, rule).sum()
-        ),
+        "1_global": 0.0,
         "2_const_miss": 0.0,
         "3_const_div": float(constant_divergence_replays_batch(tr.addr[c]).sum())
         if c.any()
@@ -509,28 +526,37 @@ def traffic(
     la, lt, lg = la[order], lt[order], lg[order]
     l2miss = ~m.l2.hits(la)
     misses["L2"], misses["G_L2"] = int(l2miss.sum()), int((l2miss & lg).sum())
-    return Traffic(
-        kernel=tr.kernel.name,
-        placement=dict(tr.placement),
-        rule=rule,
-        n_warps=tr.kernel.n_warps,
-        active_sms=sms,
-        warps_per_sm=wps,
-        resident_blocks_per_sm=res,
-        executed_per_warp=float(tr.executed.mean()),
-        addressing_per_warp=float(tr.addressing.sum() / tr.kernel.n_warps),
-        replays=replays,
-        mem_insts=mem_insts,
-        requests=requests,
-        misses=misses,
-        l2_accesses=int(la.size),
-        dram_addr=la[l2miss].astype(np.int64),
-        dram_time=lt[l2miss].astype(np.float64),
-        cpi=cpi,
-        copy_bytes=tr.copy_bytes,
-        threads_per_block=tr.kernel.threads_per_block,
-        blocks=tr.kernel.blocks,
-    )
+    shared = {
+        "kernel": tr.kernel.name,
+        "placement": dict(tr.placement),
+        "n_warps": tr.kernel.n_warps,
+        "active_sms": sms,
+        "warps_per_sm": wps,
+        "resident_blocks_per_sm": res,
+        "executed_per_warp": float(tr.executed.mean()),
+        "addressing_per_warp": float(tr.addressing.sum() / tr.kernel.n_warps),
+        "mem_insts": mem_insts,
+        "requests": requests,
+        "misses": misses,
+        "l2_accesses": int(la.size),
+        "dram_addr": la[l2miss].astype(np.int64),
+        "dram_time": lt[l2miss].astype(np.float64),
+        "cpi": cpi,
+        "copy_bytes": tr.copy_bytes,
+        "threads_per_block": tr.kernel.threads_per_block,
+        "blocks": tr.kernel.blocks,
+    }
+    # each result its own counts; the results share the request arrays, read-only
+    for a in (shared["dram_addr"], shared["dram_time"]):
+        a.setflags(write=False)
+    return {
+        r: Traffic(
+            rule=r,
+            replays={**replays, "1_global": n},
+            **{k: dict(v) if isinstance(v, dict) else v for k, v in shared.items()},
+        )
+        for r, n in global_by_rule.items()
+    }
 
 
 def analyze(

@@ -52,7 +52,14 @@ from gpumodels.papers.huang_li._checks import (
     check_str,
     float_array,
 )
-from gpumodels.papers.huang_li.analysis import Analysis, Traffic, analyze, k80, traffic
+from gpumodels.papers.huang_li.analysis import (
+    Analysis,
+    Machine,
+    Traffic,
+    analyze,
+    k80,
+    traffic_by_rule,
+)
 from gpumodels.papers.huang_li.book import implied_errors
 from gpumodels.papers.huang_li.events import THRESHOLD, cosine_similarity
 from gpumodels.papers.huang_li.model import (
@@ -64,7 +71,7 @@ from gpumodels.papers.huang_li.model import (
     Profile,
     amat,
     evaluate,
-    instructions_per_warp,
+    instructions_from_counters,
     overlap_features,
     profile,
 )
@@ -138,7 +145,7 @@ ANALYSIS_READINGS = ("rule", "mapping", "queue_form", "saturation", "service", "
 """The readings of :data:`gpumodels.papers.huang_li.readings.READINGS` that change the
 trace analysis (the others change only
 :func:`~gpumodels.papers.huang_li.model.evaluate`): a change to one of them re-analyses
-every placement (about 5 s)."""
+every placement (about 2 s, once its traffic is on disk)."""
 
 
 def _analysis_key(readings: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
@@ -157,40 +164,57 @@ def sample_profile(
 
 @cache
 @persistent
+def _traffics(benchmark: str, moves: str) -> dict[str, Traffic]:
+    """The placement's memory traffic under every replay rule (no DRAM reading and not
+    the clock changes it). Kept on disk as well: it takes about a quarter of a second
+    per placement and every process of a checkout (test workers, notebook kernels) asks
+    for the same ones."""
+    return traffic_by_rule(kernel(benchmark).trace(parse_moves(moves)), k80())
+
+
 def _traffic(benchmark: str, moves: str, rule: str) -> Traffic:
-    """The placement's memory traffic (no DRAM reading and not the clock changes it).
-    Kept on disk as well: it takes about a quarter of a second per placement and every
-    process of a checkout (test workers, notebook kernels) asks for the same ones."""
-    return traffic(kernel(benchmark).trace(parse_moves(moves)), k80(), rule=rule)
+    return _traffics(benchmark, moves)[rule]
 
 
 @cache
-def _sample_profile(benchmark: str, key: tuple[tuple[str, str], ...]) -> Profile:
+def _setting(key: tuple[tuple[str, str], ...]) -> tuple[Machine, dict]:
+    """The machine and the :func:`~gpumodels.papers.huang_li.analysis.analyze` options
+    of an analysis key: what every profile and analysis under that key uses."""
     r = dict(key)
     mapping = (
         detected_mapping().as_map("algorithm1_on_refsim")
         if r["mapping"] == "algorithm1"
         else r["mapping"]
     )
+    options = {
+        "mapping": mapping,
+        "rule": r["rule"],
+        "queue_form": r["queue_form"],
+        "saturation": r["saturation"],
+        "service": r["service"],
+    }
+    return k80(r["clock"]), options
+
+
+@cache
+def _sample_profile(benchmark: str, key: tuple[tuple[str, str], ...]) -> Profile:
+    machine, options = _setting(key)
     return profile(
         kernel(benchmark),
         counters=_sample_counters(benchmark),
-        machine=k80(r["clock"]),
-        traffic=_traffic(benchmark, "", r["rule"]),
-        mapping=mapping,
-        rule=r["rule"],
-        queue_form=r["queue_form"],
-        saturation=r["saturation"],
-        service=r["service"],
+        machine=machine,
+        traffic=_traffic(benchmark, "", options["rule"]),
+        **options,
     )
 
 
 @cache
 @persistent
 def _analysis(benchmark: str, moves: str, key: tuple[tuple[str, str], ...]) -> Analysis:
-    s = _sample_profile(benchmark, key)
-    t = _traffic(benchmark, moves, dict(key)["rule"])
-    return analyze(t, s.machine, **s.options)
+    """A placement's analysis under an analysis key; for ``moves=""``, the sample's,
+    the same as its :func:`sample_profile`'s ``analysis``."""
+    machine, options = _setting(key)
+    return analyze(_traffic(benchmark, moves, options["rule"]), machine, **options)
 
 
 _DEFAULT_KEY = tuple(resolve().items())
@@ -215,16 +239,19 @@ def _terms(
 ) -> Prediction:
     r = dict(key)
     akey = _analysis_key(r)
-    s = _sample_profile(test["benchmark"], akey)
+    # the sample's profile without its trace: its counters (no w_serial: 0, as in
+    # model.profile) and its analysis, which _analysis keeps on disk
+    counters = _sample_counters(test["benchmark"])
+    sample = _analysis(test["benchmark"], "", akey)
     an = _analysis(test["benchmark"], test["moves"], akey)
     kind = VARIANTS[variant]["instructions"]
     return evaluate(
         an,
         variant=variant,
-        inst_per_warp=instructions_per_warp(s, an, kind),
-        w_serial=s.counters["w_serial"],
+        inst_per_warp=instructions_from_counters(counters, sample, an, kind),
+        w_serial=0.0,
         overlap=overlap,
-        machine=s.machine,
+        machine=_setting(akey)[0],
         amat_form=r["amat_form"],
         mwp_bytes=r["mwp_bytes"],
         copy=r["copy"],
@@ -332,7 +359,7 @@ def run(
     amat_form: str | None = None, readings: Mapping[str, str] | None = None
 ) -> Evaluation:
     """Evaluate every variant on the 38 training and 22 evaluation placements (cached; a
-    few seconds, about 5 s more for each new set of analysis readings).
+    few seconds, about 2 s more for each new set of analysis readings).
 
     ``amat_form``: Eq. 5 as printed (every request pays hit_lat, shared ones too) or
     ``"weighted"`` (shared requests pay only shmem_lat) [A1]; ``None`` (the default)
@@ -614,9 +641,9 @@ def latency_only_score(test: Mapping[str, str]) -> float:
 @cache
 @persistent
 def _latency_only(benchmark: str, moves: str) -> float:
-    s = sample_profile(benchmark)
-    an = _analysis(benchmark, moves, _analysis_key(resolve()))
-    m = s.machine
+    key = _analysis_key(resolve())
+    an = _analysis(benchmark, moves, key)
+    m = _setting(key)[0]
     return sum(an.mem_insts.values()) * amat(
         an.dram_lat["constant"], an.miss_ratio, m.hit_lat, m.shmem_lat, an.shmem_ratio
     )
@@ -997,7 +1024,7 @@ def combinations() -> pd.DataFrame:
         # this key's analyses are done: free their memory (the traffic stays)
         _analysis.cache_clear()
         _sample_profile.cache_clear()
-    _traffic.cache_clear()  # the search is done: free the traffic too
+    _traffics.cache_clear()  # the search is done: free the traffic too
     df = pd.DataFrame(rows)
     df["source"] = source
     return df[list(COMBINATION_COLUMNS)]

@@ -47,6 +47,7 @@ from gpumodels.ground.validate import (
     check_choice,
     check_flag,
     check_int,
+    check_keys,
     check_real,
 )
 from gpumodels.papers.huang_li._checks import (
@@ -495,18 +496,33 @@ def instructions_per_warp(
     ``kind="executed"``: the sample's executed count, unchanged [A17].
     """
     check_kind("sample", sample, Profile, "a huang_li.model.Profile")
+    return instructions_from_counters(sample.counters, sample.analysis, target, kind)
+
+
+def instructions_from_counters(
+    counters: Mapping[str, float],
+    sample: Analysis,
+    target: Analysis,
+    kind: str = "issued",
+) -> float:
+    """:func:`instructions_per_warp` from the parts of the sample's :class:`Profile` it
+    reads: its ``counters`` (``inst_executed`` and ``inst_issued`` per warp) and its
+    analysis ``sample``, without the trace a profile carries."""
+    check_map("counters", counters, "real")
+    check_keys("counters", counters, ("inst_executed", "inst_issued"), "counters")
+    for k in ("inst_executed", "inst_issued"):
+        check_real(f"counters[{k!r}]", counters[k], 0.0)
+    check_kind("sample", sample, Analysis, _ANALYSIS)
     check_kind("target", target, Analysis, _ANALYSIS)
     check_choice("kind", kind, ("issued", "executed"))
-    c = sample.counters
     if kind == "executed":
-        return c["inst_executed"]
-    s = sample.analysis
+        return float(counters["inst_executed"])
     inst = (
-        c["inst_issued"]
-        - s.replays_per_warp
+        counters["inst_issued"]
+        - sample.replays_per_warp
         + target.replays_per_warp
         + target.addressing_per_warp
-        - s.addressing_per_warp
+        - sample.addressing_per_warp
     )
     return max(inst, 0.0)
 
