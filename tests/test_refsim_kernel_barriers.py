@@ -201,3 +201,44 @@ def test_cached_switch_rows_resimulate_identically():
         assert {k: str(v) for k, v in new.items()} == cached[(test["test"], setting)]
     table = refsim.switch_table()
     assert len(table) == 17 and (table.filter(like="time ratio") > 0).all().all()
+
+
+# ---- a default kernel's traffic, kept once per checkout (model.profile and predict) ----
+
+
+def test_placement_traffic_is_the_traffic_of_the_default_kernels_trace():
+    k = K.kernel("spmv")
+    assert K.default_benchmark(k) == "spmv"
+    assert K.default_benchmark(K.spmv()) is None  # a fresh build is another kernel
+    assert K.default_benchmark(dataclasses.replace(k, name="other")) is None
+    moves = {"d_vec": "G"}
+    kept = A.placement_traffic("spmv", moves)
+    direct = A.traffic_by_rule(k.trace(moves), A.k80())
+    assert A.placement_traffic("spmv", moves) is kept  # one per process
+    for rule in A.RULES:
+        for f in dataclasses.fields(direct[rule]):
+            x, y = getattr(kept[rule], f.name), getattr(direct[rule], f.name)
+            assert np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y, f.name
+    # the clock changes nothing; another machine is computed, not looked up
+    assert A.placement_traffic("spmv", moves, A.k80("base")) is kept
+    other = dataclasses.replace(A.k80(), sm_count=4)
+    mine = A.placement_traffic("spmv", moves, other)
+    assert mine is not kept and mine["printed"].active_sms == 4
+    with pytest.raises(ValueError, match="benchmark must be one of"):
+        A.placement_traffic("nope")
+    with pytest.raises(ValueError, match="array must be one of"):
+        A.placement_traffic("spmv", {"nope": "G"})
+
+
+def test_profile_and_predict_use_the_kept_traffic_only_for_a_default_kernel():
+    from gpumodels.papers.huang_li import model
+
+    k = K.kernel("triad")
+    fresh = K.triad()  # the same kernel, another object: nothing is looked up
+    for rule in A.RULES:
+        a = model.profile(k, rule=rule)
+        b = model.profile(fresh, rule=rule)
+        assert a.analysis.dram_lat == b.analysis.dram_lat and a.counters == b.counters
+        pa = model.predict(a, {"B": "T"}, variant="sim2012")
+        pb = model.predict(b, {"B": "T"}, variant="sim2012")
+        assert pa.t == pb.t and pa.analysis.misses == pb.analysis.misses

@@ -213,6 +213,9 @@ BASELINES = {
     "gpumodels.engines.refsim.kernels.Op": lambda: _fields(_kernel().ops[0]),
     "gpumodels.engines.refsim.kernels.Trace": lambda: _fields(_trace()),
     "gpumodels.engines.refsim.kernels.waves": lambda: {"benchmark": "triad"},
+    "gpumodels.engines.refsim.kernels.default_benchmark": lambda: {
+        "k": _mod("refsim.kernels").kernel("triad")
+    },
     "gpumodels.engines.refsim.kernels.check_placement": lambda: {
         "kernel": _kernel(),
         "placement": _kernel().sample_placement(),

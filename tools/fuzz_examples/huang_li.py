@@ -206,6 +206,11 @@ BASELINES = {
     P + "analysis.Analysis": lambda: _fields(_analysis()),
     P + "analysis.Traffic": lambda: _fields(_traffic()),
     P + "analysis.traffic": lambda: {"tr": _trace(), "machine": _k80()},
+    P + "analysis.placement_traffic": lambda: {
+        "benchmark": "vecAdd",
+        "moves": {"a": "T"},
+        "machine": _k80(),
+    },
     P + "analysis.traffic_by_rule": lambda: {
         "tr": _trace(),
         "machine": _k80(),

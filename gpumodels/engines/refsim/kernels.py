@@ -1573,7 +1573,22 @@ def _default_kernel(benchmark: str) -> Kernel:
         raise UnknownNameError(
             f"benchmark must be one of {', '.join(GENERATORS)}, got {benchmark!r}"
         )
-    return GENERATORS[benchmark]()
+    k = GENERATORS[benchmark]()
+    _BUILT[id(k)] = benchmark
+    return k
+
+
+_BUILT: dict[int, str] = {}  # id of each default kernel built so far -> its benchmark
+
+
+def default_benchmark(k: Kernel) -> str | None:
+    """The benchmark whose default-size kernel (:func:`kernel`) ``k`` is, the very
+    object; ``None`` for any other kernel, a generator's other sizes and copies
+    included. A result computed from ``kernel(b)`` alone (a placement's trace, say)
+    holds for ``k`` exactly when this is ``b``."""
+    check_type("k", k, Kernel, "default_benchmark")
+    b = _BUILT.get(id(k))
+    return b if b is not None and _default_kernel(b) is k else None
 
 
 _SIMPLIFIED = {

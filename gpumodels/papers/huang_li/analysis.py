@@ -31,7 +31,7 @@ Readings the book chose (each also stated where it is used):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
@@ -45,7 +45,7 @@ from gpumodels.engines.refsim.dram import (
     address_map,
     row_buffer_outcomes,
 )
-from gpumodels.engines.refsim.kernels import Trace
+from gpumodels.engines.refsim.kernels import Trace, kernel
 from gpumodels.engines.refsim.trace import (
     SPACES,
     constant_divergence_replays_batch,
@@ -57,6 +57,7 @@ from gpumodels.facts import _fields
 from gpumodels.facts.hardware import get_gpu
 from gpumodels.facts.param_sets import params as volkov_params
 from gpumodels.ground.data import read_rows
+from gpumodels.ground.diskcache import persistent
 from gpumodels.ground.errors import OutOfRangeError
 from gpumodels.ground.validate import check_choice, check_int, check_real
 from gpumodels.papers.huang_li import queueing
@@ -557,6 +558,41 @@ def traffic_by_rule(
         )
         for r, n in global_by_rule.items()
     }
+
+
+def placement_traffic(
+    benchmark: str,
+    moves: Mapping[str, str] | None = None,
+    machine: Machine | None = None,
+) -> dict[str, Traffic]:
+    """:func:`traffic_by_rule` of the default-size kernel of ``benchmark``
+    (:func:`~gpumodels.engines.refsim.kernels.kernel`) under its sample placement with
+    ``moves`` (array → space) applied: the traffic under every rule, keyed by rule.
+
+    On the K80 (``machine`` ``None``, or a machine that differs from :func:`k80` at
+    most in its clock, which the traffic does not depend on) the result is kept in
+    memory and in the disk cache (:mod:`gpumodels.ground.diskcache`): the processes of
+    a checkout compute each placement once. :func:`gpumodels.papers.huang_li.model.
+    profile` and ``predict`` read it for the traces they build of such kernels."""
+    k = kernel(benchmark)
+    if moves is not None:
+        check_map("moves", moves, "str")
+    placement = tuple(sorted(k.placement(moves).items()))
+    m = _check_machine(machine, none=True)
+    if m is None or replace(m, clock_ghz=k80().clock_ghz) == k80():
+        return _placement_traffic(benchmark, placement)
+    return traffic_by_rule(k.trace(dict(placement)), m)
+
+
+@cache
+@persistent
+def _placement_traffic(
+    benchmark: str, placement: tuple[tuple[str, str], ...]
+) -> dict[str, Traffic]:
+    return traffic_by_rule(kernel(benchmark).trace(dict(placement)), k80())
+
+
+placement_traffic.cache_clear = _placement_traffic.cache_clear
 
 
 def analyze(

@@ -58,7 +58,7 @@ from gpumodels.papers.huang_li.analysis import (
     Traffic,
     analyze,
     k80,
-    traffic_by_rule,
+    placement_traffic,
 )
 from gpumodels.papers.huang_li.book import implied_errors
 from gpumodels.papers.huang_li.events import THRESHOLD, cosine_similarity
@@ -162,14 +162,13 @@ def sample_profile(
     return _sample_profile(benchmark, _analysis_key(resolve(readings)))
 
 
-@cache
-@persistent
 def _traffics(benchmark: str, moves: str) -> dict[str, Traffic]:
     """The placement's memory traffic under every replay rule (no DRAM reading and not
-    the clock changes it). Kept on disk as well: it takes about a quarter of a second
-    per placement and every process of a checkout (test workers, notebook kernels) asks
-    for the same ones."""
-    return traffic_by_rule(kernel(benchmark).trace(parse_moves(moves)), k80())
+    the clock changes it), kept in memory and on disk by
+    :func:`~gpumodels.papers.huang_li.analysis.placement_traffic`: it takes about a
+    quarter of a second per placement and every process of a checkout (test workers,
+    notebook kernels) asks for the same ones."""
+    return placement_traffic(benchmark, parse_moves(moves))
 
 
 def _traffic(benchmark: str, moves: str, rule: str) -> Traffic:
@@ -1024,7 +1023,7 @@ def combinations() -> pd.DataFrame:
         # this key's analyses are done: free their memory (the traffic stays)
         _analysis.cache_clear()
         _sample_profile.cache_clear()
-    _traffics.cache_clear()  # the search is done: free the traffic too
+    placement_traffic.cache_clear()  # the search is done: free the traffic too
     df = pd.DataFrame(rows)
     df["source"] = source
     return df[list(COMBINATION_COLUMNS)]

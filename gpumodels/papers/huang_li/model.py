@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gpumodels.engines import mwp_cwp as hk
-from gpumodels.engines.refsim.kernels import Kernel, Trace
+from gpumodels.engines.refsim.kernels import Kernel, Trace, default_benchmark
 from gpumodels.ground.validate import (
     as_array,
     check_choice,
@@ -58,11 +58,13 @@ from gpumodels.papers.huang_li._checks import (
     float_array,
 )
 from gpumodels.papers.huang_li.analysis import (
+    RULES,
     Analysis,
     Machine,
     Traffic,
     analyze,
     k80,
+    placement_traffic,
 )
 
 _ANALYSIS = "a huang_li.analysis.Analysis"
@@ -425,6 +427,20 @@ class Profile:
         check_str(f("source"), self.source)
 
 
+def _kept_traffic(
+    kernel: Kernel, tr: Trace, machine: Machine, options
+) -> Traffic | None:
+    """The traffic of ``tr``, a trace just built from ``kernel``, as
+    :func:`~gpumodels.papers.huang_li.analysis.placement_traffic` keeps it, when
+    ``kernel`` is a default-size kernel (whose traces the cache holds exactly) and the
+    rule is one it knows; ``None`` otherwise (then :func:`analyze` computes it)."""
+    b = default_benchmark(kernel)
+    rule = options.get("rule", "printed")
+    if b is None or not isinstance(rule, str) or rule not in RULES:
+        return None
+    return placement_traffic(b, tr.placement, machine)[rule]
+
+
 def profile(
     kernel: Kernel,
     moves: Mapping[str, str] | None = None,
@@ -458,6 +474,8 @@ def profile(
                 f"traffic must belong to {kernel.name} under {tr.placement}, got "
                 f"{traffic.kernel} under {dict(traffic.placement)}"
             )
+    if traffic is None:
+        traffic = _kept_traffic(kernel, tr, m, analysis_options)
     an = analyze(traffic or tr, m, **analysis_options)
     c = dict(counters or {})
     allowed = {"inst_executed", "inst_issued", "w_serial"}
@@ -811,7 +829,8 @@ def predict(
     if moves is not None:
         check_map("moves", moves, "str")
     tr = sample.kernel.trace({**sample.moves, **(moves or {})})
-    an = analyze(tr, sample.machine, **sample.options)
+    kept = _kept_traffic(sample.kernel, tr, sample.machine, sample.options)
+    an = analyze(kept or tr, sample.machine, **sample.options)
     return evaluate(
         an,
         variant=variant,
