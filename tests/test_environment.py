@@ -73,3 +73,14 @@ def test_every_installed_requirement_is_met():
         [sys.executable, "-m", "pip", "check"], capture_output=True, text=True
     )
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_lock_goes_only_into_a_venv(tmp_path):
+    # make venv installs with the base interpreter's pip into .venv: a base
+    # installation (or a path that runs nothing) is refused before any install
+    assert lock_tool._is_venv(sys.executable) == (sys.prefix != sys.base_prefix)
+    assert not lock_tool._is_venv(str(tmp_path / "no-python"))
+    base = Path(sys.base_prefix) / "bin" / "python3"
+    if base.exists():
+        assert not lock_tool._is_venv(str(base))
+    assert lock_tool.main(["--python", str(tmp_path / "no-python")]) == 1
