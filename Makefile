@@ -43,8 +43,8 @@ $(KERNEL_CONFIG):
 # tools/install_lock.py installs its pins without resolving (--no-deps), two pip processes
 # side by side, with $(PYTHON)'s pip (pip --python) into a venv made without one (3 s less);
 # it stops first if requirements.txt pins something the lock lacks. --no-compile: pip would
-# byte-compile every module of every package (about 30 s of the 45 s install); Python
-# compiles the few it imports on first use instead. tests/test_environment.py runs
+# byte-compile every module of every package (about 30 s more); Python compiles the few it
+# imports on first use instead. tests/test_environment.py runs
 # `pip check` on the result.
 $(STAMP): requirements.txt constraints.txt pyproject.toml tools/install_lock.py
 	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)

@@ -34,6 +34,7 @@ _CACHES = (
     param_sets._table_4_1,
     param_sets.params,
     analysis._k80_rows,
+    analysis._placement_traffic,
 )
 
 

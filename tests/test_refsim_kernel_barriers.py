@@ -214,16 +214,35 @@ def test_placement_traffic_is_the_traffic_of_the_default_kernels_trace():
     moves = {"d_vec": "G"}
     kept = A.placement_traffic("spmv", moves)
     direct = A.traffic_by_rule(k.trace(moves), A.k80())
-    assert A.placement_traffic("spmv", moves) is kept  # one per process
+    assert A.placement_traffic("spmv", moves) is not kept  # fresh records each call
     for rule in A.RULES:
         for f in dataclasses.fields(direct[rule]):
             x, y = getattr(kept[rule], f.name), getattr(direct[rule], f.name)
             assert np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y, f.name
     # the clock changes nothing; another machine is computed, not looked up
-    assert A.placement_traffic("spmv", moves, A.k80("base")) is kept
+    base = A.placement_traffic("spmv", moves, A.k80("base"))
+    assert base["printed"].dram_addr is kept["printed"].dram_addr  # the kept arrays
     other = dataclasses.replace(A.k80(), sm_count=4)
     mine = A.placement_traffic("spmv", moves, other)
-    assert mine is not kept and mine["printed"].active_sms == 4
+    assert mine["printed"].dram_addr is not kept["printed"].dram_addr
+    assert mine["printed"].active_sms == 4
+    # each call its own counts: a caller's edit never reaches the kept result
+    kept["printed"].requests["G"] = -1
+    assert A.placement_traffic("spmv", moves)["printed"].requests["G"] >= 0
+    assert not kept["printed"].dram_addr.flags.writeable
+    # a default kernel cannot be changed in place, and a replaced array entry
+    # makes it another kernel
+    with pytest.raises(ValueError, match="read-only"):
+        k.ops[0].idx[0, 0] = 1
+    changed = dict(k.arrays)
+    try:
+        k.arrays["d_vec"] = dataclasses.replace(k.arrays["d_vec"], n=1)
+        assert K.default_benchmark(k) is None
+    finally:
+        k.arrays.clear()
+        k.arrays.update(changed)
+    assert K.default_benchmark(k) == "spmv"
+    assert A.is_k80_traffic(A.k80("base")) and not A.is_k80_traffic(other)
     with pytest.raises(ValueError, match="benchmark must be one of"):
         A.placement_traffic("nope")
     with pytest.raises(ValueError, match="array must be one of"):
@@ -235,9 +254,13 @@ def test_profile_and_predict_use_the_kept_traffic_only_for_a_default_kernel():
 
     k = K.kernel("triad")
     fresh = K.triad()  # the same kernel, another object: nothing is looked up
+    A.placement_traffic("triad")  # kept
     for rule in A.RULES:
+        hits = A._placement_traffic.cache_info().hits
         a = model.profile(k, rule=rule)
+        assert A._placement_traffic.cache_info().hits == hits + 1  # read, not computed
         b = model.profile(fresh, rule=rule)
+        assert A._placement_traffic.cache_info().hits == hits + 1  # not looked up
         assert a.analysis.dram_lat == b.analysis.dram_lat and a.counters == b.counters
         pa = model.predict(a, {"B": "T"}, variant="sim2012")
         pb = model.predict(b, {"B": "T"}, variant="sim2012")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -87,18 +88,22 @@ def _is_venv(python: str) -> bool:
         return False
 
 
-def _pip(python: str) -> list[str]:
-    """The command that runs a pip installing into ``python``: this interpreter's pip
-    with ``--python`` (pip 22.3 or later), else the venv's own, bootstrapped."""
+def _pip(python: str) -> tuple[list[str], bool]:
+    """The command that runs a pip installing into ``python``, and whether that pip is
+    the venv's own: this interpreter's pip with ``--python`` (pip 22.3 or later), else
+    the venv's, bootstrapped with ``ensurepip`` if it has none."""
     if importlib.util.find_spec("pip") is not None:
         import pip
 
-        if tuple(int(x) for x in pip.__version__.split(".")[:2]) >= (22, 3):
-            return [sys.executable, "-m", "pip", "--python", python]
+        m = re.match(r"(\d+)\.(\d+)", pip.__version__)
+        if m and (int(m.group(1)), int(m.group(2))) >= (22, 3):
+            return [sys.executable, "-m", "pip", "--python", python], False
     probe = [python, "-m", "pip", "--version"]
     if subprocess.run(probe, check=False, capture_output=True).returncode != 0:
-        subprocess.run([python, "-m", "ensurepip", "--default-pip"], check=True)
-    return [python, "-m", "pip"]
+        boot = [python, "-m", "ensurepip", "--default-pip"]
+        if subprocess.run(boot, check=False).returncode != 0:
+            raise SystemExit(f"install_lock: {python} has no pip and ensurepip failed")
+    return [python, "-m", "pip"], True
 
 
 def main(argv=None) -> int:
@@ -127,8 +132,20 @@ def main(argv=None) -> int:
             file=sys.stderr,
         )
         return 1
-    base = [*_pip(args.python), "install", "--quiet", "--no-compile", "--no-deps"]
-    procs = [subprocess.Popen([*base, *batch]) for batch in deal(lock, args.jobs)]
+    pip, own = _pip(args.python)
+    # --require-virtualenv: pip refuses to install outside a venv (with the variable
+    # below set, pip would ignore --python and install into this interpreter)
+    base = [*pip, "--require-virtualenv", "install", "--quiet", "--no-compile"]
+    base.append("--no-deps")
+    env = {k: v for k, v in os.environ.items() if k != "_PIP_RUNNING_IN_SUBPROCESS"}
+    if own and "pip" in lock:
+        # the venv's own pip must not be replaced while another process runs it
+        first = subprocess.run([*base, f"pip=={lock.pop('pip')}"], check=False, env=env)
+        if first.returncode != 0:
+            print("install_lock: failed to install the pinned pip", file=sys.stderr)
+            return 1
+    batches = deal(lock, args.jobs)
+    procs = [subprocess.Popen([*base, *batch], env=env) for batch in batches]
     failed = [p.args for p in procs if p.wait() != 0]
     for cmd in failed:
         print(f"install_lock: failed: {' '.join(cmd[:10])} ...", file=sys.stderr)

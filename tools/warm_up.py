@@ -39,13 +39,13 @@ _EVALUATE = (
 )
 
 JOBS = {
-    "cycle simulator, then the Huang & Li evaluation under rule=segments": (
+    "cycle simulator, Huang & Li traffic from the last placement, rule=segments": (
         "from gpumodels import sim, volkov; "
         "sm = sim.volkov_sm(volkov.params('Maxwell')); "
         "sim.simulate(sm, sim.alpha_program(1), 2, 100, engine='compiled'); "
         + _EVALUATE.format(order="[::-1]", readings="{'rule': 'segments'}")
     ),
-    "Huang & Li simulator and analysis, then the default evaluation": (
+    "Huang & Li simulator and analysis, traffic from the first, default readings": (
         "from gpumodels.engines.refsim import kernels, simulator; "
         "from gpumodels.papers.huang_li import analysis; "
         "simulator.simulate('vecAdd'); "

@@ -206,6 +206,7 @@ BASELINES = {
     P + "analysis.Analysis": lambda: _fields(_analysis()),
     P + "analysis.Traffic": lambda: _fields(_traffic()),
     P + "analysis.traffic": lambda: {"tr": _trace(), "machine": _k80()},
+    P + "analysis.is_k80_traffic": lambda: {"machine": _k80()},
     P + "analysis.placement_traffic": lambda: {
         "benchmark": "vecAdd",
         "moves": {"a": "T"},

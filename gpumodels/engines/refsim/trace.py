@@ -176,8 +176,9 @@ def global_replays_batch(
     if rule == "printed":
         words = (a >= 0).sum(axis=1)
         return np.maximum(-(-(words * wb[:, 0]) // tb) - 1, 0)
-    # the distinct segments each row touches (an access crossing a segment boundary
-    # touches two), compiled: :func:`_lines_per_row`
+    # the distinct segments each row touches, counting each access's first and last
+    # segment (one wider than two segments skips the middle ones, as the numpy form
+    # this replaced did), compiled: :func:`_lines_per_row`
     return np.maximum(_lines_per_row(np.ascontiguousarray(a), tb, wb[:, 0]) - 1, 0)
 
 
@@ -189,7 +190,9 @@ def global_replays(
     ``addresses`` are the warp's byte addresses (up to 32; a negative one marks an
     inactive lane). ``rule="printed"``: ``ceil(active lanes × word_bytes /
     transaction_bytes) − 1``, the paper's words-per-transaction rule (at least 0).
-    ``rule="segments"``: distinct ``transaction_bytes`` segments touched − 1.
+    ``rule="segments"``: distinct ``transaction_bytes`` segments touched − 1 (each
+    lane's first and last segment; a word wider than two segments, which no kernel of
+    the book has, counts only those two).
 
     >>> stride32 = [32 * 4 * i for i in range(32)]  # one float per 128-B segment
     >>> global_replays(stride32), global_replays(stride32, rule="segments")

@@ -443,7 +443,7 @@ def traffic(
 ) -> Traffic:
     """Replays, per-SM texture and constant caches, the L2 and the DRAM requests of one
     placement's trace (the first half of :func:`analyze`; ``rule`` as there). The
-    result does not depend on the machine's clock."""
+    result does not depend on the machine's clock; its request arrays are read-only."""
     check_choice("rule", rule, RULES)
     return traffic_by_rule(tr, machine, rules=(rule,))[rule]
 
@@ -455,7 +455,7 @@ def traffic_by_rule(
     :data:`RULES`, all of them by default), keyed by rule. Only the global replays
     depend on the rule: the caches, the L2 and the DRAM requests are computed once and
     shared by the results."""
-    check_kind("rules", rules, (tuple, list), "a tuple of rules")
+    check_kind("rules", rules, (tuple, list), "a tuple or list of rules")
     if not rules:
         raise OutOfRangeError(f"rules must name at least one of {RULES}, got {rules!r}")
     for i, r in enumerate(rules):
@@ -572,16 +572,36 @@ def placement_traffic(
     On the K80 (``machine`` ``None``, or a machine that differs from :func:`k80` at
     most in its clock, which the traffic does not depend on) the result is kept in
     memory and in the disk cache (:mod:`gpumodels.ground.diskcache`): the processes of
-    a checkout compute each placement once. :func:`gpumodels.papers.huang_li.model.
-    profile` and ``predict`` read it for the traces they build of such kernels."""
+    a checkout compute each placement once.
+    :func:`~gpumodels.papers.huang_li.model.profile` and
+    :func:`~gpumodels.papers.huang_li.model.predict` read it for the traces they build
+    of such kernels. Each call returns its own records (their counts are fresh dicts;
+    the request arrays are shared and read-only)."""
     k = kernel(benchmark)
     if moves is not None:
         check_map("moves", moves, "str")
     placement = tuple(sorted(k.placement(moves).items()))
     m = _check_machine(machine, none=True)
-    if m is None or replace(m, clock_ghz=k80().clock_ghz) == k80():
-        return _placement_traffic(benchmark, placement)
-    return traffic_by_rule(k.trace(dict(placement)), m)
+    if not (m is None or is_k80_traffic(m)):
+        return traffic_by_rule(k.trace(dict(placement)), m)
+    return {
+        r: replace(
+            t,
+            placement=dict(t.placement),
+            replays=dict(t.replays),
+            mem_insts=dict(t.mem_insts),
+            requests=dict(t.requests),
+            misses=dict(t.misses),
+        )
+        for r, t in _placement_traffic(benchmark, placement).items()
+    }
+
+
+def is_k80_traffic(machine: Machine) -> bool:
+    """Whether ``machine`` gives the K80's traffic: every field equal to :func:`k80`'s
+    but the clock, which the traffic does not depend on."""
+    m = _check_machine(machine)
+    return replace(m, clock_ghz=k80().clock_ghz) == k80()
 
 
 @cache

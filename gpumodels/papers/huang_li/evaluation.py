@@ -238,8 +238,8 @@ def _terms(
 ) -> Prediction:
     r = dict(key)
     akey = _analysis_key(r)
-    # the sample's profile without its trace: its counters (no w_serial: 0, as in
-    # model.profile) and its analysis, which _analysis keeps on disk
+    # the sample's profile without its trace: its counters (w_serial 0 unless given,
+    # as in model.profile) and its analysis, which _analysis keeps on disk
     counters = _sample_counters(test["benchmark"])
     sample = _analysis(test["benchmark"], "", akey)
     an = _analysis(test["benchmark"], test["moves"], akey)
@@ -248,7 +248,7 @@ def _terms(
         an,
         variant=variant,
         inst_per_warp=instructions_from_counters(counters, sample, an, kind),
-        w_serial=0.0,
+        w_serial=counters.get("w_serial", 0.0),
         overlap=overlap,
         machine=_setting(akey)[0],
         amat_form=r["amat_form"],

@@ -63,6 +63,7 @@ from gpumodels.papers.huang_li.analysis import (
     Machine,
     Traffic,
     analyze,
+    is_k80_traffic,
     k80,
     placement_traffic,
 )
@@ -438,7 +439,9 @@ def _kept_traffic(
     rule = options.get("rule", "printed")
     if b is None or not isinstance(rule, str) or rule not in RULES:
         return None
-    return placement_traffic(b, tr.placement, machine)[rule]
+    if not is_k80_traffic(machine):
+        return None  # not kept: analyze computes it
+    return placement_traffic(b, tr.placement)[rule]
 
 
 def profile(
