@@ -532,8 +532,10 @@ def _scan_range(c, un, pr, wp, ln, sd, us, g, sc, err, s, lo, hi, t, issued, cap
     cand[:] = -2
     p = lo
     while True:
-        best = -1
-        bu = -1
+        # typed int64, not the literal -1: a literal would make numba compile the
+        # helpers these reach (_join, _among_first, _set_bit, ...) twice
+        best = np.int64(-1)
+        bu = np.int64(-1)
         for u in range(c.U):
             if cand[u] == -2:
                 cand[u] = _candidate(c, un, sd, us, g, u, s, p, hi, t)

@@ -1358,7 +1358,8 @@ def _texture_or_constant(
             counters[C_CONST_REQ] += 1
             line = a // pa.c_line
             row0 = sm * pa.c_sets + line % pa.c_sets
-            hit = _lookup(c_tag, c_val, c_st, row0, pa.c_assoc, line, 1, clock, True)
+            one = np.int64(1)  # one sector bit (a literal would compile _lookup twice)
+            hit = _lookup(c_tag, c_val, c_st, row0, pa.c_assoc, line, one, clock, True)
             lat = pa.const_hit
             nsec = pa.c_line // 32
         if hit:
@@ -1602,8 +1603,8 @@ def _event_loop(
     ``numba/cpython/unicode.py``): counting the references to the arrays handed to each
     inlined step made the simulation 3 to 8 times slower."""
     W = pa.blocks * pa.wpb
-    nh = 0  # events on the heap
-    seq = 0  # events scheduled so far (ties on the heap in this order)
+    nh = np.int64(0)  # events on the heap (int64, not a literal: compiled once)
+    seq = np.int64(0)  # events scheduled so far (ties on the heap in this order)
     n_free = ev.free_items.size  # free event items
     clock = 0  # the caches' LRU clock: one tick per look-up
     nlog = 0  # DRAM requests served (rows of the DRAM log)
