@@ -203,6 +203,10 @@ def test_global_replays_batch_rows_equal_brute_force(rows, wbs, tb):
     for rule in ("printed", "segments"):
         got = trace.global_replays_batch(a, wb, tb, rule)
         assert got.tolist() == [_brute_global(r, w, tb, rule) for r, w in zip(rows, wb)]
+    # the per-row count is the count of the (row, line) pairs
+    pairs, _ = trace.distinct_lines_batch(a, tb, wb)
+    counts = trace.lines_per_row(a, tb, wb)
+    assert counts.tolist() == np.bincount(pairs, minlength=len(rows)).tolist()
 
 
 @given(lanes)

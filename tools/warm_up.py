@@ -28,37 +28,61 @@ from __future__ import annotations
 import subprocess
 import sys
 
-_EVALUATE = (
-    "from gpumodels.ground import diskcache; "
-    "from gpumodels.engines.refsim.placements import tests; "
-    "from gpumodels.papers.huang_li import evaluation; "
-    "on = diskcache.cache_dir() is not None; "
-    "keys = [(t['benchmark'], t['moves']) for t in tests('train') + tests('eval')]; "
-    "on and [evaluation._traffics(*k) for k in list(dict.fromkeys(keys)){order}]; "
-    "on and evaluation.run(readings={readings})"
-)
+
+def _traffic_then_evaluate(reverse: bool, readings) -> None:
+    """Every evaluated placement's traffic (from the last one if ``reverse``), then the
+    Huang & Li evaluation under ``readings``; nothing where the disk cache is off."""
+    from gpumodels.engines.refsim.placements import parse_moves
+    from gpumodels.ground import diskcache
+    from gpumodels.papers.huang_li import analysis, evaluation
+
+    if diskcache.cache_dir() is None:
+        return
+    keys = list(
+        dict.fromkeys((t["benchmark"], t["moves"]) for t in evaluation.placements())
+    )
+    for benchmark, moves in reversed(keys) if reverse else keys:
+        analysis.placement_traffic(benchmark, parse_moves(moves))
+    evaluation.run(readings=readings)
+
+
+def _cycle_simulator_side() -> None:
+    from gpumodels import sim, volkov
+
+    sm = sim.volkov_sm(volkov.params("Maxwell"))
+    sim.simulate(sm, sim.alpha_program(1), 2, 100, engine="compiled")
+    _traffic_then_evaluate(True, {"rule": "segments"})
+
+
+def _reference_simulator_side() -> None:
+    from gpumodels.engines.refsim import kernels, simulator
+    from gpumodels.papers.huang_li import analysis
+
+    simulator.simulate("vecAdd")
+    analysis.analyze(kernels.kernel("triad").trace({"B": "T"}))
+    _traffic_then_evaluate(False, None)
+
 
 JOBS = {
     "cycle simulator, Huang & Li traffic from the last placement, rule=segments": (
-        "from gpumodels import sim, volkov; "
-        "sm = sim.volkov_sm(volkov.params('Maxwell')); "
-        "sim.simulate(sm, sim.alpha_program(1), 2, 100, engine='compiled'); "
-        + _EVALUATE.format(order="[::-1]", readings="{'rule': 'segments'}")
+        _cycle_simulator_side
     ),
     "Huang & Li simulator and analysis, traffic from the first, default readings": (
-        "from gpumodels.engines.refsim import kernels, simulator; "
-        "from gpumodels.papers.huang_li import analysis; "
-        "simulator.simulate('vecAdd'); "
-        "analysis.analyze(kernels.kernel('triad').trace({'B': 'T'})); "
-        + _EVALUATE.format(order="", readings="None")
+        _reference_simulator_side
     ),
 }
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--job"]:
+        list(JOBS.values())[int(argv[1])]()
+        return 0
     procs = {
-        name: subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE)
-        for name, code in JOBS.items()
+        name: subprocess.Popen(
+            [sys.executable, __file__, "--job", str(i)], stderr=subprocess.PIPE
+        )
+        for i, name in enumerate(JOBS)
     }
     for name, p in procs.items():
         _, err = p.communicate()

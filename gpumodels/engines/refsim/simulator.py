@@ -88,6 +88,7 @@ from gpumodels.engines.refsim.placements import tests as _placement_tests
 from gpumodels.engines.refsim.trace import (
     SPACES,
     distinct_lines_batch,
+    lines_per_row,
     shared_conflict_replays_batch,
 )
 from gpumodels.engines.sim import MAX_ALPHA, rate_between, trip_starts
@@ -609,15 +610,6 @@ def block_linear(tr: Trace, rm: RefMachine) -> np.ndarray:
     return addr
 
 
-def _distinct(addr: np.ndarray, unit: int, word_bytes=1):
-    """Per row, the distinct ``unit``-byte lines its active lanes touch, each lane
-    reading ``word_bytes`` (one size, or one per row) from its address: (row, line
-    index) pairs in row order, lines ascending within a row, and the count per row
-    (compiled: :func:`~gpumodels.engines.refsim.trace.distinct_lines_batch`)."""
-    rows, lines = distinct_lines_batch(addr, unit, word_bytes)
-    return rows, lines // unit, np.bincount(rows, minlength=addr.shape[0])
-
-
 def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
     """The :class:`Streams` of a placement's trace under the hardware rules (module
     docstring).
@@ -649,18 +641,16 @@ def kernel_streams(tr: Trace, rm: RefMachine | None = None) -> Streams:
             continue
         ri = np.nonzero(mask)[0]
         a, w = addr[mask], wide[mask]
-        rows, sect, _ = _distinct(a, 32, w)
+        rows, sectors = distinct_lines_batch(a, 32, w)
         req_rows.append(ri[rows])
-        req_addr.append(sect * 32)
-        _, _, nlines = _distinct(a, 128, w)
-        lsu[ri] = nlines
+        req_addr.append(sectors)
+        lsu[ri] = lines_per_row(a, 128, w)
     if is_c.any():
         ri = np.nonzero(is_c)[0]
-        rows, lines, _ = _distinct(addr[is_c], rm.const_line_bytes)
+        rows, lines = distinct_lines_batch(addr[is_c], rm.const_line_bytes, 1)
         req_rows.append(ri[rows])
-        req_addr.append(lines * rm.const_line_bytes)
-        _, _, nw = _distinct(addr[is_c], 4)
-        lsu[ri] = nw
+        req_addr.append(lines)
+        lsu[ri] = lines_per_row(addr[is_c], 4, 1)
     if is_s.any():
         lsu[is_s] = 1 + shared_conflict_replays_batch(addr[is_s])
     if req_rows:
@@ -823,13 +813,13 @@ def _copy_in(tr: Trace, addr: np.ndarray, req_addr: np.ndarray):
             e = it * tpb + tid
             a = np.where((tid < tpb) & (e < spec.n), base + e * spec.elem_bytes, -1)
             live = (a >= 0).any(axis=1)
-            rows, sect, _ = _distinct(a, 32)
-            _, _, nlines = _distinct(a, 128)
+            rows, sectors = distinct_lines_batch(a, 32, 1)
+            nlines = lines_per_row(a, 128, 1)
             w = np.nonzero(live)[0]
             q0 = n_req + np.searchsorted(rows, w, "left")
             q1 = n_req + np.searchsorted(rows, w, "right")
-            extra.append(sect * 32)
-            n_req += sect.size
+            extra.append(sectors)
+            n_req += sectors.size
             order0 = -(1 << 40) + 2 * trip
             for kind, dep, lsu, qa, qb, off in (
                 (LDG, False, nlines[w], q0, q1, 0),

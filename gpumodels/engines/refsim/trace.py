@@ -178,8 +178,8 @@ def global_replays_batch(
         return np.maximum(-(-(words * wb[:, 0]) // tb) - 1, 0)
     # the distinct segments each row touches, counting each access's first and last
     # segment (one wider than two segments skips the middle ones, as the numpy form
-    # this replaced did), compiled: :func:`_lines_per_row`
-    return np.maximum(_lines_per_row(np.ascontiguousarray(a), tb, wb[:, 0]) - 1, 0)
+    # this replaced did)
+    return np.maximum(lines_per_row(a, tb, wb[:, 0]) - 1, 0)
 
 
 def global_replays(
@@ -326,17 +326,14 @@ def _lines_per_row(a, lb, wb):  # pragma: no cover - compiled; tested via the ca
 @njit(cache=True)
 def _distinct_lines(a, lb, wb):  # pragma: no cover - compiled; tested via the caller
     """Per row of ``a``, its distinct lines (:func:`_row_lines`): ``(row index, line
-    index)`` pairs in row order, lines ascending within a row (two passes: count,
-    then fill)."""
-    n_rows = a.shape[0]
+    index)`` pairs in row order, lines ascending within a row (two passes: count with
+    :func:`_lines_per_row`, then fill)."""
     buf = np.empty(2 * a.shape[1], dtype=np.int64)
-    total = 0
-    for r in range(n_rows):
-        total += _row_lines(a, r, lb, wb[r], buf)
+    total = _lines_per_row(a, lb, wb).sum()
     rows = np.empty(total, dtype=np.int64)
     out = np.empty(total, dtype=np.int64)
     k = 0
-    for r in range(n_rows):
+    for r in range(a.shape[0]):
         n = _row_lines(a, r, lb, wb[r], buf)
         for i in range(n):
             rows[k] = r
@@ -345,16 +342,34 @@ def _distinct_lines(a, lb, wb):  # pragma: no cover - compiled; tested via the c
     return rows, out
 
 
+def _lines_args(addresses, line_bytes, word_bytes):
+    """The checked arguments of :func:`distinct_lines_batch` and :func:`lines_per_row`
+    as the compiled functions take them."""
+    a = _warps(addresses)
+    lb = check_int("line_bytes", line_bytes, 1, 1 << 20)
+    wb = _word_bytes(word_bytes, a.shape[0])[:, 0]
+    return np.ascontiguousarray(a, dtype=np.int64), lb, wb
+
+
 def distinct_lines_batch(
     addresses, line_bytes: int, word_bytes=4
 ) -> tuple[np.ndarray, np.ndarray]:
     """The distinct ``line_bytes`` lines each row touches: ``(row index, line address)``
-    pairs, in row order.
+    pairs, in row order, lines ascending within a row.
 
-    ``word_bytes`` (one size, or one per row) is what each lane reads from its address.
+    ``word_bytes`` (one size, or one per row) is what each lane reads from its address:
+    a lane touches its first line and, if its word crosses into the next, that one.
     """
-    a = _warps(addresses)
-    lb = check_int("line_bytes", line_bytes, 1, 1 << 20)
-    wb = _word_bytes(word_bytes, a.shape[0])[:, 0]
-    rows, lines = _distinct_lines(np.ascontiguousarray(a, dtype=np.int64), lb, wb)
+    a, lb, wb = _lines_args(addresses, line_bytes, word_bytes)
+    rows, lines = _distinct_lines(a, lb, wb)
     return rows, lines * lb
+
+
+def lines_per_row(addresses, line_bytes: int, word_bytes=4) -> np.ndarray:
+    """How many distinct ``line_bytes`` lines each row touches (the count per row of
+    :func:`distinct_lines_batch`; a row with no active lane touches none).
+
+    >>> lines_per_row([[0, 4, 124, -1], [0, 128, 256, -1]], 128).tolist()
+    [1, 3]
+    """
+    return _lines_per_row(*_lines_args(addresses, line_bytes, word_bytes))

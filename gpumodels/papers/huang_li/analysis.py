@@ -581,9 +581,8 @@ def placement_traffic(
     if moves is not None:
         check_map("moves", moves, "str")
     placement = tuple(sorted(k.placement(moves).items()))
-    m = _check_machine(machine, none=True)
-    if not (m is None or is_k80_traffic(m)):
-        return traffic_by_rule(k.trace(dict(placement)), m)
+    if machine is not None and not is_k80_traffic(machine):
+        return traffic_by_rule(k.trace(dict(placement)), machine)
     return {
         r: replace(
             t,
@@ -600,8 +599,8 @@ def placement_traffic(
 def is_k80_traffic(machine: Machine) -> bool:
     """Whether ``machine`` gives the K80's traffic: every field equal to :func:`k80`'s
     but the clock, which the traffic does not depend on."""
-    m = _check_machine(machine)
-    return replace(m, clock_ghz=k80().clock_ghz) == k80()
+    m, ref = _check_machine(machine), k80()
+    return replace(m, clock_ghz=ref.clock_ghz) == ref
 
 
 @cache
@@ -612,7 +611,10 @@ def _placement_traffic(
     return traffic_by_rule(kernel(benchmark).trace(dict(placement)), k80())
 
 
-placement_traffic.cache_clear = _placement_traffic.cache_clear
+def forget_placement_traffic() -> None:
+    """Free the traffic :func:`placement_traffic` keeps in this process's memory (the
+    disk cache keeps it)."""
+    _placement_traffic.cache_clear()
 
 
 def analyze(

@@ -57,6 +57,7 @@ from gpumodels.papers.huang_li.analysis import (
     Machine,
     Traffic,
     analyze,
+    forget_placement_traffic,
     k80,
     placement_traffic,
 )
@@ -138,6 +139,7 @@ def _sample_counters(benchmark: str) -> dict[str, float]:
     return {
         "inst_executed": float(row["inst_executed"]) / n,
         "inst_issued": float(row["inst_issued"]) / n,
+        "w_serial": 0.0,  # the simulator counts no serial cycles
     }
 
 
@@ -162,17 +164,18 @@ def sample_profile(
     return _sample_profile(benchmark, _analysis_key(resolve(readings)))
 
 
-def _traffics(benchmark: str, moves: str) -> dict[str, Traffic]:
-    """The placement's memory traffic under every replay rule (no DRAM reading and not
-    the clock changes it), kept in memory and on disk by
-    :func:`~gpumodels.papers.huang_li.analysis.placement_traffic`: it takes about a
-    quarter of a second per placement and every process of a checkout (test workers,
-    notebook kernels) asks for the same ones."""
-    return placement_traffic(benchmark, parse_moves(moves))
+def placements() -> list[dict[str, str]]:
+    """The placement rows :func:`run` predicts: the 38 training and the 22 evaluation
+    placements of :func:`gpumodels.engines.refsim.placements.tests`, in that order."""
+    return tests("train") + tests("eval")
 
 
 def _traffic(benchmark: str, moves: str, rule: str) -> Traffic:
-    return _traffics(benchmark, moves)[rule]
+    """The placement's memory traffic under ``rule`` (no DRAM reading and not the clock
+    changes it), kept in memory and on disk by
+    :func:`~gpumodels.papers.huang_li.analysis.placement_traffic`: every process of a
+    checkout (test workers, notebook kernels) asks for the same ones."""
+    return placement_traffic(benchmark, parse_moves(moves))[rule]
 
 
 @cache
@@ -238,8 +241,8 @@ def _terms(
 ) -> Prediction:
     r = dict(key)
     akey = _analysis_key(r)
-    # the sample's profile without its trace: its counters (w_serial 0 unless given,
-    # as in model.profile) and its analysis, which _analysis keeps on disk
+    # the sample's profile without its trace: its counters and its analysis, which
+    # _analysis keeps on disk
     counters = _sample_counters(test["benchmark"])
     sample = _analysis(test["benchmark"], "", akey)
     an = _analysis(test["benchmark"], test["moves"], akey)
@@ -248,7 +251,7 @@ def _terms(
         an,
         variant=variant,
         inst_per_warp=instructions_from_counters(counters, sample, an, kind),
-        w_serial=counters.get("w_serial", 0.0),
+        w_serial=counters["w_serial"],
         overlap=overlap,
         machine=_setting(akey)[0],
         amat_form=r["amat_form"],
@@ -379,7 +382,7 @@ def _run(key: tuple[tuple[str, str], ...]) -> Evaluation:
         ov = _fit_overlap(v, key) if VARIANTS[v]["overlap"] == "eq11" else None
         if ov is not None:
             fits[v] = ov
-        for t in tests("train") + tests("eval"):
+        for t in placements():
             p = _terms(t, v, ov, key)
             ref = reference_time_ns(t["test"])
             pred = p.t / clock
@@ -1023,7 +1026,7 @@ def combinations() -> pd.DataFrame:
         # this key's analyses are done: free their memory (the traffic stays)
         _analysis.cache_clear()
         _sample_profile.cache_clear()
-    placement_traffic.cache_clear()  # the search is done: free the traffic too
+    forget_placement_traffic()  # the search is done: free the traffic too
     df = pd.DataFrame(rows)
     df["source"] = source
     return df[list(COMBINATION_COLUMNS)]

@@ -428,20 +428,19 @@ class Profile:
         check_str(f("source"), self.source)
 
 
-def _kept_traffic(
-    kernel: Kernel, tr: Trace, machine: Machine, options
-) -> Traffic | None:
-    """The traffic of ``tr``, a trace just built from ``kernel``, as
+def _kept_traffic(kernel: Kernel, moves, machine: Machine, options) -> Traffic | None:
+    """The traffic of ``kernel``'s trace under ``moves`` as
     :func:`~gpumodels.papers.huang_li.analysis.placement_traffic` keeps it, when
-    ``kernel`` is a default-size kernel (whose traces the cache holds exactly) and the
-    rule is one it knows; ``None`` otherwise (then :func:`analyze` computes it)."""
+    ``kernel`` is a default-size kernel (whose traces the cache holds exactly), the
+    machine gives the K80's traffic and the rule is one it knows; ``None`` otherwise
+    (then :func:`analyze` computes it from the trace)."""
     b = default_benchmark(kernel)
     rule = options.get("rule", "printed")
     if b is None or not isinstance(rule, str) or rule not in RULES:
         return None
     if not is_k80_traffic(machine):
-        return None  # not kept: analyze computes it
-    return placement_traffic(b, tr.placement)[rule]
+        return None
+    return placement_traffic(b, moves)[rule]
 
 
 def profile(
@@ -478,7 +477,7 @@ def profile(
                 f"{traffic.kernel} under {dict(traffic.placement)}"
             )
     if traffic is None:
-        traffic = _kept_traffic(kernel, tr, m, analysis_options)
+        traffic = _kept_traffic(kernel, moves, m, analysis_options)
     an = analyze(traffic or tr, m, **analysis_options)
     c = dict(counters or {})
     allowed = {"inst_executed", "inst_issued", "w_serial"}
@@ -517,7 +516,9 @@ def instructions_per_warp(
     ``kind="executed"``: the sample's executed count, unchanged [A17].
     """
     check_kind("sample", sample, Profile, "a huang_li.model.Profile")
-    return instructions_from_counters(sample.counters, sample.analysis, target, kind)
+    check_kind("target", target, Analysis, _ANALYSIS)
+    check_choice("kind", kind, ("issued", "executed"))
+    return _instructions(sample.counters, sample.analysis, target, kind)
 
 
 def instructions_from_counters(
@@ -536,6 +537,11 @@ def instructions_from_counters(
     check_kind("sample", sample, Analysis, _ANALYSIS)
     check_kind("target", target, Analysis, _ANALYSIS)
     check_choice("kind", kind, ("issued", "executed"))
+    return _instructions(counters, sample, target, kind)
+
+
+def _instructions(counters, sample: Analysis, target: Analysis, kind: str) -> float:
+    """Eq. 3's ``#inst`` from checked arguments (:func:`instructions_per_warp`)."""
     if kind == "executed":
         return float(counters["inst_executed"])
     inst = (
@@ -831,9 +837,10 @@ def predict(
     check_kind("sample", sample, Profile, "a huang_li.model.Profile")
     if moves is not None:
         check_map("moves", moves, "str")
-    tr = sample.kernel.trace({**sample.moves, **(moves or {})})
-    kept = _kept_traffic(sample.kernel, tr, sample.machine, sample.options)
-    an = analyze(kept or tr, sample.machine, **sample.options)
+    placed = {**sample.moves, **(moves or {})}
+    # the kept traffic if there is one; else the trace, built only then
+    kept = _kept_traffic(sample.kernel, placed, sample.machine, sample.options)
+    an = analyze(kept or sample.kernel.trace(placed), sample.machine, **sample.options)
     return evaluate(
         an,
         variant=variant,
