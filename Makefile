@@ -72,13 +72,18 @@ book: $(STAMP) $(KERNEL_CONFIG)
 
 # tools/warm_up.py compiles the numba code and computes the Huang & Li traffic once (two
 # processes side by side) so that the workers and kernels load them instead of each computing
-# them. The notebooks go first: each is one unit of work of several seconds for a worker
-# (--dist loadfile), and with the many short test files last, neither worker is left waiting
-# long for the other at the end. --durations lists the slowest.
+# them. The files are dealt to the workers longest first, by the seconds each took in the run
+# recorded in tests/durations.csv (conftest.py; --no-loadscope-reorder keeps that order instead
+# of pytest-xdist's, by number of tests), so that neither worker is left waiting long for the
+# other at the end. Re-record the table after adding slow tests:
+#   make test TEST_ARGS=--record-durations=tests/durations.csv
+# --durations lists the slowest tests.
+TEST_ARGS ?=
 test: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python tools/warm_up.py
-	$(BIN)/python -m pytest --durations=15 -n $(JOBS) --dist loadfile $$($(BIN)/python tools/toc_notebooks.py) tests \
-	    --nbval --nbval-current-env --nbval-sanitize-with tools/nbval_sanitize.cfg
+	$(BIN)/python -m pytest --durations=15 -n $(JOBS) --dist loadfile --no-loadscope-reorder \
+	    $$($(BIN)/python tools/toc_notebooks.py) tests \
+	    --nbval --nbval-current-env --nbval-sanitize-with tools/nbval_sanitize.cfg $(TEST_ARGS)
 
 # Re-execute every notebook in place (commit the result): run after changing code they use.
 notebooks: $(STAMP) $(KERNEL_CONFIG)
@@ -88,8 +93,11 @@ notebooks: $(STAMP) $(KERNEL_CONFIG)
 # the committed notebooks in book/ (whose stored outputs nbval compares). Existing copies are
 # kept (cp -n), so a reader's edits survive; delete _build/lab for fresh ones. LAB_ARGS passes
 # options to JupyterLab (e.g. LAB_ARGS=--allow-root in a container that runs as root).
+# JupyterLab is not in requirements.txt (neither the book nor the tests need it): the first
+# `make lab` installs requirements-lab.txt, pinned to the lock.
 LAB_ARGS ?=
 lab: $(STAMP) $(KERNEL_CONFIG)
+	$(BIN)/python -m pip install --quiet -r requirements-lab.txt -c constraints.txt
 	mkdir -p _build/lab
 	cp -n book/*.ipynb _build/lab/
 	$(BIN)/jupyter lab --notebook-dir=_build/lab $(LAB_ARGS)
@@ -106,7 +114,7 @@ MATHJAX_VERSION ?= 3.2.2
 MATHJAX_DIR := _build/npm/node_modules/mathjax
 CHECK_HTML_ARGS ?=
 check-html: $(STAMP) $(KERNEL_CONFIG)
-	$(BIN)/python -m pip install --quiet -r requirements-browser.txt -c constraints.txt
+	$(BIN)/python -m pip install --quiet -r requirements-browser.txt -r requirements-lab.txt -c constraints.txt
 	@if [ ! -f $(MATHJAX_DIR)/es5/tex-mml-chtml.js ]; then \
 	    if command -v npm >/dev/null; then \
 	        npm install --silent --no-audit --no-fund --prefix _build/npm mathjax@$(MATHJAX_VERSION) \

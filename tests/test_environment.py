@@ -84,3 +84,13 @@ def test_the_lock_goes_only_into_a_venv(tmp_path):
     if base.exists():
         assert not lock_tool._is_venv(str(base))
     assert lock_tool.main(["--python", str(tmp_path / "no-python")]) == 1
+
+
+@pytest.mark.parametrize("name", ["requirements-lab.txt", "requirements-browser.txt"])
+def test_an_optional_requirements_file_pins_only_what_the_lock_lacks(name):
+    # installed with pip -c constraints.txt on first use (make lab, make check-html): its
+    # pins are its own closure beyond the lock, so none can disagree with the lock
+    extra = lock_tool.pins(ROOT / name)
+    lock = lock_tool.pins(lock_tool.LOCK)
+    assert extra
+    assert sorted(extra.keys() & lock.keys()) == []

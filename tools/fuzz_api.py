@@ -432,7 +432,7 @@ def bad_kinds(result, depth=0, echo=None):
     if depth > 6 or result is None or isinstance(result, (bool, str, bytes)):
         return set()
     if isinstance(result, (int, float, np.number)):
-        return _number_kinds(np.asarray(result, dtype=float))
+        return _scalar_kinds(float(result))
     if isinstance(result, np.ndarray):
         if result.dtype.kind in "iuf" and result.size:
             return _number_kinds(result.astype(float, copy=False))
@@ -482,9 +482,20 @@ def _walk(items, depth):
     return kinds
 
 
+def _scalar_kinds(x):
+    if x != x:
+        return {"nan"}
+    kinds = {"inf"} if math.isinf(x) else set()
+    if x < 0:
+        kinds.add("negative")
+    return kinds
+
+
 def _number_kinds(array):
     import numpy as np
 
+    if np.isfinite(array).all():  # the common case, in one pass
+        return {"negative"} if array.size and array.min() < 0 else set()
     with np.errstate(all="ignore"):
         kinds = set()
         if np.isnan(array).any():

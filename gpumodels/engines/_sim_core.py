@@ -37,7 +37,8 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+
+from gpumodels.ground._jit import njit
 
 _EPS = 1e-9
 _BIG = 1 << 61  # later than any cycle a run reaches (sim.MAX_CYCLES)

@@ -59,11 +59,11 @@ from itertools import islice
 
 import numpy as np
 import pandas as pd
-from numba import config as numba_config
 
 from gpumodels.engines import _sim_core
 from gpumodels.facts import _fields
 from gpumodels.facts.params import check_params
+from gpumodels.ground._jit import jit_disabled
 from gpumodels.ground.errors import InputTypeError, OutOfRangeError
 from gpumodels.ground.validate import (
     as_array,
@@ -520,7 +520,7 @@ def _engine_for(run: _Run, engine: str) -> str:
             f"engine='compiled' cannot run this SM: {why}; use engine='python' or "
             "'auto'"
         )
-    if why or (engine == "auto" and (not run.skip_idle or numba_config.DISABLE_JIT)):
+    if why or (engine == "auto" and (not run.skip_idle or jit_disabled())):
         return "python"  # (without JIT the compiled engine runs interpreted, slowly)
     return "compiled"
 

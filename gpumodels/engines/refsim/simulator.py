@@ -71,7 +71,6 @@ from functools import cache
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
 from gpumodels.engines.refsim.dram import address_map, lindley
 from gpumodels.engines.refsim.kernels import (
@@ -95,6 +94,7 @@ from gpumodels.engines.sim import MAX_ALPHA, rate_between, trip_starts
 from gpumodels.facts import _fields
 from gpumodels.facts.param_sets import params as volkov_params
 from gpumodels.facts.params import check_params
+from gpumodels.ground._jit import njit
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.errors import InputTypeError, OutOfRangeError, UnknownNameError
 from gpumodels.ground.schemas import REFSIM_COUNTERS

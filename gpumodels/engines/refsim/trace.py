@@ -29,8 +29,8 @@ from functools import cache
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
+from gpumodels.ground._jit import njit
 from gpumodels.ground.data import read_rows
 from gpumodels.ground.validate import check_choice, check_int
 

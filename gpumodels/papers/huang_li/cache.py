@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from gpumodels.ground._jit import njit
 from gpumodels.ground.errors import OutOfRangeError
 from gpumodels.ground.validate import check_int
 from gpumodels.papers.huang_li._checks import check_str
