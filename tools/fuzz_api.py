@@ -483,7 +483,7 @@ def _walk(items, depth):
 
 
 def _scalar_kinds(x):
-    if x != x:
+    if math.isnan(x):
         return {"nan"}
     kinds = {"inf"} if math.isinf(x) else set()
     if x < 0:
