@@ -129,3 +129,38 @@ def test_loader_names_a_deleted_table(data_copy):
         _data.read_rows("volkov/table_4_1.csv")
     assert set(schemas.TABLES) - {p.relative_to(data_copy).as_posix() for p in data_copy.rglob("*.csv")} \
         == {"volkov/table_4_1.csv"}
+
+
+def test_pandera_is_imported_only_to_check_a_table(tmp_path):
+    # a process that reads tables the disk cache records as passed builds no schema
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from gpumodels import hardware\n"
+        "hardware.summary()\n"
+        "print('pandera' in sys.modules)\n"
+    )
+    env = {**os.environ, "GPUMODELS_CACHE_DIR": str(tmp_path)}
+    env.pop("GPUMODELS_CACHE", None)
+    env.pop("GPUMODELS_DATA", None)
+    seen = [
+        subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True,
+            check=True,
+        ).stdout.split()[-1]
+        for _ in range(2)
+    ]
+    assert seen == ["True", "False"]  # checked by the first process, read by the next
+
+
+def test_a_column_recipe_makes_one_pandera_object():
+    import pandera.pandas as pa
+
+    col = schemas.text(isin=("a", "b"))
+    assert col.make() is col.make() and isinstance(col.make(), pa.Column)
+    schema = schemas.schema_of("gpus.csv")
+    assert isinstance(schema, pa.DataFrameSchema)
+    assert list(schema.columns) == list(schemas.TABLES["gpus.csv"].columns)

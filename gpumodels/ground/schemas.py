@@ -28,10 +28,72 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 import pandas as pd
-import pandera.pandas as pa
 
 from gpumodels.ground.errors import DataError, InputTypeError
 from gpumodels.ground.validate import check_flag, check_text
+
+# --------------------------------------------------------------------------------------
+# pandera, imported when a schema is first needed
+
+
+class _Recipe:
+    """A call of a ``pandera.pandas`` constructor (a column, a check), made when a
+    table's schema is first needed (:meth:`Table.schema`). Importing pandera takes about
+    0.25 s, and most processes read only tables the disk cache records as passed
+    (:mod:`gpumodels.ground.data`), so they never build a schema. Each recipe makes its
+    object once, so a recipe used in several tables gives them one object, as the
+    object itself did."""
+
+    __slots__ = ("_args", "_kwargs", "_made", "_path")
+
+    def __init__(self, path: tuple[str, ...], args: tuple, kwargs: dict):
+        self._path, self._args, self._kwargs, self._made = path, args, kwargs, None
+
+    def make(self):
+        """The pandera object (pandera imported on the first call)."""
+        if self._made is None:
+            import pandera.pandas
+
+            obj = pandera.pandas
+            for part in self._path:
+                obj = getattr(obj, part)
+            args = [_made(a) for a in self._args]
+            self._made = obj(*args, **{k: _made(v) for k, v in self._kwargs.items()})
+        return self._made
+
+    def __repr__(self):
+        return f"<pandera.pandas.{'.'.join(self._path)} recipe>"
+
+
+def _made(value):
+    if isinstance(value, _Recipe):
+        return value.make()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_made(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _made(v) for k, v in value.items()}
+    return value
+
+
+class _Pandera:
+    """Stands for ``pandera.pandas`` in the table definitions: ``_pa.Check.isin(x)``
+    gives the recipe of that call."""
+
+    __slots__ = ("_path",)
+
+    def __init__(self, path: tuple[str, ...] = ()):
+        self._path = path
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Pandera((*self._path, name))
+
+    def __call__(self, *args, **kwargs) -> _Recipe:
+        return _Recipe(self._path, args, kwargs)
+
+
+_pa = _Pandera()
 
 # parameter in data/hardware.csv -> (GPU field, unit, type)
 PARAMETERS: dict[str, tuple[str, str, type]] = {
@@ -84,19 +146,20 @@ def _check_names(name: str, value, optional: bool = False) -> None:
 
 def text(*, optional: bool = False, isin=None, regex: str | None = None):
     """A string column; non-empty unless ``optional``; one of ``isin`` or matching
-    ``regex`` if given."""
+    ``regex`` if given. The recipe of a ``pandera`` column, made when a table's schema
+    is first needed (:meth:`Table.schema`)."""
     checks = []
     _check_names("isin", isin, optional=True)
     if regex is not None and not isinstance(regex, str):
         raise InputTypeError(f"regex must be a string or None, got {regex!r:.40}")
     if isin is not None:
         allowed = list(isin) + ([""] if optional else [])
-        checks.append(pa.Check.isin(allowed))
+        checks.append(_pa.Check.isin(allowed))
     elif not optional:
-        checks.append(pa.Check.str_length(min_value=1))
+        checks.append(_pa.Check.str_length(min_value=1))
     if regex is not None:
-        checks.append(pa.Check.str_matches(regex + ("|" if optional else "")))
-    return pa.Column(str, checks=checks, nullable=False)
+        checks.append(_pa.Check.str_matches(regex + ("|" if optional else "")))
+    return _pa.Column(str, checks=checks, nullable=False)
 
 
 def number(
@@ -109,19 +172,21 @@ def number(
     allow_inf: bool = False,
 ):
     """A numeric column in ``[lo, hi]`` (``(lo, hi]`` with ``lo_open``); empty cells
-    only if ``optional``."""
+    only if ``optional``. The recipe of a ``pandera`` column, as for :func:`text`."""
     checks = []
     if lo is not None:
-        checks.append(pa.Check.gt(lo) if lo_open else pa.Check.ge(lo))
+        checks.append(_pa.Check.gt(lo) if lo_open else _pa.Check.ge(lo))
     if hi is not None:
-        checks.append(pa.Check.le(hi))
+        checks.append(_pa.Check.le(hi))
     if integer:
         checks.append(
-            pa.Check(lambda s: (s == s.round()) | ~s.abs().lt(math.inf), name="integer")
+            _pa.Check(
+                lambda s: (s == s.round()) | ~s.abs().lt(math.inf), name="integer"
+            )
         )
     if not allow_inf:
-        checks.append(pa.Check(lambda s: s.abs().lt(math.inf), name="finite"))
-    return pa.Column(float, checks=checks, nullable=optional, coerce=True)
+        checks.append(_pa.Check(lambda s: s.abs().lt(math.inf), name="finite"))
+    return _pa.Column(float, checks=checks, nullable=optional, coerce=True)
 
 
 PUBLISHED_FILES = ("hong_kim", "volkov", "huang_li", "perez_piccoli", "transit")
@@ -248,7 +313,7 @@ UNIT_RANGES: dict[str, tuple[float, float]] = {
 (``value``, ``unit`` columns)."""
 
 
-def _unit_check(*, text_ok: bool = True) -> pa.Check:
+def _unit_check(*, text_ok: bool = True) -> _Recipe:
     """Every ``value`` parses as a number in its unit's range; with ``text_ok`` a row
     with an empty unit may hold text (a generation name, a memory type)."""
 
@@ -262,25 +327,25 @@ def _unit_check(*, text_ok: bool = True) -> pa.Check:
         textual = (df["unit"] == "") & (df["value"].str.len() > 0) if text_ok else False
         return in_range | textual
 
-    return pa.Check(ok, name="value in its unit's range (UNIT_RANGES)")
+    return _pa.Check(ok, name="value in its unit's range (UNIT_RANGES)")
 
 
-def _one_unit_per(key: str) -> pa.Check:
+def _one_unit_per(key: str) -> _Recipe:
     """All rows of one ``key`` (a parameter or quantity) share one unit."""
-    return pa.Check(
+    return _pa.Check(
         lambda df: df.groupby(key)["unit"].transform("nunique") == 1,
         name=f"one unit per {key}",
     )
 
 
-def _positive_except(*params: str, key: str = "parameter") -> pa.Check:
+def _positive_except(*params: str, key: str = "parameter") -> _Recipe:
     """Numeric values are > 0, except for the named parameters (which may be 0)."""
 
     def ok(df):
         num = pd.to_numeric(df["value"], errors="coerce")
         return num.isna() | (num > 0) | df[key].isin(params)
 
-    return pa.Check(
+    return _pa.Check(
         ok, name=f"positive (0 allowed only for {', '.join(params) or 'none'})"
     )
 
@@ -364,9 +429,12 @@ class Table:
             )
 
     def schema(self, name: str):
-        return pa.DataFrameSchema(
-            self.columns,
-            checks=self.checks,
+        """The pandera ``DataFrameSchema`` of the table, named ``name``."""
+        import pandera.pandas
+
+        return pandera.pandas.DataFrameSchema(
+            _made(self.columns),
+            checks=_made(list(self.checks)),
             unique=self.unique,
             strict=True,
             ordered=True,
@@ -469,7 +537,7 @@ TABLES: dict[str, Table] = {
         ["gpu", "parameter"],
         text_values=True,
         checks=[
-            pa.Check(
+            _pa.Check(
                 _hardware_parameters,
                 name="parameter, unit and type as PARAMETERS declares",
             ),
@@ -682,14 +750,14 @@ TABLES: dict[str, Table] = {
             "target_warps_per_sm",
         ],
         checks=[
-            pa.Check(
+            _pa.Check(
                 lambda df: (
                     (df["kind"] == "chase")
                     == ((df["pattern"] != "") & df["alpha"].notna() & df["gbs"].notna())
                 ),
                 name="pattern, alpha and gbs on the chase rows only",
             ),
-            pa.Check(
+            _pa.Check(
                 lambda df: (
                     df["max_occupancy"]
                     <= df["blocks_per_sm_cuda"] * -(-df["threads_per_block"] // 32)
@@ -857,11 +925,11 @@ TABLES: dict[str, Table] = {
         },
         unique=["reading", "option"],
         checks=[
-            pa.Check(
+            _pa.Check(
                 lambda df: df["unpredicted"] <= df["placements"],
                 name="unpredicted <= placements",
             ),
-            pa.Check(
+            _pa.Check(
                 lambda df: df["ci_low_pct"] <= df["ci_high_pct"],
                 name="ci_low_pct <= ci_high_pct",
             ),
@@ -896,15 +964,15 @@ TABLES: dict[str, Table] = {
         },
         unique=list(_HUANG_LI_READINGS),
         checks=[
-            pa.Check(
+            _pa.Check(
                 lambda df: df["unpredicted"] <= df["placements"],
                 name="unpredicted <= placements",
             ),
-            pa.Check(
+            _pa.Check(
                 lambda df: (df["status"] == "skipped") == df["mean_error_pct"].isna(),
                 name="a skipped combination, and only one, has no error",
             ),
-            pa.Check(
+            _pa.Check(
                 lambda df: (df["status"] == "evaluated") | (df["unpredicted"] > 0),
                 name="skipped only where a placement is unpredicted",
             ),
@@ -931,7 +999,7 @@ TABLES: dict[str, Table] = {
             "stop": COUNT,
         },
         unique=["gpu", "n", "alpha"],
-        checks=[pa.Check(lambda df: df["stop"] > df["start"], name="stop > start")],
+        checks=[_pa.Check(lambda df: df["stop"] > df["start"], name="stop > start")],
     ),
     # ---- Transit
     "transit/machines.csv": long_table(
@@ -996,8 +1064,8 @@ TABLES: dict[str, Table] = {
         ),
         # issued counts replays too: issued >= executed > 0 (same cycle base)
         checks=[
-            pa.Check(lambda df: df["executed_ipc"] > 0, name="executed_ipc > 0"),
-            pa.Check(
+            _pa.Check(lambda df: df["executed_ipc"] > 0, name="executed_ipc > 0"),
+            _pa.Check(
                 lambda df: df["issued_ipc"] >= df["executed_ipc"],
                 name="issued_ipc >= executed_ipc",
             ),
@@ -1158,7 +1226,7 @@ TABLES: dict[str, Table] = {
         tail=("source", "note"),
         unique=["gpu", "throughput_gbs"],
         checks=[
-            pa.Check(
+            _pa.Check(
                 lambda df: (
                     (df["min"] <= df["p5"])
                     & (df["p5"] <= df["p25"])
@@ -1645,8 +1713,9 @@ def validate(relpath: str, text_: str):
         )
     table = TABLES[relpath]
     _check_header(relpath, list(df.columns), list(table.columns))
+    schema = table.schema(relpath)
     work, bad = df.copy(), []
-    for name, col in table.columns.items():
+    for name, col in schema.columns.items():
         if name in work and col.coerce:  # numeric: empty cells are missing values
             raw = work[name].replace("", None)
             parsed = pd.to_numeric(raw.str.strip(), errors="coerce")
@@ -1661,9 +1730,11 @@ def validate(relpath: str, text_: str):
             + "\n".join(bad[:5])
             + (f"\n  ... and {len(bad) - 5} more" if len(bad) > 5 else "")
         )
+    import pandera.errors
+
     try:
-        out = table.schema(relpath).validate(work, lazy=True)
-    except pa.errors.SchemaErrors as e:
+        out = schema.validate(work, lazy=True)
+    except pandera.errors.SchemaErrors as e:
         raise DataError(_message(relpath, e.failure_cases)) from None
     bad = [m for rule in RULES.get(relpath, ()) for m in rule(out)]
     if bad:
@@ -1848,7 +1919,7 @@ def _gpuperfpredict_table(kernel: str, gpu: str) -> Table:
         cols,
         unique=GPUPERFPREDICT_KEY,
         checks=[
-            pa.Check(
+            _pa.Check(
                 lambda df: (
                     (df["duration_min"] <= df["duration"])
                     & (df["duration"] <= df["duration_max"])
@@ -1901,7 +1972,7 @@ TABLES["silicon/gpuperfpredict/manifest.csv"] = Table(
     },
     unique=["file"],
     checks=[
-        pa.Check(
+        _pa.Check(
             _gpuperfpredict_manifest_counts,
             name="reduced: launches_total = original_rows >= reduced_rows; "
             "missing_in_snapshot: no counts",
