@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 
 from gpumodels.engines.refsim import placements
-from gpumodels.engines.refsim.kernels import kernel
 from gpumodels.facts import published as pub
 from gpumodels.ground import schemas
 from gpumodels.ground.errors import UnknownNameError
@@ -114,7 +113,9 @@ def _nn(space: str):
         t for t in placements.tests()
         if t["benchmark"] == "neuralnet" and t["moves"].endswith(f"->{space}")
     )
-    return analysis.analyze(kernel("neuralnet").trace(placements.parse_moves(t["moves"])))
+    # the placement's traffic as the evaluation keeps it (computed here where it is not)
+    moves = placements.parse_moves(t["moves"])
+    return analysis.analyze(analysis.placement_traffic("neuralnet", moves)["printed"])
 
 
 def test_mwp_bytes_switch_drops_texture_hits():
