@@ -93,8 +93,9 @@ notebooks: $(STAMP) $(KERNEL_CONFIG)
 # the committed notebooks in book/ (whose stored outputs nbval compares). Existing copies are
 # kept (cp -n), so a reader's edits survive; delete _build/lab for fresh ones. LAB_ARGS passes
 # options to JupyterLab (e.g. LAB_ARGS=--allow-root in a container that runs as root).
-# JupyterLab is not in requirements.txt (neither the book nor the tests need it): the first
-# `make lab` installs requirements-lab.txt, pinned to the lock.
+# JupyterLab is not in requirements.txt (neither the book nor the tests need it): `make lab`
+# installs requirements-lab.txt (its own pins, with the lock as constraints; nothing to do
+# once it is there).
 LAB_ARGS ?=
 lab: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python -m pip install --quiet -r requirements-lab.txt -c constraints.txt

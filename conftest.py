@@ -1,7 +1,8 @@
 """The order in which ``make test`` deals its files to the pytest-xdist workers.
 
 ``make test`` runs two workers with ``--dist loadfile``: each file (a notebook, a test
-module) goes whole to whichever worker is free. The order of the files decides how long
+module) goes whole to one worker, the next file in the queue to whichever worker runs
+low (pytest-xdist keeps two files queued per worker). The order of the files decides how long
 the last one keeps one worker busy while the other waits. pytest-xdist orders them by
 their number of tests, so that a module of a few long tests (the fuzz harness, the
 perturbation check, the wheel) came last and left one core idle for 10 s at the end.

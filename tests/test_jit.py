@@ -45,13 +45,22 @@ def test_a_compiled_function_calls_another_and_names_become_dispatchers():
     )
     stand_in = m.outer
     assert isinstance(stand_in, _jit._Compiled) and stand_in.__name__ == "outer"
-    assert stand_in.py_func(np.arange(4)) == 12  # the Python function, uncompiled
-    assert stand_in(np.arange(4)) == 12
+    assert isinstance(m.inner, _jit._Compiled)
+    assert stand_in(np.arange(4)) == 12  # the first call makes the dispatchers
     # the module's names now hold numba's dispatchers, which compiled the callee too
     assert type(m.outer).__name__ == "CPUDispatcher"
     assert type(m.inner).__name__ == "CPUDispatcher"
     assert m.outer.signatures and m.inner.signatures
     assert stand_in.signatures == m.outer.signatures  # attributes pass through
+    assert stand_in.py_func(np.arange(4)) == 12  # the Python function
+
+
+def test_a_function_made_after_the_first_call_becomes_a_dispatcher_on_its_own():
+    _module("@njit\ndef first(x):\n    return x + 1\n").first(1)  # numba in use
+    late = _module("@njit\ndef late(x):\n    return x * 3\n")
+    assert isinstance(late.late, _jit._Compiled)
+    assert late.late(2) == 6
+    assert type(late.late).__name__ == "CPUDispatcher"
 
 
 def test_njit_refuses_a_signature_string():

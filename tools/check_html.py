@@ -476,8 +476,14 @@ def check_lab(browser, timeout_s: float = 180.0) -> list[str]:
 
     JupyterLab saves what it opens, so it runs on a copy of the chapter in a temporary
     folder (the package and its data come from the installed ``gpumodels``), never on
-    ``book/``.
+    ``book/``. JupyterLab comes from ``requirements-lab.txt`` (``make check-html``
+    installs it); without it, this says so at once.
     """
+    import importlib.util
+
+    if importlib.util.find_spec("jupyterlab") is None:
+        why = "JupyterLab is not installed: pip install -r requirements-lab.txt"
+        return [f"{why} -c constraints.txt (make check-html does)"]
     import tempfile
 
     # only called with a browser, so Playwright is installed; TimeoutError is a
