@@ -44,22 +44,22 @@ class _Recipe:
     object once, so a recipe used in several tables gives them one object, as the
     object itself did."""
 
-    __slots__ = ("_args", "_kwargs", "_made", "_path")
+    __slots__ = ("_args", "_kwargs", "_object", "_path")
 
     def __init__(self, path: tuple[str, ...], args: tuple, kwargs: dict):
-        self._path, self._args, self._kwargs, self._made = path, args, kwargs, None
+        self._path, self._args, self._kwargs, self._object = path, args, kwargs, None
 
     def make(self):
         """The pandera object (pandera imported on the first call)."""
-        if self._made is None:
+        if self._object is None:
             import pandera.pandas
 
             obj = pandera.pandas
             for part in self._path:
                 obj = getattr(obj, part)
             args = [_made(a) for a in self._args]
-            self._made = obj(*args, **{k: _made(v) for k, v in self._kwargs.items()})
-        return self._made
+            self._object = obj(*args, **{k: _made(v) for k, v in self._kwargs.items()})
+        return self._object
 
     def __repr__(self):
         return f"<pandera.pandas.{'.'.join(self._path)} recipe>"

@@ -152,16 +152,6 @@ def _word_bytes(word_bytes, rows: int) -> np.ndarray:
     return wb.astype(np.int64)[:, None]
 
 
-def _distinct_per_row(keys: np.ndarray, active: np.ndarray) -> np.ndarray:
-    """Number of distinct keys per row among active lanes."""
-    big = np.iinfo(np.int64).max
-    k = np.where(active, keys, big)
-    k.sort(axis=1)
-    new = np.ones_like(k, dtype=bool)
-    new[:, 1:] = k[:, 1:] != k[:, :-1]
-    return np.sum(new & (k != big), axis=1)
-
-
 def global_replays_batch(
     addresses, word_bytes: int, transaction_bytes: int, rule: str = "printed"
 ) -> np.ndarray:
@@ -272,8 +262,8 @@ def shared_conflict_replays(addresses, banks: int = 32, bank_bytes: int = 4) -> 
 def constant_divergence_replays_batch(addresses) -> np.ndarray:
     """Replays of cause (3) per row: distinct addresses among the active lanes − 1 (the
     book's reading)."""
-    a = _warps(addresses)
-    return np.maximum(_distinct_per_row(a, a >= 0) - 1, 0)
+    # distinct addresses: the distinct 1-byte lines of 1-byte words
+    return np.maximum(lines_per_row(addresses, 1, 1) - 1, 0)
 
 
 def constant_divergence_replays(addresses) -> int:

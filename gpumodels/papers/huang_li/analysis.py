@@ -445,7 +445,9 @@ def traffic(
     placement's trace (the first half of :func:`analyze`; ``rule`` as there). The
     result does not depend on the machine's clock; its request arrays are read-only."""
     check_choice("rule", rule, RULES)
-    return traffic_by_rule(tr, machine, rules=(rule,))[rule]
+    check_kind("tr", tr, Trace, "a refsim.kernels.Trace")
+    m = k80() if _check_machine(machine, none=True) is None else machine
+    return _traffic_by_rule(tr, m, (rule,))[rule]
 
 
 def traffic_by_rule(
@@ -462,6 +464,11 @@ def traffic_by_rule(
         check_choice(f"rules[{i}]", r, RULES)
     check_kind("tr", tr, Trace, "a refsim.kernels.Trace")
     m = k80() if _check_machine(machine, none=True) is None else machine
+    return _traffic_by_rule(tr, m, rules)
+
+
+def _traffic_by_rule(tr: Trace, m: Machine, rules) -> dict[str, Traffic]:
+    """:func:`traffic_by_rule`'s work, its arguments already checked."""
     sm, position, sms, res, wps = _order_keys(tr, m)
     cpi = cycles_per_instruction(m, wps)
     time = position * cpi
@@ -664,7 +671,7 @@ def analyze(
             )
         t = tr
     else:
-        t = traffic(tr, m, rule=rule)
+        t = _traffic_by_rule(tr, m, (rule,))[rule]
     da, dt = t.dram_addr, t.dram_time
 
     # DRAM: banks and rows by the believed mapping, row-buffer outcomes, per-bank queues

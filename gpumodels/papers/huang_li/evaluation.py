@@ -55,7 +55,6 @@ from gpumodels.papers.huang_li._checks import (
 from gpumodels.papers.huang_li.analysis import (
     Analysis,
     Machine,
-    Traffic,
     analyze,
     forget_placement_traffic,
     k80,
@@ -170,14 +169,6 @@ def placements() -> list[dict[str, str]]:
     return tests("train") + tests("eval")
 
 
-def _traffic(benchmark: str, moves: str, rule: str) -> Traffic:
-    """The placement's memory traffic under ``rule`` (no DRAM reading and not the clock
-    changes it), kept in memory and on disk by
-    :func:`~gpumodels.papers.huang_li.analysis.placement_traffic`: every process of a
-    checkout (test workers, notebook kernels) asks for the same ones."""
-    return placement_traffic(benchmark, parse_moves(moves))[rule]
-
-
 @cache
 def _setting(key: tuple[tuple[str, str], ...]) -> tuple[Machine, dict]:
     """The machine and the :func:`~gpumodels.papers.huang_li.analysis.analyze` options
@@ -205,7 +196,6 @@ def _sample_profile(benchmark: str, key: tuple[tuple[str, str], ...]) -> Profile
         kernel(benchmark),
         counters=_sample_counters(benchmark),
         machine=machine,
-        traffic=_traffic(benchmark, "", options["rule"]),
         **options,
     )
 
@@ -214,9 +204,13 @@ def _sample_profile(benchmark: str, key: tuple[tuple[str, str], ...]) -> Profile
 @persistent
 def _analysis(benchmark: str, moves: str, key: tuple[tuple[str, str], ...]) -> Analysis:
     """A placement's analysis under an analysis key; for ``moves=""``, the sample's,
-    the same as its :func:`sample_profile`'s ``analysis``."""
+    the same as its :func:`sample_profile`'s ``analysis``. It analyses the placement's
+    traffic (no DRAM reading and not the clock changes it) as
+    :func:`~gpumodels.papers.huang_li.analysis.placement_traffic` keeps it in memory
+    and on disk: every process of a checkout asks for the same ones."""
     machine, options = _setting(key)
-    return analyze(_traffic(benchmark, moves, options["rule"]), machine, **options)
+    traffic = placement_traffic(benchmark, parse_moves(moves))[options["rule"]]
+    return analyze(traffic, machine, **options)
 
 
 _DEFAULT_KEY = tuple(resolve().items())
@@ -1025,7 +1019,6 @@ def combinations() -> pd.DataFrame:
             rows.append({**full, **head, "status": "evaluated", **h})
         # this key's analyses are done: free their memory (the traffic stays)
         _analysis.cache_clear()
-        _sample_profile.cache_clear()
     forget_placement_traffic()  # the search is done: free the traffic too
     df = pd.DataFrame(rows)
     df["source"] = source

@@ -478,7 +478,7 @@ def profile(
             )
     if traffic is None:
         traffic = _kept_traffic(kernel, moves, m, analysis_options)
-    an = analyze(traffic or tr, m, **analysis_options)
+    an = analyze(tr if traffic is None else traffic, m, **analysis_options)
     c = dict(counters or {})
     allowed = {"inst_executed", "inst_issued", "w_serial"}
     if set(c) - allowed:
@@ -840,7 +840,9 @@ def predict(
     placed = {**sample.moves, **(moves or {})}
     # the kept traffic if there is one; else the trace, built only then
     kept = _kept_traffic(sample.kernel, placed, sample.machine, sample.options)
-    an = analyze(kept or sample.kernel.trace(placed), sample.machine, **sample.options)
+    if kept is None:
+        kept = sample.kernel.trace(placed)
+    an = analyze(kept, sample.machine, **sample.options)
     return evaluate(
         an,
         variant=variant,
